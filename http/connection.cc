@@ -1,0 +1,235 @@
+#include "http/connection.h"
+
+#include "http/error_body.h"
+#include "http/reply_writer.h"
+#include "http/server.h"
+
+namespace http {
+
+Connection::Connection(Server& server) : server_(server), parser_(server.limits()) {}
+
+void Connection::open(runtime::SocketId socket) {
+  socket_ = socket;
+  phase_ = Phase::kOpen;
+  send_in_flight_ = false;
+  close_after_flush_ = false;
+  peer_closed_ = false;
+  sent_ = 0;
+  parser_.reset();
+  arm(TimerKind::kIdle, server_.limits().idle_timeout_ms);
+}
+
+void Connection::refuse(runtime::SocketId socket) {
+  open(socket);
+  close_after_flush_ = true;
+  Response& response = server_.response();
+  response.reset();
+  set_error(response, 503, 10098, "overloaded: connection limit reached, retry later");
+  append_reply(queued_, response, server_.date(), /*close_connection=*/true);
+  flush();
+}
+
+void Connection::drain() {
+  if (phase_ != Phase::kOpen) return;
+  close_after_flush_ = close_after_flush_ || !parser_.in_message();
+  // A request being read is answered first; its reply then carries Connection: close
+  // (Server::draining()).
+  if (!parser_.in_message() && !send_in_flight_ && queued_.empty()) begin_close();
+}
+
+void Connection::arm(TimerKind kind, int64_t delay_ms) {
+  timer_kind_ = kind;
+  server_.reactor().timers().schedule(*this, delay_ms);
+}
+
+void Connection::on_receive(std::string_view bytes) {
+  if (phase_ != Phase::kOpen || close_after_flush_) return;  // after the last reply: discard
+  if (!held_input_.empty() || output_backlogged()) {
+    if (held_input_.size() + bytes.size() > server_.limits().max_input_backlog_bytes) {
+      // A client that pipelines without reading its replies: bounded, then cut off.
+      server_.metrics().backlog_overflows.add();
+      abort();
+      return;
+    }
+    held_input_.append(bytes);
+    return;
+  }
+  process(bytes);
+}
+
+void Connection::process(std::string_view bytes) {
+  bool completed_any = false;
+  for (;;) {
+    const RequestParser::Step step = parser_.feed(bytes);
+    bytes.remove_prefix(step.consumed);
+    if (step.event == RequestParser::Event::kContinue) {
+      append_continue(queued_);
+      continue;
+    }
+    if (step.event == RequestParser::Event::kError) {
+      const ParseError& error = parser_.error();
+      switch (error.kind) {
+        case ParseError::Kind::kHeadersTooLarge: server_.metrics().headers_too_large.add(); break;
+        case ParseError::Kind::kBodyTooLarge: server_.metrics().bodies_too_large.add(); break;
+        case ParseError::Kind::kMalformed: server_.metrics().malformed_requests.add(); break;
+      }
+      reply_error(error.status, error.code, error.message);
+      break;
+    }
+    if (step.event == RequestParser::Event::kNeedMore) break;
+    // A whole request.
+    completed_any = true;
+    dispatch();
+    if (close_after_flush_) break;
+    if (output_backlogged() && !bytes.empty()) {
+      held_input_.append(bytes);
+      break;
+    }
+  }
+  if (!close_after_flush_) {
+    if (parser_.in_message()) {
+      if (timer_kind_ != TimerKind::kRequest) arm(TimerKind::kRequest, server_.limits().request_timeout_ms);
+    } else if (completed_any || timer_kind_ == TimerKind::kRequest) {
+      arm(TimerKind::kIdle, server_.limits().idle_timeout_ms);
+    }
+  }
+  flush();
+}
+
+void Connection::dispatch() {
+  const Request& request = parser_.request();
+  Response& response = server_.response();
+  response.reset();
+  const int64_t started_ns = server_.reactor().clock().monotonic_ns();
+  const Router::Match match = server_.router().match(request, response);
+  if (match.handler != nullptr) match.handler->handle(request, response);
+  const bool close = !request.keep_alive || response.close() || server_.draining();
+  append_reply(queued_, response, server_.date(), close);
+  server_.metrics().record(match.route, response.status(),
+                           server_.reactor().clock().monotonic_ns() - started_ns);
+  if (close) close_after_flush_ = true;
+}
+
+void Connection::reply_error(int status, int code, std::string_view message) {
+  Response& response = server_.response();
+  response.reset();
+  set_error(response, status, code, message);
+  append_reply(queued_, response, server_.date(), /*close_connection=*/true);
+  server_.metrics().record(server_.router().unmatched(), status, 0);
+  close_after_flush_ = true;
+}
+
+bool Connection::output_backlogged() const {
+  return queued_.size() + (sending_.size() - sent_) > server_.limits().max_output_backlog_bytes;
+}
+
+void Connection::flush() {
+  if (phase_ != Phase::kOpen || send_in_flight_) return;
+  if (queued_.empty()) {
+    if (close_after_flush_) begin_close();
+    return;
+  }
+  sending_.clear();
+  sent_ = 0;
+  sending_.swap(queued_);
+  send_in_flight_ = true;
+  server_.reactor().send(socket_, sending_.data(), sending_.size());
+}
+
+void Connection::on_send_complete(int result) {
+  send_in_flight_ = false;
+  if (result <= 0) {
+    abort();  // the peer is gone
+    return;
+  }
+  sent_ += static_cast<size_t>(result);
+  if (sent_ < sending_.size()) {
+    send_in_flight_ = true;
+    server_.reactor().send(socket_, sending_.data() + sent_, sending_.size() - sent_);
+    return;
+  }
+  if (!held_input_.empty() && !output_backlogged() && !close_after_flush_) resume_held_input();
+  flush();
+}
+
+void Connection::resume_held_input() {
+  // process() may hold bytes again, so it must not read from held_input_ itself.
+  resumed_input_.clear();
+  resumed_input_.swap(held_input_);
+  process(resumed_input_);
+}
+
+void Connection::begin_close() {
+  if (phase_ != Phase::kOpen) return;
+  if (peer_closed_) {
+    abort();
+    return;
+  }
+  phase_ = Phase::kLingering;
+  server_.reactor().shutdown_write(socket_);
+  arm(TimerKind::kLinger, server_.limits().linger_timeout_ms);
+}
+
+void Connection::abort() {
+  if (phase_ == Phase::kClosing || phase_ == Phase::kFree) return;
+  phase_ = Phase::kClosing;
+  server_.reactor().timers().cancel(*this);
+  timer_kind_ = TimerKind::kNone;
+  server_.reactor().close(socket_);
+}
+
+void Connection::on_peer_closed(int error) {
+  peer_closed_ = true;
+  if (error < 0 || phase_ == Phase::kLingering) {
+    abort();
+    return;
+  }
+  if (phase_ != Phase::kOpen) return;
+  // The client is done sending; replies already owed still go out (a half-close).
+  close_after_flush_ = true;
+  if (!send_in_flight_) flush();
+}
+
+void Connection::on_expire() {
+  const TimerKind kind = timer_kind_;
+  timer_kind_ = TimerKind::kNone;
+  switch (kind) {
+    case TimerKind::kIdle:
+      if (send_in_flight_) {
+        // Still writing a large reply to a slow reader: not idle.
+        arm(TimerKind::kIdle, server_.limits().idle_timeout_ms);
+        return;
+      }
+      server_.metrics().idle_timeouts.add();
+      abort();
+      return;
+    case TimerKind::kRequest:
+      server_.metrics().request_timeouts.add();
+      if (close_after_flush_) {
+        abort();
+        return;
+      }
+      reply_error(408, 10008, "request not received in time");
+      flush();
+      return;
+    case TimerKind::kLinger:
+      abort();
+      return;
+    case TimerKind::kNone:
+      return;
+  }
+}
+
+void Connection::on_released() {
+  phase_ = Phase::kFree;
+  timer_kind_ = TimerKind::kNone;
+  server_.reactor().timers().cancel(*this);
+  queued_.clear();
+  sending_.clear();
+  held_input_.clear();
+  resumed_input_.clear();
+  sent_ = 0;
+  server_.release(*this);
+}
+
+}  // namespace http

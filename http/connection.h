@@ -1,0 +1,67 @@
+#pragma once
+// One client connection: bytes in, parsed requests through the router, replies out in
+// request order. Owns the keep-alive, pipelining, 100-continue, backlog and timeout rules.
+//
+// Life: open() -> requests and replies -> closing (a lingering close: FIN after the last
+// reply, then reading until the peer's EOF or the linger timeout, so a client that is
+// still sending does not get a reset instead of our reply) -> released back to the pool.
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "http/request_parser.h"
+#include "runtime/reactor.h"
+#include "runtime/timer_wheel.h"
+
+namespace http {
+
+class Server;
+
+class Connection final : public runtime::SocketEvents, private runtime::Timer {
+ public:
+  explicit Connection(Server& server);
+
+  void open(runtime::SocketId socket);
+  // Over the connection limit: answer 503 and close without reading a request.
+  void refuse(runtime::SocketId socket);
+  // Server shutdown: close when idle, otherwise after the reply being worked on.
+  void drain();
+  void close_now() { abort(); }
+  bool in_use() const { return phase_ != Phase::kFree; }
+
+  void on_receive(std::string_view bytes) override;
+  void on_peer_closed(int error) override;
+  void on_send_complete(int result) override;
+  void on_released() override;
+
+ private:
+  enum class Phase : uint8_t { kFree, kOpen, kLingering, kClosing };
+  enum class TimerKind : uint8_t { kNone, kIdle, kRequest, kLinger };
+
+  void on_expire() override;
+  void process(std::string_view bytes);
+  void dispatch();
+  void reply_error(int status, int code, std::string_view message);
+  void flush();
+  bool output_backlogged() const;
+  void resume_held_input();
+  void begin_close();
+  void abort();
+  void arm(TimerKind kind, int64_t delay_ms);
+
+  Server& server_;
+  runtime::SocketId socket_;
+  Phase phase_ = Phase::kFree;
+  TimerKind timer_kind_ = TimerKind::kNone;
+  bool send_in_flight_ = false;
+  bool close_after_flush_ = false;  // no request is read any more
+  bool peer_closed_ = false;
+  RequestParser parser_;
+  std::string sending_;  // handed to the kernel; stable until the send completes
+  size_t sent_ = 0;
+  std::string queued_;   // replies made while a send is in flight
+  std::string held_input_;     // pipelined bytes held while replies back up
+  std::string resumed_input_;  // held_input_ being worked through
+};
+
+}  // namespace http

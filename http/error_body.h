@@ -1,0 +1,23 @@
+#pragma once
+// The spec's error envelope:
+// {"success":false,"data":null,"errors":[{"code","message","details"}],"warnings":null}
+#include <span>
+#include <string>
+#include <string_view>
+
+#include "http/response.h"
+
+namespace http {
+
+struct ErrorItem {
+  int code = 0;
+  std::string_view message;
+  std::string_view field;  // JSON path of the offending field; empty for none
+};
+
+void append_error_envelope(std::string& out, std::span<const ErrorItem> errors);
+// Replaces the response with one error.
+void set_error(Response& response, int status, int code, std::string_view message,
+               std::string_view field = {});
+
+}  // namespace http

@@ -1,0 +1,20 @@
+#pragma once
+// Every bound of the HTTP layer, by name (DESIGN section 7). Hitting one is counted.
+#include <cstddef>
+#include <cstdint>
+
+namespace http {
+
+struct HttpLimits {
+  size_t max_header_bytes = 16 * 1024;     // request line + headers; more is 431
+  size_t max_headers = 100;                // header lines; more is 431
+  size_t max_body_bytes = 64 * 1024;       // decoded body; more is 413
+  int64_t request_timeout_ms = 10'000;     // first byte of a request to its last
+  int64_t idle_timeout_ms = 60'000;        // keep-alive wait between requests
+  int64_t linger_timeout_ms = 2'000;       // reading after a final reply before close
+  uint32_t max_connections = 10'000;       // per core; more get 503 and are closed
+  size_t max_output_backlog_bytes = 256 * 1024;   // replies queued but not sent: stop reading
+  size_t max_input_backlog_bytes = 256 * 1024;    // pipelined bytes held while stopped
+};
+
+}  // namespace http

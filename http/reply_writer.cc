@@ -1,0 +1,35 @@
+#include "http/reply_writer.h"
+
+#include <charconv>
+
+#include "http/status.h"
+
+namespace http {
+
+void append_reply(std::string& out, const Response& response, std::string_view date,
+                  bool close_connection) {
+  char number[24];
+  out.append("HTTP/1.1 ");
+  auto r = std::to_chars(number, number + sizeof(number), response.status());
+  out.append(number, r.ptr);
+  out.push_back(' ');
+  out.append(reason_phrase(response.status()));
+  out.append("\r\nDate: ");
+  out.append(date);
+  if (!response.content_type().empty()) {
+    out.append("\r\nContent-Type: ");
+    out.append(response.content_type());
+  }
+  out.append("\r\nContent-Length: ");
+  r = std::to_chars(number, number + sizeof(number), response.body().size());
+  out.append(number, r.ptr);
+  out.append("\r\n");
+  out.append(response.extra_headers());
+  if (close_connection) out.append("Connection: close\r\n");
+  out.append("\r\n");
+  out.append(response.body());
+}
+
+void append_continue(std::string& out) { out.append("HTTP/1.1 100 Continue\r\n\r\n"); }
+
+}  // namespace http

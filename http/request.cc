@@ -1,0 +1,36 @@
+#include "http/request.h"
+
+#include "absl/strings/match.h"
+#include "runtime/absl_view.h"
+
+namespace http {
+
+std::string_view method_name(Method method) {
+  switch (method) {
+    case Method::kGet: return "GET";
+    case Method::kHead: return "HEAD";
+    case Method::kPost: return "POST";
+    case Method::kPut: return "PUT";
+    case Method::kDelete: return "DELETE";
+    case Method::kOptions: return "OPTIONS";
+    case Method::kPatch: return "PATCH";
+    case Method::kOther: break;
+  }
+  return "OTHER";
+}
+
+std::string_view Request::header(std::string_view name) const {
+  for (size_t i = 0; i < header_count; ++i) {
+    if (absl::EqualsIgnoreCase(runtime::av(headers[i].name), runtime::av(name))) return headers[i].value;
+  }
+  return {};
+}
+
+bool Request::has_header(std::string_view name) const {
+  for (size_t i = 0; i < header_count; ++i) {
+    if (absl::EqualsIgnoreCase(runtime::av(headers[i].name), runtime::av(name))) return true;
+  }
+  return false;
+}
+
+}  // namespace http

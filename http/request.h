@@ -1,0 +1,38 @@
+#pragma once
+// A parsed request. Views point into the parser's storage and live until the next feed.
+#include <cstddef>
+#include <cstdint>
+#include <string_view>
+
+namespace http {
+
+enum class Method : uint8_t { kOther, kGet, kHead, kPost, kPut, kDelete, kOptions, kPatch };
+
+std::string_view method_name(Method method);
+
+struct Header {
+  std::string_view name;
+  std::string_view value;
+};
+
+struct Request {
+  static constexpr size_t kMaxHeaders = 128;
+
+  Method method = Method::kOther;
+  std::string_view method_text;
+  std::string_view target;  // as sent
+  std::string_view path;    // target before '?'
+  std::string_view query;   // after '?', without it
+  uint8_t version_major = 1;
+  uint8_t version_minor = 1;
+  bool keep_alive = true;
+  Header headers[kMaxHeaders];
+  size_t header_count = 0;
+  std::string_view body;
+
+  // Case-insensitive; the first occurrence, or empty.
+  std::string_view header(std::string_view name) const;
+  bool has_header(std::string_view name) const;
+};
+
+}  // namespace http

@@ -1,0 +1,59 @@
+#include "http/router.h"
+
+#include "http/error_body.h"
+
+namespace http {
+
+void Router::add(Method method, std::string_view path, std::string_view name, Handler& handler) {
+  routes_.push_back(Route{method, std::string(path), std::string(name), &handler});
+  std::string allow = allow_for(path);
+  for (auto& [p, a] : allow_) {
+    if (p == path) {
+      a = std::move(allow);
+      return;
+    }
+  }
+  allow_.emplace_back(std::string(path), std::move(allow));
+}
+
+std::string Router::allow_for(std::string_view path) const {
+  std::string allow;
+  for (const Route& r : routes_) {
+    if (r.path != path) continue;
+    if (!allow.empty()) allow.append(", ");
+    allow.append(method_name(r.method));
+  }
+  return allow;
+}
+
+Router::Match Router::match(const Request& request, Response& response) const {
+  bool path_known = false;
+  for (uint32_t i = 0; i < routes_.size(); ++i) {
+    const Route& r = routes_[i];
+    if (r.path != request.path) continue;
+    if (r.method == request.method) return Match{r.handler, i};
+    path_known = true;
+  }
+  if (!path_known) {
+    set_error(response, 404, 10004, "no such route");
+    return Match{nullptr, unmatched()};
+  }
+  set_error(response, 405, 10005, "method not allowed");
+  for (const auto& [p, allow] : allow_) {
+    if (p == request.path) response.add_header("Allow", allow);
+  }
+  // Counted under the path's first route: the path exists, the method did not fit.
+  for (uint32_t i = 0; i < routes_.size(); ++i) {
+    if (routes_[i].path == request.path) return Match{nullptr, i};
+  }
+  return Match{nullptr, unmatched()};
+}
+
+std::vector<std::string> Router::route_names() const {
+  std::vector<std::string> names;
+  for (const Route& r : routes_) names.push_back(r.name);
+  names.push_back("unmatched");
+  return names;
+}
+
+}  // namespace http

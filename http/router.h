@@ -1,0 +1,49 @@
+#pragma once
+// Exact-path routing: a handful of fixed routes, matched by a short scan. A path with no
+// route is 404 (10004); a known path with another method is 405 (10005) with Allow.
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "http/request.h"
+#include "http/response.h"
+
+namespace http {
+
+class Handler {
+ public:
+  virtual ~Handler() = default;
+  virtual void handle(const Request& request, Response& response) = 0;
+};
+
+class Router {
+ public:
+  // name labels the route in metrics.
+  void add(Method method, std::string_view path, std::string_view name, Handler& handler);
+
+  struct Match {
+    Handler* handler = nullptr;  // null: the response already holds the 404 or 405
+    uint32_t route = 0;          // metrics index; unmatched() when there is no route
+  };
+  Match match(const Request& request, Response& response) const;
+
+  // Metrics indexes run 0..route_count(); the last one is "unmatched".
+  uint32_t route_count() const { return static_cast<uint32_t>(routes_.size()); }
+  uint32_t unmatched() const { return route_count(); }
+  std::vector<std::string> route_names() const;
+
+ private:
+  struct Route {
+    Method method;
+    std::string path;
+    std::string name;
+    Handler* handler;
+  };
+  std::string allow_for(std::string_view path) const;
+
+  std::vector<Route> routes_;
+  std::vector<std::pair<std::string, std::string>> allow_;  // path -> "GET, POST"
+};
+
+}  // namespace http

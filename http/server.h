@@ -1,0 +1,64 @@
+#pragma once
+// One core's HTTP server on one listener: accepts, keeps a pool of connections, and
+// drains on shutdown. Handlers run synchronously on the core and write into one reused
+// Response.
+#include <functional>
+#include <memory>
+#include <vector>
+
+#include "http/http_date.h"
+#include "http/limits.h"
+#include "http/response.h"
+#include "http/router.h"
+#include "http/server_metrics.h"
+#include "runtime/reactor.h"
+
+namespace http {
+
+class Connection;
+
+class Server final : public runtime::Acceptor {
+ public:
+  // Extra connections that may be held while being refused (503) beyond the limit.
+  static constexpr uint32_t kRefusalSlots = 64;
+
+  Server(runtime::Reactor& reactor, const Router& router, const HttpLimits& limits);
+  ~Server() override;
+
+  void on_accept(int fd) override;
+
+  // Stops reading new requests; on_drained runs once every connection has closed.
+  void begin_drain(std::function<void()> on_drained);
+  // Closes every connection now (drain deadline).
+  void close_all();
+  bool draining() const { return draining_; }
+  uint32_t open_connections() const { return in_use_; }
+
+  ServerMetrics& metrics() { return metrics_; }
+  const ServerMetrics& metrics() const { return metrics_; }
+
+  // For connections.
+  runtime::Reactor& reactor() { return reactor_; }
+  const Router& router() const { return router_; }
+  const HttpLimits& limits() const { return limits_; }
+  Response& response() { return response_; }
+  std::string_view date() { return date_.at(reactor_.clock().wall_s()); }
+  void release(Connection& connection);
+
+ private:
+  Connection* take_connection();
+
+  runtime::Reactor& reactor_;
+  const Router& router_;
+  const HttpLimits limits_;
+  ServerMetrics metrics_;
+  HttpDate date_;
+  Response response_;
+  std::vector<std::unique_ptr<Connection>> connections_;
+  std::vector<Connection*> free_;
+  uint32_t in_use_ = 0;
+  bool draining_ = false;
+  std::function<void()> on_drained_;
+};
+
+}  // namespace http

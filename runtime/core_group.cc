@@ -1,0 +1,111 @@
+#include "runtime/core_group.h"
+
+#include <latch>
+
+#include "absl/strings/str_cat.h"
+#include "runtime/cpu_affinity.h"
+
+namespace runtime {
+
+struct StartLatch {
+  explicit StartLatch(uint32_t cores) : set_up(cores) {}
+  std::latch set_up;
+};
+
+CoreGroup::CoreGroup(const CoreGroupConfig& config, const Clock& clock)
+    : config_(config), clock_(clock), mailbox_(config.cores) {}
+
+CoreGroup::~CoreGroup() {
+  join();
+  if (control_ring_ready_) io_uring_queue_exit(&control_ring_);
+}
+
+absl::Status CoreGroup::start(CoreSetup setup, CoreTeardown teardown) {
+  if (int rc = io_uring_queue_init(8, &control_ring_, 0); rc < 0) {
+    return absl::ErrnoToStatus(-rc, "io_uring_queue_init (control ring)");
+  }
+  control_ring_ready_ = true;
+  std::vector<int> cpus;
+  if (config_.pin) {
+    cpus = allowed_cpus();
+    if (cpus.size() < config_.cores) {
+      return absl::InvalidArgumentError(absl::StrCat("--pin needs ", config_.cores,
+                                                     " allowed CPUs, this process has ",
+                                                     cpus.size()));
+    }
+  }
+  setup_ = std::move(setup);
+  teardown_ = std::move(teardown);
+  setup_results_.assign(config_.cores, absl::OkStatus());
+  latch_ = std::make_unique<StartLatch>(config_.cores);
+  for (uint32_t i = 0; i < config_.cores; ++i) {
+    const int cpu = config_.pin ? cpus[i] : -1;
+    threads_.emplace_back([this, i, cpu] { core_main(i, cpu); });
+  }
+  latch_->set_up.wait();
+  absl::Status first_error = absl::OkStatus();
+  for (const absl::Status& s : setup_results_) {
+    if (!s.ok()) {
+      first_error = s;
+      break;
+    }
+  }
+  if (!first_error.ok()) {
+    // The cores that did set up are already running: stop them.
+    Message stop;
+    stop.run = [](Reactor& here, const Message&) { here.request_stop(); };
+    for (uint32_t i = 0; i < config_.cores; ++i) post(i, stop);
+    join();
+  }
+  return first_error;
+}
+
+void CoreGroup::core_main(uint32_t index, int cpu) {
+  if (cpu >= 0) {
+    if (absl::Status s = pin_current_thread(cpu); !s.ok()) {
+      setup_results_[index] = s;
+      latch_->set_up.count_down();
+      return;
+    }
+  }
+  Reactor reactor(index, mailbox_, clock_, config_.reactor);
+  absl::Status status = reactor.init();
+  if (status.ok()) status = setup_(reactor);
+  if (!status.ok()) {
+    setup_results_[index] = absl::Status(status.code(), absl::StrCat("core ", index, ": ", status.message()));
+  }
+  latch_->set_up.count_down();
+  if (!status.ok()) return;
+  // Runs until a message asks it to stop (the abort message above, or shutdown).
+  reactor.run();
+  teardown_(reactor);
+}
+
+bool CoreGroup::post(uint32_t core, const Message& message) {
+  Message m = message;
+  m.from_core = mailbox_.control_sender();
+  if (!mailbox_.queue(mailbox_.control_sender(), core).push(m)) return false;
+  const int fd = mailbox_.ring_fd(core);
+  if (fd < 0) return true;  // not running yet: its first loop iteration drains the queue
+  io_uring_sqe* sqe = io_uring_get_sqe(&control_ring_);
+  if (sqe == nullptr) {
+    io_uring_submit(&control_ring_);
+    sqe = io_uring_get_sqe(&control_ring_);
+  }
+  io_uring_prep_msg_ring(sqe, fd, 0, Reactor::wake_token(), 0);
+  sqe->flags |= IOSQE_CQE_SKIP_SUCCESS;
+  io_uring_submit(&control_ring_);
+  // Reap failure completions so the small ring never fills; a lost wake costs one tick.
+  io_uring_cqe* cqe;
+  while (io_uring_peek_cqe(&control_ring_, &cqe) == 0) io_uring_cqe_seen(&control_ring_, cqe);
+  return true;
+}
+
+void CoreGroup::join() {
+  for (std::thread& t : threads_) {
+    if (t.joinable()) t.join();
+  }
+  threads_.clear();
+}
+
+}  // namespace runtime

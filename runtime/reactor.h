@@ -1,0 +1,158 @@
+#pragma once
+// One reactor per core: an io_uring, its provided receive buffers, a timer wheel and the
+// receiving end of the mailbox. Everything a core does happens on its reactor's thread;
+// the reactor knows bytes and file descriptors, nothing of what they carry.
+#include <liburing.h>
+
+#include <cstdint>
+#include <optional>
+#include <string_view>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "runtime/buffer_ring.h"
+#include "runtime/clock.h"
+#include "runtime/mailbox.h"
+#include "runtime/message.h"
+#include "runtime/timer_wheel.h"
+
+namespace runtime {
+
+struct ReactorConfig {
+  uint32_t ring_entries = 2048;
+  uint32_t recv_buffer_count = 1024;  // power of two
+  uint32_t recv_buffer_bytes = 8192;
+  uint32_t max_sockets = 16384;  // connections a core can hold, listeners excluded
+  int64_t tick_ms = 100;         // timer wheel resolution
+};
+
+// Identifies a socket slot and its generation, so a late completion for a reused slot is
+// recognised and dropped.
+struct SocketId {
+  uint32_t slot = 0;
+  uint32_t generation = 0;
+  friend bool operator==(SocketId, SocketId) = default;
+};
+
+// Callbacks of one attached socket, all on the reactor's thread.
+class SocketEvents {
+ public:
+  virtual ~SocketEvents() = default;
+  // Bytes are valid only during the call.
+  virtual void on_receive(std::string_view bytes) = 0;
+  // End of the receive side: 0 for an orderly EOF, -errno otherwise. No more on_receive.
+  virtual void on_peer_closed(int error) = 0;
+  // The one outstanding send finished: bytes sent, or -errno.
+  virtual void on_send_complete(int result) = 0;
+  // Closed, and no operation on it is left in the ring: the owner may reuse its memory.
+  virtual void on_released() = 0;
+};
+
+class Acceptor {
+ public:
+  virtual ~Acceptor() = default;
+  // A new connected socket; the callee owns fd (usually by attach()).
+  virtual void on_accept(int fd) = 0;
+};
+
+class Reactor {
+ public:
+  Reactor(uint32_t index, Mailbox& mailbox, const Clock& clock, const ReactorConfig& config);
+  Reactor(const Reactor&) = delete;
+  Reactor& operator=(const Reactor&) = delete;
+  ~Reactor();
+
+  // Must run on the thread that will call run(): the ring is single-issuer.
+  absl::Status init();
+
+  uint32_t index() const { return index_; }
+  uint32_t cores() const { return mailbox_.cores(); }
+  const Clock& clock() const { return clock_; }
+  TimerWheel& timers() { return timers_; }
+  // How the ring was set up, for the start-up log line and metrics.
+  std::string_view setup_mode() const { return setup_mode_; }
+  uint32_t sockets_in_use() const { return sockets_in_use_; }
+
+  // Takes ownership of a listening socket and accepts on it (multishot) until
+  // stop_listening().
+  void listen(int listen_fd, Acceptor& acceptor);
+  void stop_listening();
+
+  // Starts receiving on fd. nullopt when the socket table is full; fd is closed then.
+  std::optional<SocketId> attach(int fd, SocketEvents& events);
+  // One send at a time per socket; data must stay valid until on_send_complete.
+  void send(SocketId id, const char* data, size_t length);
+  // Sends FIN after queued data; receiving goes on (for a lingering close).
+  void shutdown_write(SocketId id);
+  // Stops receiving and closes; on_released follows once nothing is in flight.
+  void close(SocketId id);
+  // Closes a descriptor that was never attached.
+  void close_fd(int fd);
+
+  // Queues a message for another core (or this one) and wakes it at the end of this
+  // loop iteration. False when that queue is full.
+  bool post(uint32_t to_core, const Message& message);
+
+  void run();
+  void request_stop() { stopping_ = true; }
+  bool stopping() const { return stopping_; }
+
+  // The user data that wakes a reactor when posted to its ring by IORING_OP_MSG_RING.
+  static uint64_t wake_token() { return user_data(Op::kWake, 0, UINT32_MAX); }
+
+ private:
+  enum class Op : uint8_t { kAccept = 1, kRecv, kSend, kCancel, kShutdown, kClose, kTick, kWake, kWakeSent };
+
+  struct SocketSlot {
+    int fd = -1;
+    SocketEvents* events = nullptr;
+    uint32_t generation = 0;
+    uint8_t in_flight = 0;  // operations whose completion is still to come
+    bool receiving = false;
+    bool closing = false;
+    bool close_submitted = false;
+  };
+  struct Listener {
+    int fd = -1;
+    Acceptor* acceptor = nullptr;
+    bool accepting = false;
+  };
+
+  static uint64_t user_data(Op op, uint32_t generation, uint32_t slot) {
+    return (uint64_t{static_cast<uint8_t>(op)} << 56) | (uint64_t{generation & 0xffffff} << 32) | slot;
+  }
+  io_uring_sqe* next_sqe();
+  SocketSlot* live_slot(SocketId id);
+  void arm_accept(uint32_t listener);
+  void arm_recv(uint32_t slot);
+  void arm_tick();
+  void submit_close(uint32_t slot);
+  void finish_op(uint32_t slot);
+  void dispatch(const io_uring_cqe& cqe);
+  void on_recv(uint32_t slot, const io_uring_cqe& cqe);
+  void on_accept(uint32_t listener, const io_uring_cqe& cqe);
+  void on_tick();
+  void drain_mailbox();
+  void flush_wakes();
+
+  const uint32_t index_;
+  Mailbox& mailbox_;
+  const Clock& clock_;
+  const ReactorConfig config_;
+  io_uring ring_{};
+  bool ring_ready_ = false;
+  std::string_view setup_mode_ = "none";
+  BufferRing buffers_;
+  TimerWheel timers_;
+  __kernel_timespec tick_spec_{};
+  std::vector<SocketSlot> slots_;
+  std::vector<uint32_t> free_slots_;
+  uint32_t sockets_in_use_ = 0;
+  std::vector<Listener> listeners_;
+  std::vector<uint8_t> wake_pending_;  // per target core, set by post()
+  bool any_wake_pending_ = false;
+  bool accept_rearm_pending_ = false;
+  bool stopping_ = false;
+};
+
+}  // namespace runtime

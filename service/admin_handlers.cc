@@ -1,0 +1,27 @@
+#include "service/admin_handlers.h"
+
+#include "http/error_body.h"
+#include "service/core_services.h"
+#include "service/metrics_page.h"
+
+namespace service {
+
+void HealthHandler::handle(const http::Request&, http::Response& response) {
+  response.set_text(200, "ok\n");
+}
+
+void ReadyHandler::handle(const http::Request&, http::Response& response) {
+  if (draining_) {
+    http::set_error(response, 503, 10098, "shutting down");
+    return;
+  }
+  response.set_text(200, "ready\n");
+}
+
+void MetricsHandler::handle(const http::Request&, http::Response& response) {
+  response.set_status(200);
+  response.set_content_type("text/plain; version=0.0.4; charset=utf-8");
+  render_metrics(view_, reactor_.clock().wall_s(), response.body());
+}
+
+}  // namespace service

@@ -1,0 +1,139 @@
+#include "service/flags.h"
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <thread>
+
+#include "absl/flags/flag.h"
+#include "absl/strings/match.h"
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "runtime/cpu_affinity.h"
+
+ABSL_FLAG(std::string, listen, "0.0.0.0:8080", "public listener (decision, tracking, VAST tag), host:port");
+ABSL_FLAG(std::string, admin_listen, "127.0.0.1:9090", "admin plane listener: metrics, health, catalog reload, explain");
+ABSL_FLAG(std::string, admin_token, "", "bearer token required on admin writes; empty = loopback only");
+ABSL_FLAG(int32_t, cores, 0, "number of reactors; 0 = every CPU this process may run on");
+ABSL_FLAG(bool, pin, false, "pin reactor i to the i-th allowed CPU");
+ABSL_FLAG(std::string, catalog, "", "catalog file; empty = the demo catalog");
+ABSL_FLAG(std::string, geoip_db, "", "MaxMind DB (GeoIP2/GeoLite2-City layout) for IP -> geo");
+ABSL_FLAG(std::string, geonames_dir, "", "GeoNames dumps for the city -> division -> country hierarchy");
+ABSL_FLAG(std::string, state_dir, "./var", "keys, event logs, frequency-cap snapshots");
+ABSL_FLAG(std::string, base_url, "http://127.0.0.1:8080", "prefix of tracking and VAST tag URLs");
+ABSL_FLAG(absl::Duration, tracking_ttl, absl::Seconds(3600), "tracking token lifetime");
+ABSL_FLAG(absl::Duration, vast_tag_ttl, absl::Seconds(900), "signed VAST tag URL lifetime");
+ABSL_FLAG(std::string, versions, "", "API version lifecycle file (JSON); empty = built-in table");
+ABSL_FLAG(std::string, seed, "random", "seed of the per-core random generators (an unsigned integer)");
+ABSL_FLAG(int64_t, max_body_bytes, 64 * 1024, "largest request body accepted; larger is 413");
+ABSL_FLAG(absl::Duration, request_timeout, absl::Seconds(10), "time allowed from a request's first byte to its last");
+ABSL_FLAG(absl::Duration, idle_timeout, absl::Seconds(60), "keep-alive connection idle time before it is closed");
+ABSL_FLAG(int32_t, max_connections_per_core, 10000, "connections one core holds; more are answered 503");
+ABSL_FLAG(absl::Duration, drain_timeout, absl::Seconds(5), "on SIGTERM, time given to in-flight requests");
+
+namespace service {
+
+namespace {
+absl::Status invalid(absl::string_view flag, absl::string_view why) {
+  return absl::InvalidArgumentError(absl::StrCat("invalid --", flag, ": ", why));
+}
+
+absl::Status check_readable(absl::string_view flag, const std::string& path, bool directory) {
+  struct stat st;
+  if (::stat(path.c_str(), &st) != 0 || ::access(path.c_str(), R_OK) != 0) {
+    return invalid(flag, absl::StrCat("cannot read '", path, "'"));
+  }
+  if (directory != S_ISDIR(st.st_mode)) {
+    return invalid(flag, absl::StrCat("'", path, "' is not a ", directory ? "directory" : "file"));
+  }
+  return absl::OkStatus();
+}
+
+absl::Status check_positive(absl::string_view flag, absl::Duration d) {
+  if (d <= absl::ZeroDuration()) return invalid(flag, "must be a positive duration such as 30s or 5m");
+  return absl::OkStatus();
+}
+}  // namespace
+
+absl::StatusOr<ServiceConfig> resolve_config() {
+  ServiceConfig c;
+  auto listen = runtime::SocketAddress::parse(absl::GetFlag(FLAGS_listen));
+  if (!listen.ok()) return invalid("listen", listen.status().message());
+  c.listen = *listen;
+  auto admin = runtime::SocketAddress::parse(absl::GetFlag(FLAGS_admin_listen));
+  if (!admin.ok()) return invalid("admin-listen", admin.status().message());
+  c.admin_listen = *admin;
+  c.admin_token = absl::GetFlag(FLAGS_admin_token);
+
+  const int32_t cores = absl::GetFlag(FLAGS_cores);
+  const size_t allowed = runtime::allowed_cpus().size();
+  if (cores < 0 || cores > 1024) return invalid("cores", "must be 0 (all) to 1024");
+  c.cores = cores == 0 ? static_cast<uint32_t>(allowed == 0 ? 1 : allowed) : static_cast<uint32_t>(cores);
+  c.pin = absl::GetFlag(FLAGS_pin);
+  if (c.pin && c.cores > allowed) {
+    return invalid("pin", absl::StrCat(c.cores, " cores asked but only ", allowed, " CPUs allowed"));
+  }
+
+  c.catalog_path = absl::GetFlag(FLAGS_catalog);
+  if (!c.catalog_path.empty()) {
+    if (absl::Status s = check_readable("catalog", c.catalog_path, false); !s.ok()) return s;
+  }
+  c.geoip_db_path = absl::GetFlag(FLAGS_geoip_db);
+  if (!c.geoip_db_path.empty()) {
+    if (absl::Status s = check_readable("geoip-db", c.geoip_db_path, false); !s.ok()) return s;
+  }
+  c.geonames_dir = absl::GetFlag(FLAGS_geonames_dir);
+  if (!c.geonames_dir.empty()) {
+    if (absl::Status s = check_readable("geonames-dir", c.geonames_dir, true); !s.ok()) return s;
+  }
+  c.versions_path = absl::GetFlag(FLAGS_versions);
+  if (!c.versions_path.empty()) {
+    if (absl::Status s = check_readable("versions", c.versions_path, false); !s.ok()) return s;
+  }
+  c.state_dir = absl::GetFlag(FLAGS_state_dir);
+  if (c.state_dir.empty()) return invalid("state-dir", "must not be empty");
+
+  c.base_url = absl::GetFlag(FLAGS_base_url);
+  if (!absl::StartsWith(c.base_url, "http://") && !absl::StartsWith(c.base_url, "https://")) {
+    return invalid("base-url", "must start with http:// or https://");
+  }
+  while (absl::EndsWith(c.base_url, "/")) c.base_url.pop_back();
+
+  c.tracking_ttl = absl::GetFlag(FLAGS_tracking_ttl);
+  if (absl::Status s = check_positive("tracking-ttl", c.tracking_ttl); !s.ok()) return s;
+  c.vast_tag_ttl = absl::GetFlag(FLAGS_vast_tag_ttl);
+  if (absl::Status s = check_positive("vast-tag-ttl", c.vast_tag_ttl); !s.ok()) return s;
+
+  const std::string seed = absl::GetFlag(FLAGS_seed);
+  if (seed != "random") {
+    uint64_t value = 0;
+    if (!absl::SimpleAtoi(seed, &value)) return invalid("seed", "must be 'random' or an unsigned integer");
+    c.seed = value;
+  }
+
+  http::HttpLimits limits;
+  const int64_t max_body = absl::GetFlag(FLAGS_max_body_bytes);
+  if (max_body < 0 || max_body > (int64_t{1} << 30)) return invalid("max-body-bytes", "must be 0 to 1 GiB");
+  limits.max_body_bytes = static_cast<size_t>(max_body);
+  const absl::Duration request_timeout = absl::GetFlag(FLAGS_request_timeout);
+  if (absl::Status s = check_positive("request-timeout", request_timeout); !s.ok()) return s;
+  limits.request_timeout_ms = absl::ToInt64Milliseconds(request_timeout);
+  const absl::Duration idle_timeout = absl::GetFlag(FLAGS_idle_timeout);
+  if (absl::Status s = check_positive("idle-timeout", idle_timeout); !s.ok()) return s;
+  limits.idle_timeout_ms = absl::ToInt64Milliseconds(idle_timeout);
+  const int32_t max_connections = absl::GetFlag(FLAGS_max_connections_per_core);
+  if (max_connections < 1 || max_connections > 1'000'000) {
+    return invalid("max-connections-per-core", "must be 1 to 1000000");
+  }
+  limits.max_connections = static_cast<uint32_t>(max_connections);
+  c.public_limits = limits;
+  // The admin plane serves operators and scrapers: a few connections, same timeouts.
+  c.admin_limits = limits;
+  c.admin_limits.max_connections = 256;
+  c.admin_limits.max_body_bytes = std::max<size_t>(limits.max_body_bytes, 64 << 20);  // catalogs
+  c.drain_timeout = absl::GetFlag(FLAGS_drain_timeout);
+  if (absl::Status s = check_positive("drain-timeout", c.drain_timeout); !s.ok()) return s;
+  return c;
+}
+
+}  // namespace service

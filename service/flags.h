@@ -1,0 +1,40 @@
+#pragma once
+// Every flag of DESIGN section 2 plus the HTTP limits, as abseil flags, and the typed
+// configuration they resolve to.
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "absl/flags/declare.h"
+#include "absl/status/statusor.h"
+#include "absl/time/time.h"
+#include "http/limits.h"
+#include "runtime/socket_address.h"
+
+namespace service {
+
+struct ServiceConfig {
+  runtime::SocketAddress listen;
+  runtime::SocketAddress admin_listen;
+  std::string admin_token;
+  uint32_t cores = 1;
+  bool pin = false;
+  std::string catalog_path;      // empty: the demo catalog
+  std::string geoip_db_path;     // empty: none
+  std::string geonames_dir;      // empty: none
+  std::string state_dir;
+  std::string base_url;
+  absl::Duration tracking_ttl;
+  absl::Duration vast_tag_ttl;
+  std::string versions_path;     // empty: built-in table
+  std::optional<uint64_t> seed;  // empty: random
+  absl::Duration drain_timeout;
+  http::HttpLimits public_limits;
+  http::HttpLimits admin_limits;
+};
+
+// Reads the flags (already loaded by load_flags) into a checked configuration; the error
+// is one line naming the flag.
+absl::StatusOr<ServiceConfig> resolve_config();
+
+}  // namespace service

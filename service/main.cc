@@ -1,0 +1,126 @@
+// decisiond: flags, listeners, one reactor per core, signals. Exit status: 0 after a
+// clean shutdown, 2 for a bad flag, 1 when the server cannot start.
+#include <unistd.h>
+
+#include <cstdio>
+#include <memory>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "runtime/clock.h"
+#include "runtime/core_group.h"
+#include "runtime/signals.h"
+#include "runtime/socket_address.h"
+#include "service/core_services.h"
+#include "service/flag_loader.h"
+#include "service/flags.h"
+#include "service/process_view.h"
+
+extern char** environ;
+
+namespace {
+
+// One SO_REUSEPORT socket per core. Port 0 binds the first and reuses its port for the
+// rest, so tests can ask for any free port.
+absl::StatusOr<std::vector<int>> open_listeners(runtime::SocketAddress address, uint32_t cores,
+                                                runtime::SocketAddress& bound) {
+  std::vector<int> fds;
+  for (uint32_t i = 0; i < cores; ++i) {
+    absl::StatusOr<int> fd = runtime::open_listener(address);
+    if (!fd.ok()) {
+      for (int f : fds) ::close(f);
+      return fd.status();
+    }
+    fds.push_back(*fd);
+    if (i == 0) {
+      absl::StatusOr<runtime::SocketAddress> actual = runtime::bound_address(*fd);
+      if (!actual.ok()) return actual.status();
+      address = *actual;
+      bound = *actual;
+    }
+  }
+  return fds;
+}
+
+int serve(const service::ServiceConfig& config) {
+  runtime::SocketAddress public_bound;
+  runtime::SocketAddress admin_bound;
+  auto public_fds = open_listeners(config.listen, config.cores, public_bound);
+  if (!public_fds.ok()) {
+    std::fprintf(stderr, "decisiond: cannot listen on --listen: %s\n", std::string(public_fds.status().message()).c_str());
+    return 1;
+  }
+  auto admin_fds = open_listeners(config.admin_listen, config.cores, admin_bound);
+  if (!admin_fds.ok()) {
+    std::fprintf(stderr, "decisiond: cannot listen on --admin-listen: %s\n",
+                 std::string(admin_fds.status().message()).c_str());
+    return 1;
+  }
+
+  const runtime::Clock& clock = runtime::SystemClock::instance();
+  service::ProcessView view(config);
+  view.started_wall_s = clock.wall_s();
+  std::vector<std::unique_ptr<service::CoreServices>> owned(config.cores);
+
+  runtime::CoreGroupConfig group_config;
+  group_config.cores = config.cores;
+  group_config.pin = config.pin;
+  group_config.reactor.max_sockets = config.public_limits.max_connections + config.admin_limits.max_connections +
+                                     2 * http::Server::kRefusalSlots + 16;
+  runtime::CoreGroup group(group_config, clock);
+  absl::Status started = group.start(
+      [&](runtime::Reactor& reactor) {
+        auto core = std::make_unique<service::CoreServices>(reactor, view);
+        core->listen((*public_fds)[reactor.index()], (*admin_fds)[reactor.index()]);
+        view.cores[reactor.index()] = core.get();
+        if (reactor.index() == 0) view.io_uring_mode = std::string(reactor.setup_mode());
+        owned[reactor.index()] = std::move(core);
+        return absl::OkStatus();
+      },
+      [&](runtime::Reactor& reactor) { owned[reactor.index()].reset(); });
+  if (!started.ok()) {
+    std::fprintf(stderr, "decisiond: cannot start: %s\n", std::string(started.message()).c_str());
+    return 1;
+  }
+  std::fprintf(stderr, "decisiond: serving public=%s admin=%s cores=%u io_uring=%s\n",
+               public_bound.to_string().c_str(), admin_bound.to_string().c_str(), config.cores,
+               view.io_uring_mode.c_str());
+
+  for (;;) {
+    const runtime::ProcessSignal signal = runtime::wait_for_signal();
+    if (signal == runtime::ProcessSignal::kTerminate) break;
+    std::fprintf(stderr, "decisiond: SIGHUP ignored: catalog reload is not built yet\n");
+  }
+  std::fprintf(stderr, "decisiond: shutting down\n");
+  runtime::Message stop;
+  stop.pointer = &view;
+  stop.run = [](runtime::Reactor& here, const runtime::Message& m) {
+    static_cast<service::ProcessView*>(m.pointer)->cores[here.index()]->shut_down();
+  };
+  for (uint32_t core = 0; core < config.cores; ++core) group.post(core, stop);
+  group.join();
+  std::fprintf(stderr, "decisiond: stopped\n");
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  // Before any thread exists, so every reactor inherits the mask.
+  runtime::block_process_signals();
+  service::FlagLoadResult loaded;
+  if (absl::Status s = service::load_flags(argc, argv, environ, loaded); !s.ok()) {
+    std::fprintf(stderr, "decisiond: %s\n", std::string(s.message()).c_str());
+    return 2;
+  }
+  if (loaded.help_requested) {
+    std::fputs(service::flags_usage(argv[0]).c_str(), stdout);
+    return 0;
+  }
+  absl::StatusOr<service::ServiceConfig> config = service::resolve_config();
+  if (!config.ok()) {
+    std::fprintf(stderr, "decisiond: %s\n", std::string(config.status().message()).c_str());
+    return 2;
+  }
+  return serve(*config);
+}
