@@ -47,8 +47,9 @@ class TimerWheel {
  private:
   void link(Timer& timer);
   void unlink(Timer& timer);
+  // The first tick at or after the deadline: that tick's advance() is the one that fires it.
   uint32_t slot_of(int64_t due_ms) const {
-    return static_cast<uint32_t>((due_ms / tick_ms_) % kSlots);
+    return static_cast<uint32_t>(((due_ms + tick_ms_ - 1) / tick_ms_) % kSlots);
   }
 
   const int64_t tick_ms_;
