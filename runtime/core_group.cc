@@ -64,7 +64,7 @@ void CoreGroup::core_main(uint32_t index, int cpu) {
   if (cpu >= 0) {
     if (absl::Status s = pin_current_thread(cpu); !s.ok()) {
       setup_results_[index] = s;
-      latch_->set_up.count_down();
+      latch_->set_up.arrive_and_wait();
       return;
     }
   }
@@ -74,7 +74,9 @@ void CoreGroup::core_main(uint32_t index, int cpu) {
   if (!status.ok()) {
     setup_results_[index] = absl::Status(status.code(), absl::StrCat("core ", index, ": ", status.message()));
   }
-  latch_->set_up.count_down();
+  // No core serves before every core is set up: set-up publishes per-core state (ring
+  // fds, services) that any running core may read.
+  latch_->set_up.arrive_and_wait();
   if (!status.ok()) return;
   // Runs until a message asks it to stop (the abort message above, or shutdown).
   reactor.run();
