@@ -6,7 +6,9 @@
 namespace http {
 
 struct HttpLimits {
-  size_t max_header_bytes = 16 * 1024;     // request line + headers; more is 431
+  // Counted as the request target, plus each header line's name and value and 4 bytes for
+  // ": " and CRLF; chunked trailers count too. More is 431.
+  size_t max_header_bytes = 16 * 1024;
   size_t max_headers = 100;                // header lines; more is 431
   size_t max_body_bytes = 64 * 1024;       // decoded body; more is 413
   int64_t request_timeout_ms = 10'000;     // first byte of a request to its last

@@ -20,14 +20,18 @@ void append_reply(std::string& out, const Response& response, std::string_view d
     out.append("\r\nContent-Type: ");
     out.append(response.content_type());
   }
-  out.append("\r\nContent-Length: ");
-  r = std::to_chars(number, number + sizeof(number), response.body().size());
-  out.append(number, r.ptr);
+  // RFC 9110 8.6: no Content-Length on 1xx and 204 replies, which have no body.
+  const bool bodiless = response.status() < 200 || response.status() == 204;
+  if (!bodiless) {
+    out.append("\r\nContent-Length: ");
+    r = std::to_chars(number, number + sizeof(number), response.body().size());
+    out.append(number, r.ptr);
+  }
   out.append("\r\n");
   out.append(response.extra_headers());
   if (close_connection) out.append("Connection: close\r\n");
   out.append("\r\n");
-  out.append(response.body());
+  if (!bodiless) out.append(response.body());
 }
 
 void append_continue(std::string& out) { out.append("HTTP/1.1 100 Continue\r\n\r\n"); }

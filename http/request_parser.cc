@@ -2,7 +2,6 @@
 
 #include <algorithm>
 
-#include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
 #include "runtime/absl_view.h"
 
@@ -106,6 +105,7 @@ int RequestParser::on_message_begin(llhttp_t* p) {
   r.header_count_ = 0;
   r.head_bytes_ = 0;
   r.last_field_ = Field::kNone;
+  r.headers_done_ = false;
   r.error_ = {};
   return 0;
 }
@@ -114,6 +114,12 @@ int RequestParser::append_head(Field field, const char* at, size_t length) {
   head_bytes_ += length;
   if (field == Field::kName && last_field_ != Field::kName) head_bytes_ += kHeaderLineOverhead;
   if (head_bytes_ > limits_.max_header_bytes) return fail(ParseError::Kind::kHeadersTooLarge);
+  if (headers_done_) {
+    // Trailer fields of a chunked body: counted against the header budget, never taken
+    // as request headers (a client must not add headers after the body).
+    last_field_ = field;
+    return 0;
+  }
   Span* span = nullptr;
   if (field == Field::kUrl) {
     span = &url_;
@@ -155,6 +161,22 @@ int RequestParser::on_header_value(llhttp_t* p, const char* at, size_t length) {
 
 int RequestParser::on_headers_complete(llhttp_t* p) {
   RequestParser& r = *self(p);
+  r.headers_done_ = true;
+  r.last_field_ = Field::kNone;
+  for (size_t i = 0; i < r.header_count_; ++i) {
+    // RFC 9112 5.1: whitespace between a field name and the colon must be refused.
+    const std::string_view name = r.view(r.names_[i]);
+    if (!name.empty() && (name.back() == ' ' || name.back() == '\t')) {
+      return r.fail(ParseError::Kind::kMalformed);
+    }
+    // llhttp drops whitespace before a value but keeps it after; a field value has none.
+    Span& value = r.values_[i];
+    while (value.length > 0) {
+      const char last = r.storage_[value.offset + value.length - 1];
+      if (last != ' ' && last != '\t') break;
+      --value.length;
+    }
+  }
   const bool chunked = (p->flags & F_CHUNKED) != 0;
   const bool has_length = (p->flags & F_CONTENT_LENGTH) != 0;
   if (has_length && p->content_length > r.limits_.max_body_bytes) {
@@ -165,8 +187,7 @@ int RequestParser::on_headers_complete(llhttp_t* p) {
   if (body_expected && p->http_major == 1 && p->http_minor >= 1) {
     for (size_t i = 0; i < r.header_count_; ++i) {
       if (absl::EqualsIgnoreCase(runtime::av(r.view(r.names_[i])), "expect") &&
-          absl::EqualsIgnoreCase(absl::StripAsciiWhitespace(runtime::av(r.view(r.values_[i]))),
-                                 "100-continue")) {
+          absl::EqualsIgnoreCase(runtime::av(r.view(r.values_[i])), "100-continue")) {
         r.continue_pending_ = true;
         return HPE_PAUSED;
       }

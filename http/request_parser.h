@@ -78,6 +78,7 @@ class RequestParser {
   size_t head_bytes_ = 0;
   Span body_;
   Field last_field_ = Field::kNone;
+  bool headers_done_ = false;  // later field callbacks are chunked trailers
   bool in_message_ = false;
   bool paused_ = false;
   bool failed_ = false;
