@@ -14,6 +14,7 @@ void Connection::open(runtime::SocketId socket) {
   send_in_flight_ = false;
   close_after_flush_ = false;
   peer_closed_ = false;
+  linger_on_close_ = false;
   sent_ = 0;
   parser_.reset();
   arm(TimerKind::kIdle, server_.limits().idle_timeout_ms);
@@ -43,7 +44,10 @@ void Connection::arm(TimerKind kind, int64_t delay_ms) {
 }
 
 void Connection::on_receive(std::string_view bytes) {
-  if (phase_ != Phase::kOpen || close_after_flush_) return;  // after the last reply: discard
+  if (phase_ != Phase::kOpen || close_after_flush_) {
+    linger_on_close_ = true;  // after the last request: discard, and drain before closing
+    return;
+  }
   if (!held_input_.empty() || output_backlogged()) {
     if (held_input_.size() + bytes.size() > server_.limits().max_input_backlog_bytes) {
       // A client that pipelines without reading its replies: bounded, then cut off.
@@ -80,7 +84,10 @@ void Connection::process(std::string_view bytes) {
     // A whole request.
     completed_any = true;
     dispatch();
-    if (close_after_flush_) break;
+    if (close_after_flush_) {
+      if (!bytes.empty()) linger_on_close_ = true;  // pipelined past a closing request
+      break;
+    }
     if (output_backlogged() && !bytes.empty()) {
       held_input_.append(bytes);
       break;
@@ -117,6 +124,7 @@ void Connection::reply_error(int status, int code, std::string_view message) {
   append_reply(queued_, response, server_.date(), /*close_connection=*/true);
   server_.metrics().record(server_.router().unmatched(), status, 0);
   close_after_flush_ = true;
+  linger_on_close_ = true;
 }
 
 bool Connection::output_backlogged() const {
@@ -161,7 +169,7 @@ void Connection::resume_held_input() {
 
 void Connection::begin_close() {
   if (phase_ != Phase::kOpen) return;
-  if (peer_closed_) {
+  if (peer_closed_ || !linger_on_close_) {
     abort();
     return;
   }

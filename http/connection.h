@@ -2,9 +2,8 @@
 // One client connection: bytes in, parsed requests through the router, replies out in
 // request order. Owns the keep-alive, pipelining, 100-continue, backlog and timeout rules.
 //
-// Life: open() -> requests and replies -> closing (a lingering close: FIN after the last
-// reply, then reading until the peer's EOF or the linger timeout, so a client that is
-// still sending does not get a reset instead of our reply) -> released back to the pool.
+// Life: open() -> requests and replies -> closing (a plain close, or a lingering one when
+// the client may still be sending) -> released back to the pool.
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -56,6 +55,10 @@ class Connection final : public runtime::SocketEvents, private runtime::Timer {
   bool send_in_flight_ = false;
   bool close_after_flush_ = false;  // no request is read any more
   bool peer_closed_ = false;
+  // The client may still be sending (an error cut its request short, or bytes came after
+  // the last request): close by half-closing and reading until its EOF, so it reads our
+  // reply instead of a reset. Otherwise a plain close sends the FIN after the reply.
+  bool linger_on_close_ = false;
   RequestParser parser_;
   std::string sending_;  // handed to the kernel; stable until the send completes
   size_t sent_ = 0;

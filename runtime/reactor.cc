@@ -147,6 +147,7 @@ std::optional<SocketId> Reactor::attach(int fd, SocketEvents& events) {
   s.receiving = false;
   s.closing = false;
   s.close_submitted = false;
+  s.shutdown_pending = false;
   arm_recv(slot);
   return SocketId{slot, s.generation};
 }
@@ -164,7 +165,7 @@ void Reactor::arm_recv(uint32_t slot) {
 
 void Reactor::send(SocketId id, const char* data, size_t length) {
   SocketSlot* s = live_slot(id);
-  if (s == nullptr || s->close_submitted) return;
+  if (s == nullptr || s->closing) return;
   io_uring_sqe* sqe = next_sqe();
   io_uring_prep_send(sqe, s->fd, data, length, MSG_NOSIGNAL);
   io_uring_sqe_set_data64(sqe, user_data(Op::kSend, s->generation, id.slot));
@@ -173,10 +174,11 @@ void Reactor::send(SocketId id, const char* data, size_t length) {
 
 void Reactor::shutdown_write(SocketId id) {
   SocketSlot* s = live_slot(id);
-  if (s == nullptr || s->close_submitted) return;
+  if (s == nullptr || s->closing || s->shutdown_pending) return;
   io_uring_sqe* sqe = next_sqe();
   io_uring_prep_shutdown(sqe, s->fd, SHUT_WR);
   io_uring_sqe_set_data64(sqe, user_data(Op::kShutdown, s->generation, id.slot));
+  s->shutdown_pending = true;
   ++s->in_flight;
 }
 
@@ -192,7 +194,7 @@ void Reactor::close(SocketId id) {
     io_uring_sqe_set_data64(sqe, user_data(Op::kCancel, s->generation, id.slot));
     ++s->in_flight;
   }
-  submit_close(id.slot);
+  if (!s->shutdown_pending) submit_close(id.slot);  // else when the shutdown completes
 }
 
 void Reactor::submit_close(uint32_t slot) {
@@ -335,8 +337,12 @@ void Reactor::dispatch(const io_uring_cqe& cqe) {
       if (!s.closing) s.events->on_send_complete(cqe.res);
       finish_op(slot);
       return;
-    case Op::kCancel:
     case Op::kShutdown:
+      s.shutdown_pending = false;
+      if (s.closing && !s.close_submitted) submit_close(slot);
+      finish_op(slot);
+      return;
+    case Op::kCancel:
     case Op::kClose:
       finish_op(slot);
       return;

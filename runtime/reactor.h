@@ -111,6 +111,10 @@ class Reactor {
     bool receiving = false;
     bool closing = false;
     bool close_submitted = false;
+    // IORING_OP_SHUTDOWN always runs in an io-wq worker, which looks the descriptor number
+    // up only then: closing before it completes could let it shut down whatever socket
+    // reused the number. The close waits for it.
+    bool shutdown_pending = false;
   };
   struct Listener {
     int fd = -1;
