@@ -108,10 +108,16 @@ void Connection::dispatch() {
   Response& response = server_.response();
   response.reset();
   const int64_t started_ns = server_.reactor().clock().monotonic_ns();
-  const Router::Match match = server_.router().match(request, response);
-  if (match.handler != nullptr) match.handler->handle(request, response);
+  Router::Match match{nullptr, server_.router().unmatched()};
+  if (request.version_major == 1 && request.version_minor >= 1 && !request.has_header("host")) {
+    // RFC 9112 3.2: an HTTP/1.1 request without Host is refused.
+    set_error(response, 400, 10007, "malformed HTTP request: Host header missing");
+  } else {
+    match = server_.router().match(request, response);
+    if (match.handler != nullptr) match.handler->handle(request, response);
+  }
   const bool close = !request.keep_alive || response.close() || server_.draining();
-  append_reply(queued_, response, server_.date(), close);
+  append_reply(queued_, response, server_.date(), close, request.method == Method::kHead);
   server_.metrics().record(match.route, response.status(),
                            server_.reactor().clock().monotonic_ns() - started_ns);
   if (close) close_after_flush_ = true;

@@ -7,7 +7,7 @@
 namespace http {
 
 void append_reply(std::string& out, const Response& response, std::string_view date,
-                  bool close_connection) {
+                  bool close_connection, bool head_request) {
   char number[24];
   out.append("HTTP/1.1 ");
   auto r = std::to_chars(number, number + sizeof(number), response.status());
@@ -31,7 +31,7 @@ void append_reply(std::string& out, const Response& response, std::string_view d
   out.append(response.extra_headers());
   if (close_connection) out.append("Connection: close\r\n");
   out.append("\r\n");
-  if (!bodiless) out.append(response.body());
+  if (!bodiless && !head_request) out.append(response.body());
 }
 
 void append_continue(std::string& out) { out.append("HTTP/1.1 100 Continue\r\n\r\n"); }

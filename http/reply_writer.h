@@ -8,8 +8,9 @@
 
 namespace http {
 
+// A reply to HEAD keeps its Content-Length but sends no body.
 void append_reply(std::string& out, const Response& response, std::string_view date,
-                  bool close_connection);
+                  bool close_connection, bool head_request = false);
 // "HTTP/1.1 100 Continue\r\n\r\n"
 void append_continue(std::string& out);
 

@@ -218,9 +218,17 @@ void RequestParser::finish_request() {
   q.method = to_method(parser_.method);
   q.method_text = llhttp_method_name(static_cast<llhttp_method_t>(parser_.method));
   q.target = view(url_);
-  const size_t mark = q.target.find('?');
-  q.path = q.target.substr(0, mark);
-  q.query = mark == std::string_view::npos ? std::string_view() : q.target.substr(mark + 1);
+  std::string_view origin = q.target;
+  // RFC 9112 3.2.2: absolute-form ("http://host/path?q") must be accepted; route on the
+  // path and query it carries.
+  if (const size_t scheme = origin.find("://");
+      scheme != std::string_view::npos && origin.front() != '/') {
+    const size_t slash = origin.find('/', scheme + 3);
+    origin = slash == std::string_view::npos ? std::string_view("/") : origin.substr(slash);
+  }
+  const size_t mark = origin.find('?');
+  q.path = origin.substr(0, mark);
+  q.query = mark == std::string_view::npos ? std::string_view() : origin.substr(mark + 1);
   q.version_major = parser_.http_major;
   q.version_minor = parser_.http_minor;
   // An upgrade is not taken up: answer the request and end the connection.

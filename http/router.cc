@@ -22,16 +22,19 @@ std::string Router::allow_for(std::string_view path) const {
     if (r.path != path) continue;
     if (!allow.empty()) allow.append(", ");
     allow.append(method_name(r.method));
+    if (r.method == Method::kGet) allow.append(", HEAD");
   }
   return allow;
 }
 
 Router::Match Router::match(const Request& request, Response& response) const {
+  // HEAD is GET without the body (RFC 9110 9.3.2); the reply writer drops the body.
+  const Method method = request.method == Method::kHead ? Method::kGet : request.method;
   bool path_known = false;
   for (uint32_t i = 0; i < routes_.size(); ++i) {
     const Route& r = routes_[i];
     if (r.path != request.path) continue;
-    if (r.method == request.method) return Match{r.handler, i};
+    if (r.method == method) return Match{r.handler, i};
     path_known = true;
   }
   if (!path_known) {

@@ -35,6 +35,18 @@ TEST_F(RequestParserTest, RequestLineGivesMethodTargetAndVersion) {
   EXPECT_EQ(r.version_minor, 0);
 }
 
+TEST_F(RequestParserTest, AbsoluteFormTargetGivesItsPathAndQuery) {
+  const Request& r = parse("GET http://ads.example:8080/v1/tracking?t=abc HTTP/1.1\r\nHost: x\r\n\r\n");
+  EXPECT_EQ(r.target, "http://ads.example:8080/v1/tracking?t=abc");
+  EXPECT_EQ(r.path, "/v1/tracking");
+  EXPECT_EQ(r.query, "t=abc");
+}
+
+TEST_F(RequestParserTest, AbsoluteFormTargetWithoutPathIsTheRoot) {
+  const Request& r = parse("GET http://ads.example HTTP/1.1\r\nHost: x\r\n\r\n");
+  EXPECT_EQ(r.path, "/");
+}
+
 TEST_F(RequestParserTest, KnownMethodsMapToTheirEnum) {
   const std::pair<std::string, Method> known[] = {
       {"GET", Method::kGet},       {"HEAD", Method::kHead},       {"POST", Method::kPost},

@@ -98,12 +98,18 @@ TEST_F(RouterTest, KnownPathWithOtherMethodIs405With10005) {
 
 TEST_F(RouterTest, AllowListsEveryMethodOfThePathInOrderAdded) {
   router_.match(request_for(Method::kPost, "/v1/catalog"), response_);
-  EXPECT_EQ(response_.extra_headers(), "Allow: GET, PUT, DELETE\r\n");
+  EXPECT_EQ(response_.extra_headers(), "Allow: GET, HEAD, PUT, DELETE\r\n");
 }
 
-TEST_F(RouterTest, AllowOfAPathWithOneMethodNamesOnlyIt) {
-  router_.match(request_for(Method::kHead, "/v1/health"), response_);
-  EXPECT_EQ(response_.extra_headers(), "Allow: GET\r\n");
+TEST_F(RouterTest, AllowOfAGetPathNamesGetAndHead) {
+  router_.match(request_for(Method::kPost, "/v1/health"), response_);
+  EXPECT_EQ(response_.extra_headers(), "Allow: GET, HEAD\r\n");
+}
+
+TEST_F(RouterTest, HeadIsServedByTheGetRoute) {
+  const Router::Match match = router_.match(request_for(Method::kHead, "/v1/health"), response_);
+  EXPECT_NE(match.handler, nullptr);
+  EXPECT_EQ(match.route, 1u);
 }
 
 TEST_F(RouterTest, MethodNotAllowedCountsUnderThePathsFirstRoute) {

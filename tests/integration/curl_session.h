@@ -1,0 +1,41 @@
+#pragma once
+// An HTTP client as real callers use one: libcurl with one easy handle, so consecutive
+// requests reuse the kept-alive connection the way a production client would.
+#include <curl/curl.h>
+
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace integration {
+
+struct CurlReply {
+  bool ok = false;      // the transfer completed
+  std::string error;    // curl's reason when not
+  long status = 0;
+  std::vector<std::pair<std::string, std::string>> headers;  // of the final reply
+  std::string body;
+  long new_connections = 0;  // CURLINFO_NUM_CONNECTS: 0 when a kept-alive one was reused
+
+  // The first header of that name (case-insensitive), or empty.
+  std::string header(const std::string& name) const;
+};
+
+class CurlSession {
+ public:
+  CurlSession();
+  CurlSession(const CurlSession&) = delete;
+  CurlSession& operator=(const CurlSession&) = delete;
+  ~CurlSession();
+
+  CurlReply get(const std::string& url);
+  CurlReply post(const std::string& url, const std::string& body,
+                 const std::string& content_type = "application/json");
+
+ private:
+  CurlReply perform(const std::string& url, const std::string* post_body, const std::string& content_type);
+
+  CURL* handle_;
+};
+
+}  // namespace integration

@@ -1,0 +1,194 @@
+#include "tests/integration/server_process.h"
+
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstring>
+#include <filesystem>
+#include <regex>
+#include <thread>
+
+#ifndef DECISIOND_BINARY
+#error "DECISIOND_BINARY must name the decisiond binary (set by tests/integration/CMakeLists.txt)"
+#endif
+
+extern char** environ;
+
+namespace integration {
+
+namespace {
+std::string make_state_dir() {
+  std::string pattern = (std::filesystem::temp_directory_path() / "decisiond-integ-XXXXXX").string();
+  if (::mkdtemp(pattern.data()) == nullptr) return {};
+  return pattern;
+}
+
+// The test runner's own DECISIOND_* variables must not leak into a test's server.
+std::vector<std::string> child_environment(const EnvVars& extra) {
+  std::vector<std::string> env;
+  for (char** e = environ; *e != nullptr; ++e) {
+    if (std::strncmp(*e, "DECISIOND_", 10) != 0) env.emplace_back(*e);
+  }
+  for (const auto& [name, value] : extra) env.push_back(name + "=" + value);
+  return env;
+}
+
+std::vector<char*> pointers(std::vector<std::string>& strings) {
+  std::vector<char*> out;
+  for (std::string& s : strings) out.push_back(s.data());
+  out.push_back(nullptr);
+  return out;
+}
+
+ExitStatus from_wait_status(int status) {
+  ExitStatus exit;
+  if (WIFEXITED(status)) exit.code = WEXITSTATUS(status);
+  if (WIFSIGNALED(status)) exit.signal = WTERMSIG(status);
+  return exit;
+}
+}  // namespace
+
+std::string ExitStatus::describe() const {
+  if (signal != 0) return "killed by signal " + std::to_string(signal) + " (" + strsignal(signal) + ")";
+  return "exit status " + std::to_string(code);
+}
+
+std::vector<std::string> standard_flags(std::vector<std::string> extra) {
+  std::vector<std::string> flags = {"--listen=127.0.0.1:0", "--admin-listen=127.0.0.1:0", "--cores=2"};
+  flags.insert(flags.end(), extra.begin(), extra.end());
+  return flags;
+}
+
+ServerProcess::ServerProcess(std::vector<std::string> args, EnvVars env) {
+  state_dir_ = make_state_dir();
+  std::vector<std::string> argv_strings = {DECISIOND_BINARY, "--state-dir=" + state_dir_};
+  argv_strings.insert(argv_strings.end(), args.begin(), args.end());
+  std::vector<std::string> env_strings = child_environment(env);
+  std::vector<char*> argv = pointers(argv_strings);
+  std::vector<char*> envp = pointers(env_strings);
+
+  int pipe_fds[2];
+  if (::pipe2(pipe_fds, O_CLOEXEC) != 0) {
+    start_error_ = std::string("pipe2: ") + std::strerror(errno);
+    return;
+  }
+  pid_ = ::fork();
+  if (pid_ == 0) {
+    // Only async-signal-safe calls from here to exec.
+    ::dup2(pipe_fds[1], STDERR_FILENO);
+    const int null_fd = ::open("/dev/null", O_WRONLY);
+    if (null_fd >= 0) ::dup2(null_fd, STDOUT_FILENO);
+    ::execve(argv[0], argv.data(), envp.data());
+    const char message[] = "integration harness: execve failed\n";
+    [[maybe_unused]] ssize_t n = ::write(STDERR_FILENO, message, sizeof(message) - 1);
+    ::_exit(127);
+  }
+  ::close(pipe_fds[1]);
+  stderr_fd_ = pipe_fds[0];
+  if (pid_ < 0) {
+    start_error_ = std::string("fork: ") + std::strerror(errno);
+    return;
+  }
+  read_stderr(std::chrono::steady_clock::now() + kStartTimeout, /*until_serving=*/true);
+  serving_ = parse_serving_line();
+  if (!serving_) {
+    start_error_ = "no serving line within " + std::to_string(kStartTimeout.count()) + " ms; stderr: " + stderr_;
+  }
+}
+
+ServerProcess::~ServerProcess() {
+  if (pid_ > 0 && !exit_) {
+    ::kill(pid_, SIGKILL);
+    int status = 0;
+    ::waitpid(pid_, &status, 0);
+  }
+  if (stderr_fd_ >= 0) ::close(stderr_fd_);
+  if (!state_dir_.empty()) {
+    std::error_code ignored;
+    std::filesystem::remove_all(state_dir_, ignored);
+  }
+}
+
+void ServerProcess::read_stderr(std::chrono::steady_clock::time_point deadline, bool until_serving) {
+  while (stderr_fd_ >= 0) {
+    if (until_serving && stderr_.find("decisiond: serving ") != std::string::npos &&
+        stderr_.find('\n', stderr_.find("decisiond: serving ")) != std::string::npos) {
+      return;
+    }
+    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+    pollfd p{stderr_fd_, POLLIN, 0};
+    const int ready = ::poll(&p, 1, std::max<int>(0, static_cast<int>(left.count())));
+    if (ready < 0 && errno == EINTR) continue;
+    if (ready <= 0) return;
+    char chunk[4096];
+    const ssize_t n = ::read(stderr_fd_, chunk, sizeof(chunk));
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) {  // every writer is gone: the process has exited
+      ::close(stderr_fd_);
+      stderr_fd_ = -1;
+      return;
+    }
+    stderr_.append(chunk, static_cast<size_t>(n));
+  }
+}
+
+bool ServerProcess::parse_serving_line() {
+  static const std::regex kServing(
+      R"(decisiond: serving public=([0-9.]+):([0-9]+) admin=([0-9.]+):([0-9]+) cores=[0-9]+ io_uring=\S+\n)");
+  std::smatch match;
+  if (!std::regex_search(stderr_, match, kServing)) return false;
+  public_host_ = match[1];
+  public_port_ = static_cast<uint16_t>(std::stoi(match[2]));
+  admin_host_ = match[3];
+  admin_port_ = static_cast<uint16_t>(std::stoi(match[4]));
+  return public_port_ != 0 && admin_port_ != 0;
+}
+
+std::string ServerProcess::admin_url(const std::string& path) const {
+  return "http://" + admin_host_ + ":" + std::to_string(admin_port_) + path;
+}
+
+std::string ServerProcess::public_url(const std::string& path) const {
+  return "http://" + public_host_ + ":" + std::to_string(public_port_) + path;
+}
+
+void ServerProcess::send_signal(int signal) {
+  if (pid_ > 0 && !exit_) ::kill(pid_, signal);
+}
+
+std::optional<ExitStatus> ServerProcess::wait_for_exit(std::chrono::milliseconds timeout) {
+  if (exit_ || pid_ <= 0) return exit_;
+  const auto deadline = std::chrono::steady_clock::now() + timeout;
+  for (;;) {
+    int status = 0;
+    const pid_t done = ::waitpid(pid_, &status, WNOHANG);
+    if (done == pid_) {
+      exit_ = from_wait_status(status);
+      // Whatever it said on the way out.
+      read_stderr(std::chrono::steady_clock::now() + std::chrono::milliseconds(500), false);
+      return exit_;
+    }
+    if (std::chrono::steady_clock::now() >= deadline) return std::nullopt;
+    // Polling interval only; the bound that matters is the caller's timeout.
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+}
+
+const std::string& ServerProcess::stderr_text() {
+  read_stderr(std::chrono::steady_clock::now(), false);
+  return stderr_;
+}
+
+FinishedRun run_to_exit(std::vector<std::string> args, EnvVars env, std::chrono::milliseconds timeout) {
+  ServerProcess process(std::move(args), std::move(env));
+  FinishedRun run;
+  run.exit = process.wait_for_exit(timeout);
+  run.stderr_text = process.stderr_text();
+  return run;
+}
+
+}  // namespace integration
