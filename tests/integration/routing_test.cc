@@ -140,7 +140,8 @@ TEST(Routing, ReplyToHeadCarriesNoBody) {
   EXPECT_EQ(next->body, "ok\n");
 }
 
-// RFC 9112 3.2: a server must answer 400 to an HTTP/1.1 request without Host.
+// RFC 9112 3.2: a server must answer 400 to an HTTP/1.1 request without Host (HTTP/1.0
+// predates Host: see KeepAlive.Http10WithoutKeepAliveIsClosedAfterTheReply).
 TEST(Routing, Http11RequestWithoutHostIs400) {
   ServerProcess server(standard_flags());
   ASSERT_TRUE(server.serving()) << server.start_error();
@@ -150,17 +151,6 @@ TEST(Routing, Http11RequestWithoutHostIs400) {
   ASSERT_TRUE(reply) << connection.last_error();
   EXPECT_EQ(reply->status, 400);
   EXPECT_TRUE(IsErrorEnvelope(reply->body, 10007));
-}
-
-// HTTP/1.0 predates Host: such a request is served without one.
-TEST(Routing, Http10RequestWithoutHostIsServed) {
-  ServerProcess server(standard_flags());
-  ASSERT_TRUE(server.serving()) << server.start_error();
-  RawConnection connection(server.admin_port());
-  ASSERT_TRUE(connection.send("GET /healthz HTTP/1.0\r\n\r\n"));
-  const std::optional<HttpReply> reply = connection.read_reply();
-  ASSERT_TRUE(reply) << connection.last_error();
-  EXPECT_EQ(reply->status, 200);
 }
 
 // RFC 9112 3.2.2: absolute-form targets are accepted and routed on their path.
