@@ -23,6 +23,7 @@ void Connection::open(runtime::SocketId socket) {
 void Connection::refuse(runtime::SocketId socket) {
   open(socket);
   close_after_flush_ = true;
+  linger_on_close_ = true;  // its request is unread
   Response& response = server_.response();
   response.reset();
   set_error(response, 503, 10098, "overloaded: connection limit reached, retry later");
@@ -40,6 +41,7 @@ void Connection::drain() {
 
 void Connection::arm(TimerKind kind, int64_t delay_ms) {
   timer_kind_ = kind;
+  sent_since_idle_armed_ = false;
   server_.reactor().timers().schedule(*this, delay_ms);
 }
 
@@ -157,6 +159,7 @@ void Connection::on_send_complete(int result) {
     return;
   }
   sent_ += static_cast<size_t>(result);
+  sent_since_idle_armed_ = true;
   if (sent_ < sending_.size()) {
     send_in_flight_ = true;
     server_.reactor().send(socket_, sending_.data() + sent_, sending_.size() - sent_);
@@ -209,8 +212,8 @@ void Connection::on_expire() {
   timer_kind_ = TimerKind::kNone;
   switch (kind) {
     case TimerKind::kIdle:
-      if (send_in_flight_) {
-        // Still writing a large reply to a slow reader: not idle.
+      if (send_in_flight_ && sent_since_idle_armed_) {
+        // Still writing a large reply to a slow reader that does read: not idle.
         arm(TimerKind::kIdle, server_.limits().idle_timeout_ms);
         return;
       }

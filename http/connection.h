@@ -59,6 +59,7 @@ class Connection final : public runtime::SocketEvents, private runtime::Timer {
   // the last request): close by half-closing and reading until its EOF, so it reads our
   // reply instead of a reset. Otherwise a plain close sends the FIN after the reply.
   bool linger_on_close_ = false;
+  bool sent_since_idle_armed_ = false;  // a reader that takes nothing for a whole idle period is dropped
   RequestParser parser_;
   std::string sending_;  // handed to the kernel; stable until the send completes
   size_t sent_ = 0;

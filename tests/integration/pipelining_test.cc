@@ -91,5 +91,21 @@ TEST(Pipelining, ClientThatNeverReadsIsCutOffAfterTheInputBacklog) {
             1);
 }
 
+TEST(Pipelining, ClientThatStopsReadingIsDroppedAfterTheIdleTimeout) {
+  ServerProcess server(standard_flags({"--idle-timeout=1s"}));
+  ASSERT_TRUE(server.serving()) << server.start_error();
+  RawConnection connection(server.admin_port(), "127.0.0.1", kTinyReceiveBuffer);
+  // About 80 KiB of requests, under the 256 KiB input backlog, whose replies (about 6 KiB
+  // each, some 12 MiB) overflow the kernel's send buffer (at most 4 MiB by default): the
+  // server's send cannot finish while the client reads nothing.
+  std::string all;
+  for (int i = 0; i < 2000; ++i) all += get_request("/metrics");
+  ASSERT_TRUE(connection.send(all));
+  // Not read: a stuck send must not keep re-arming the idle timer for ever.
+  EXPECT_EQ(wait_for_metric(server, "decisiond_http_limit_hits_total",
+                            {{"listener", "admin"}, {"limit", "idle_timeout"}}, 1),
+            1);
+}
+
 }  // namespace
 }  // namespace integration
