@@ -1,0 +1,110 @@
+// DESIGN section 3 and the spec's video rules: video ads need a video object with a
+// delivery mode and media files; skipOffset is HH:MM:SS or <n>%.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include "tests/unit/decision/catalog/catalog_fixtures.h"
+
+namespace decision::catalog {
+namespace {
+
+using testing::design_video_example;
+using testing::edit;
+using ::testing::ElementsAre;
+using testing::errors_of;
+using testing::kDesignExample;
+using testing::load_ok;
+
+constexpr std::string_view kMediaFile =
+    R"({"url": "https://cdn.example.com/v/1.mp4", "type": "video/mp4",
+                  "width": 1280, "height": 720, "bitrate": 2500})";
+
+std::string with_video(std::string_view from, std::string_view to) {
+  return edit(design_video_example(), from, to);
+}
+
+TEST(VideoRule, VideoAdsNeedAVideoObject) {
+  EXPECT_THAT(errors_of(edit(kDesignExample, R"("format": "native")", R"("format": "video")")),
+              ElementsAre("ads[0].creatives[0].video: is required"));
+}
+
+TEST(VideoRule, DeliveryIsVastXmlVastTagOrJson) {
+  EXPECT_THAT(
+      errors_of(with_video(R"("delivery": "vast_xml")", R"("delivery": "vpaid")")),
+      ElementsAre("ads[0].creatives[0].video.delivery: must be vast_xml, vast_tag or json"));
+  EXPECT_THAT(errors_of(with_video(R"("delivery": "vast_xml",)", "")),
+              ElementsAre("ads[0].creatives[0].video.delivery: is required"));
+  const auto catalog =
+      load_ok(with_video(R"("delivery": "vast_xml")", R"("delivery": "vast_tag")"));
+  ASSERT_NE(catalog, nullptr);
+  EXPECT_EQ(catalog->ads()[0].creatives[0].video->delivery, VideoDelivery::kVastTag);
+}
+
+TEST(VideoRule, AtLeastOneMediaFile) {
+  EXPECT_THAT(
+      errors_of(with_video(std::string("[") + std::string(kMediaFile) + "]", "[]")),
+      ElementsAre("ads[0].creatives[0].video.mediaFiles: must hold at least one media file"));
+}
+
+TEST(VideoRule, MediaFilesHaveUrlTypeWidthAndHeight) {
+  EXPECT_THAT(
+      errors_of(with_video(kMediaFile, R"({"url": "cdn/1.mp4", "type": "mp4", "width": 0})")),
+      ElementsAre(
+          "ads[0].creatives[0].video.mediaFiles[0].url: must be an absolute http or https URL",
+          "ads[0].creatives[0].video.mediaFiles[0].type: must be a MIME type such as video/mp4",
+          "ads[0].creatives[0].video.mediaFiles[0].width: must be an integer in 1..16384",
+          "ads[0].creatives[0].video.mediaFiles[0].height: is required"));
+}
+
+TEST(VideoRule, DurationIsPositive) {
+  EXPECT_THAT(errors_of(with_video(R"("duration": 30,)", R"("duration": 0,)")),
+              ElementsAre("ads[0].creatives[0].video.duration: must be greater than 0"));
+  EXPECT_THAT(errors_of(with_video(R"("duration": 30,)", "")),
+              ElementsAre("ads[0].creatives[0].video.duration: is required"));
+}
+
+TEST(VideoRule, AspectRatioIsWidthColonHeight) {
+  EXPECT_THAT(errors_of(with_video(R"("aspectRatio": "16:9")", R"("aspectRatio": "16/9")")),
+              ElementsAre("ads[0].creatives[0].video.aspectRatio: must be <w>:<h> such as 16:9"));
+}
+
+TEST(SkipOffsetRule, SkipOffsetIsHHMMSSOrPercent) {
+  for (const char* bad :
+       {"5s", "5", "00:00:5", "00:60:00", "00:00:60", "101%", "-1%", "%", "2.5%"}) {
+    EXPECT_THAT(errors_of(with_video(R"("skipOffset": "00:00:05")",
+                                     std::string(R"("skipOffset": ")") + bad + "\"")),
+                ElementsAre("ads[0].creatives[0].video.skipOffset: must be HH:MM:SS or <n>%"))
+        << bad;
+  }
+}
+
+TEST(SkipOffsetRule, PercentIsParsedIntoPercent) {
+  const auto catalog = load_ok(with_video(R"("skipOffset": "00:00:05")", R"("skipOffset": "25%")"));
+  ASSERT_NE(catalog, nullptr);
+  const Video& video = *catalog->ads()[0].creatives[0].video;
+  EXPECT_EQ(video.skip_offset.kind, SkipOffset::Kind::kPercent);
+  EXPECT_EQ(video.skip_offset.percent, 25u);
+  EXPECT_EQ(video.skip_offset_s(), 7.5);
+}
+
+TEST(SkipOffsetRule, NoSkipOffsetIsNotSkippable) {
+  const auto catalog = load_ok(with_video(R"("skipOffset": "00:00:05",)", ""));
+  ASSERT_NE(catalog, nullptr);
+  EXPECT_FALSE(catalog->ads()[0].creatives[0].video->skippable());
+  EXPECT_EQ(catalog->ads()[0].creatives[0].video->skip_offset_s(), std::nullopt);
+}
+
+TEST(SkipOffsetRule, SkipOffsetIsWithinTheVideo) {
+  EXPECT_THAT(
+      errors_of(with_video(R"("skipOffset": "00:00:05")", R"("skipOffset": "00:01:00")")),
+      ElementsAre(
+          "ads[0].creatives[0].video.skipOffset: is after the end of the video (duration 30 s)"));
+}
+
+TEST(VideoRule, CompanionsHaveSizeAndImage) {
+  EXPECT_THAT(errors_of(with_video(R"("imageUrl": "https://cdn.example.com/c.png",)", "")),
+              ElementsAre("ads[0].creatives[0].video.companions[0].imageUrl: is required"));
+}
+
+}  // namespace
+}  // namespace decision::catalog
