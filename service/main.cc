@@ -1,5 +1,6 @@
-// decisiond: flags, listeners, one reactor per core, signals. Exit status: 0 after a
-// clean shutdown, 2 for a bad flag, 1 when the server cannot start.
+// decisiond: flags, catalog, listeners, one reactor per core, signals. Exit status: 0
+// after a clean shutdown, 2 for a bad flag or a refused catalog, 1 when the server cannot
+// start.
 #include <unistd.h>
 
 #include <cstdio>
@@ -11,6 +12,7 @@
 #include "runtime/core_group.h"
 #include "runtime/signals.h"
 #include "runtime/socket_address.h"
+#include "service/catalog_startup.h"
 #include "service/core_services.h"
 #include "service/flag_loader.h"
 #include "service/flags.h"
@@ -43,6 +45,13 @@ absl::StatusOr<std::vector<int>> open_listeners(runtime::SocketAddress address, 
 }
 
 int serve(const service::ServiceConfig& config) {
+  service::StartupCatalog catalog = service::load_startup_catalog(config);
+  if (!catalog.snapshot) {
+    std::fprintf(stderr, "decisiond: catalog %s refused with %zu error(s):\n", catalog.source.c_str(),
+                 catalog.errors.size());
+    for (const std::string& error : catalog.errors) std::fprintf(stderr, "  %s\n", error.c_str());
+    return 2;
+  }
   runtime::SocketAddress public_bound;
   runtime::SocketAddress admin_bound;
   auto public_fds = open_listeners(config.listen, config.cores, public_bound);
@@ -60,6 +69,9 @@ int serve(const service::ServiceConfig& config) {
   const runtime::Clock& clock = runtime::SystemClock::instance();
   service::ProcessView view(config);
   view.started_wall_s = clock.wall_s();
+  view.catalog = catalog.snapshot;
+  view.catalog_source = catalog.source;
+  view.catalog_loaded_wall_s = clock.wall_s();
   std::vector<std::unique_ptr<service::CoreServices>> owned(config.cores);
 
   runtime::CoreGroupConfig group_config;
@@ -82,9 +94,9 @@ int serve(const service::ServiceConfig& config) {
     std::fprintf(stderr, "decisiond: cannot start: %s\n", std::string(started.message()).c_str());
     return 1;
   }
-  std::fprintf(stderr, "decisiond: serving public=%s admin=%s cores=%u io_uring=%s\n",
+  std::fprintf(stderr, "decisiond: serving public=%s admin=%s cores=%u io_uring=%s catalog=%s\n",
                public_bound.to_string().c_str(), admin_bound.to_string().c_str(), config.cores,
-               view.io_uring_mode.c_str());
+               view.io_uring_mode.c_str(), view.catalog->revision().data());
 
   for (;;) {
     const runtime::ProcessSignal signal = runtime::wait_for_signal();

@@ -2,6 +2,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "http/json_writer.h"
 #include "service/core_services.h"
 
 namespace service {
@@ -106,6 +107,17 @@ void limit_hits(const ProcessView& view, std::string& out) {
     }
   }
 }
+void catalog(const ProcessView& view, int64_t now_wall_s, std::string& out) {
+  const decision::catalog::CatalogSnapshot& snapshot = *view.catalog;
+  header(out, "decisiond_catalog_info", "gauge", "Constant 1, labelled with the catalog revision in force.");
+  std::string revision;
+  http::JsonWriter::append_escaped(revision, snapshot.revision());  // quotes and backslashes escaped
+  absl::StrAppend(&out, "decisiond_catalog_info{revision=\"", revision, "\"} 1\n");
+  header(out, "decisiond_catalog_age_seconds", "gauge", "Seconds since the catalog in force was loaded.");
+  absl::StrAppend(&out, "decisiond_catalog_age_seconds ", now_wall_s - view.catalog_loaded_wall_s, "\n");
+  header(out, "decisiond_catalog_ads", "gauge", "Ads in the catalog in force.");
+  absl::StrAppend(&out, "decisiond_catalog_ads ", snapshot.ads().size(), "\n");
+}
 }  // namespace
 
 void render_metrics(const ProcessView& view, int64_t now_wall_s, std::string& out) {
@@ -115,6 +127,7 @@ void render_metrics(const ProcessView& view, int64_t now_wall_s, std::string& ou
                   "\"} 1\n");
   header(out, "decisiond_uptime_seconds", "gauge", "Seconds since start-up.");
   absl::StrAppend(&out, "decisiond_uptime_seconds ", now_wall_s - view.started_wall_s, "\n");
+  catalog(view, now_wall_s, out);
   requests(view, out);
   latency(view, out);
   per_core(view, out, "decisiond_http_connections_open", "gauge", "Connections held now, by listener and core.",

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "decision/catalog/snapshot.h"
 #include "http/server_metrics.h"
 #include "service/flags.h"
 
@@ -20,6 +21,11 @@ struct ProcessView {
   std::vector<CoreServices*> cores;
   int64_t started_wall_s = 0;
   std::string io_uring_mode;
+  // The catalog in force and when it was loaded. Fixed for the process's life until
+  // catalog reload (POST /admin/catalog, SIGHUP) publishes snapshots to the cores.
+  std::shared_ptr<const decision::catalog::CatalogSnapshot> catalog;
+  std::string catalog_source;
+  int64_t catalog_loaded_wall_s = 0;
 };
 
 }  // namespace service

@@ -138,7 +138,7 @@ void ServerProcess::read_stderr(std::chrono::steady_clock::time_point deadline, 
 
 bool ServerProcess::parse_serving_line() {
   static const std::regex kServing(
-      R"(decisiond: serving public=([0-9.]+):([0-9]+) admin=([0-9.]+):([0-9]+) cores=[0-9]+ io_uring=\S+\n)");
+      R"(decisiond: serving public=([0-9.]+):([0-9]+) admin=([0-9.]+):([0-9]+) cores=[0-9]+ io_uring=\S+[^\n]*\n)");
   std::smatch match;
   if (!std::regex_search(stderr_, match, kServing)) return false;
   public_host_ = match[1];
