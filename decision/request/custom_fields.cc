@@ -1,0 +1,155 @@
+// placements[].targeting.custom: an object of strings, numbers, booleans or arrays of
+// those (DESIGN section 4), read into a flat list for the CEL `custom` variable. Nested
+// objects, nulls and arrays inside arrays are refused: CEL expressions over them would
+// fail at evaluation anyway, and a client learns it at once.
+#include "decision/request/read_context.h"
+
+namespace decision::request {
+namespace {
+
+constexpr int kCustomInvalid = 10019;
+constexpr std::string_view kBadValue =
+    "custom values must be strings, numbers, booleans or arrays of those";
+constexpr std::string_view kBadItem = "custom array items must be strings, numbers or booleans";
+constexpr std::string_view kNumberRange = "custom numbers must fit a double";
+
+// A string, number or boolean into out. False only on a fault; `scalar` false for any
+// other kind (left unread).
+bool read_scalar(ReadContext& ctx, ondemand::value& value, ondemand::json_type kind,
+                 CustomValue& out, bool& scalar) {
+  scalar = true;
+  switch (kind) {
+    case ondemand::json_type::string:
+      out.kind = CustomKind::kString;
+      return ctx.get_string(value, out.text);
+    case ondemand::json_type::number: {
+      out.kind = CustomKind::kNumber;
+      bool in_range = false;
+      // The literal first: reading the number moves the iterator past it.
+      if (!ctx.number_token(value, out.text)) return false;
+      if (!ctx.get_double(value, out.number, in_range)) return false;
+      if (!in_range) ctx.error(kCustomInvalid, kNumberRange);
+      return true;
+    }
+    case ondemand::json_type::boolean:
+      out.kind = CustomKind::kBool;
+      if (!ctx.get_bool(value, out.boolean)) return false;
+      out.text = out.boolean ? "true" : "false";
+      return true;
+    default:
+      scalar = false;
+      return true;
+  }
+}
+
+bool read_array(ReadContext& ctx, ondemand::value& value, Targeting& targeting,
+                CustomEntry& entry) {
+  static_assert(kMaxCustomArrayItems == 128, "update the message");
+  const char* start = value.raw_json_token().data();
+  ondemand::array array;
+  if (value.get_array().get(array) != simdjson::SUCCESS) return ctx.fail(JsonFault::kInvalid);
+  if (!ctx.enter()) return false;
+  entry.value.kind = CustomKind::kArray;
+  entry.first_item = static_cast<uint16_t>(targeting.custom_item_count);
+  entry.item_count = 0;
+  bool over_limit = false;
+  uint32_t index = 0;
+  for (auto item_result : array) {
+    ondemand::value item;
+    ondemand::json_type kind;
+    if (item_result.get(item) != simdjson::SUCCESS) return ctx.fail(JsonFault::kInvalid);
+    if (!ctx.type(item, kind)) return false;
+    CustomValue scratch;
+    const bool room = targeting.custom_item_count < kMaxCustomArrayItems;
+    CustomValue& slot = room ? targeting.custom_items[targeting.custom_item_count] : scratch;
+    bool scalar = false;
+    {
+      PathScope scope(ctx.path, index);
+      if (!read_scalar(ctx, item, kind, slot, scalar)) return false;
+      if (!scalar) {
+        ctx.error(kCustomInvalid, kBadItem);
+        if (!ctx.skip(item)) return false;
+      }
+    }
+    if (scalar && room) {
+      ++targeting.custom_item_count;
+      ++entry.item_count;
+    } else if (scalar) {
+      over_limit = true;
+    }
+    ++index;
+  }
+  ctx.leave();
+  if (over_limit) {
+    ++ctx.counters.custom_items_over_limit;
+    ctx.error(kCustomInvalid, "custom arrays must have at most 128 items in all");
+  }
+  return ctx.raw_since(start, entry.value.text);
+}
+
+bool read_value(ReadContext& ctx, ondemand::value& value, Targeting& targeting,
+                CustomEntry& entry) {
+  ondemand::json_type kind;
+  if (!ctx.type(value, kind)) return false;
+  if (kind == ondemand::json_type::array) return read_array(ctx, value, targeting, entry);
+  bool scalar = false;
+  if (!read_scalar(ctx, value, kind, entry.value, scalar)) return false;
+  if (!scalar) {
+    ctx.error(kCustomInvalid, kBadValue);
+    return ctx.skip(value);
+  }
+  return true;
+}
+
+}  // namespace
+
+bool read_custom(ReadContext& ctx, ondemand::value& value, Targeting& out) {
+  static_assert(kMaxCustomKeys == 64, "update the message");
+  ondemand::json_type kind;
+  if (!ctx.type(value, kind)) return false;
+  if (kind == ondemand::json_type::null) return ctx.check_null(value);
+  if (kind != ondemand::json_type::object) {
+    ctx.error(kCustomInvalid, "custom must be an object");
+    return ctx.skip(value);
+  }
+  const char* start = value.raw_json_token().data();
+  ondemand::object object;
+  if (value.get_object().get(object) != simdjson::SUCCESS) return ctx.fail(JsonFault::kInvalid);
+  if (!ctx.enter()) return false;
+  bool over_limit = false;
+  for (auto field_result : object) {
+    ondemand::field field;
+    std::string_view key;
+    if (std::move(field_result).get(field) != simdjson::SUCCESS ||
+        field.unescaped_key().get(key) != simdjson::SUCCESS) {
+      return ctx.fail(JsonFault::kInvalid);
+    }
+    ondemand::value& field_value = field.value();
+    PathScope scope(ctx.path, key);
+    // A key given twice keeps its first position and its last value.
+    CustomEntry* entry = nullptr;
+    for (uint32_t i = 0; i < out.custom_count; ++i) {
+      if (out.custom_entries[i].key == key) entry = &out.custom_entries[i];
+    }
+    if (entry != nullptr) {
+      ctx.forget_errors();
+    } else if (out.custom_count < kMaxCustomKeys) {
+      entry = &out.custom_entries[out.custom_count++];
+    } else {
+      over_limit = true;
+      if (!ctx.skip(field_value)) return false;
+      continue;
+    }
+    *entry = CustomEntry{};
+    entry->key = key;
+    if (!read_value(ctx, field_value, out, *entry)) return false;
+  }
+  ctx.leave();
+  if (over_limit) {
+    ++ctx.counters.custom_keys_over_limit;
+    ctx.error(kCustomInvalid, "custom must have at most 64 keys");
+  }
+  return ctx.raw_since(start, out.custom_json);
+}
+
+}  // namespace decision::request

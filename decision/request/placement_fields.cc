@@ -1,0 +1,164 @@
+// One placement request item: key, count, advertiserId, templateId, format, targeting.
+#include "decision/request/json_number.h"
+#include "decision/request/public_id.h"
+#include "decision/request/read_context.h"
+
+namespace decision::request {
+namespace {
+
+constexpr int kPlacementInvalid = 10010;
+constexpr int kKeyInvalid = 10012;
+constexpr int kCountInvalid = 10013;
+constexpr int kAdvertiserIdInvalid = 10014;
+constexpr int kTemplateIdInvalid = 10015;
+constexpr int kFormatInvalid = 10016;
+
+// present: a key was given (null counts as absent).
+bool read_key(ReadContext& ctx, ondemand::value& value, std::string_view& out, bool& present) {
+  static_assert(kMaxPlacementKeyBytes == 256, "update the message");
+  ondemand::json_type kind;
+  if (!ctx.type(value, kind)) return false;
+  if (kind == ondemand::json_type::null) return ctx.check_null(value);
+  present = true;
+  if (kind != ondemand::json_type::string) {
+    ctx.error(kKeyInvalid, "key must be a non-empty string");
+    return ctx.skip(value);
+  }
+  std::string_view key;
+  if (!ctx.get_string(value, key)) return false;
+  if (key.empty()) {
+    ctx.error(kKeyInvalid, "key must be a non-empty string");
+  } else if (key.size() > kMaxPlacementKeyBytes) {
+    ctx.error(kKeyInvalid, "key must be at most 256 bytes");
+  } else {
+    out = key;
+  }
+  return true;
+}
+
+// An integer value, however written: 2, 2.0 and 2e0 are the same JSON number (as JSON
+// Schema's "integer" has it); 2.5 and "2" are not integers.
+bool read_count(ReadContext& ctx, ondemand::value& value, uint32_t& out) {
+  static_assert(kCountMin == 1 && kCountMax == 10, "update the message");
+  constexpr std::string_view kMessage = "count must be an integer from 1 to 10";
+  ondemand::json_type kind;
+  if (!ctx.type(value, kind)) return false;
+  if (kind == ondemand::json_type::null) return ctx.check_null(value);  // the default
+  if (kind != ondemand::json_type::number) {
+    ctx.error(kCountInvalid, kMessage);
+    return ctx.skip(value);
+  }
+  std::string_view token;
+  if (!ctx.number_token(value, token)) return false;
+  const std::optional<int64_t> count = integral_value(token);
+  if (!count || *count < kCountMin || *count > kCountMax) {
+    ctx.error(kCountInvalid, kMessage);
+  } else {
+    out = static_cast<uint32_t>(*count);
+  }
+  return true;
+}
+
+bool read_public_id(ReadContext& ctx, ondemand::value& value, std::string_view prefix, int code,
+                    std::string_view message, std::optional<uint64_t>& out) {
+  ondemand::json_type kind;
+  if (!ctx.type(value, kind)) return false;
+  if (kind == ondemand::json_type::null) return ctx.check_null(value);
+  if (kind != ondemand::json_type::string) {
+    ctx.error(code, message);
+    return ctx.skip(value);
+  }
+  std::string_view text;
+  if (!ctx.get_string(value, text)) return false;
+  out = parse_public_id(text, prefix);
+  if (!out) ctx.error(code, message);
+  return true;
+}
+
+bool read_format(ReadContext& ctx, ondemand::value& value, std::optional<AdFormat>& out) {
+  constexpr std::string_view kMessage = "format must be native or video";
+  ondemand::json_type kind;
+  if (!ctx.type(value, kind)) return false;
+  if (kind == ondemand::json_type::null) return ctx.check_null(value);
+  if (kind != ondemand::json_type::string) {
+    ctx.error(kFormatInvalid, kMessage);
+    return ctx.skip(value);
+  }
+  std::string_view text;
+  if (!ctx.get_string(value, text)) return false;
+  if (text == "native") {
+    out = AdFormat::kNative;
+  } else if (text == "video") {
+    out = AdFormat::kVideo;
+  } else {
+    ctx.error(kFormatInvalid, kMessage);
+  }
+  return true;
+}
+
+}  // namespace
+
+bool read_placement(ReadContext& ctx, ondemand::value& value, PlacementRequest& out) {
+  ondemand::json_type kind;
+  if (!ctx.type(value, kind)) return false;
+  if (kind != ondemand::json_type::object) {
+    ctx.error(kPlacementInvalid, "placement must be an object");
+    return ctx.skip(value);
+  }
+  ondemand::object object;
+  if (value.get_object().get(object) != simdjson::SUCCESS) return ctx.fail(JsonFault::kInvalid);
+  if (!ctx.enter()) return false;
+  bool key_present = false;
+  for (auto field_result : object) {
+    ondemand::field field;
+    std::string_view name;
+    if (std::move(field_result).get(field) != simdjson::SUCCESS ||
+        field.unescaped_key().get(name) != simdjson::SUCCESS) {
+      return ctx.fail(JsonFault::kInvalid);
+    }
+    ondemand::value& field_value = field.value();
+    bool ok = true;
+    if (name == "key") {
+      PathScope scope(ctx.path, name);
+      ctx.forget_errors();
+      out.key = {};
+      key_present = false;
+      ok = read_key(ctx, field_value, out.key, key_present);
+    } else if (name == "count") {
+      PathScope scope(ctx.path, name);
+      ctx.forget_errors();
+      out.count = kCountDefault;
+      ok = read_count(ctx, field_value, out.count);
+    } else if (name == "advertiserId") {
+      PathScope scope(ctx.path, name);
+      ctx.forget_errors();
+      out.advertiser_id.reset();
+      ok = read_public_id(ctx, field_value, "advertiser_", kAdvertiserIdInvalid,
+                          "advertiserId must be of the form advertiser_<id>", out.advertiser_id);
+    } else if (name == "templateId") {
+      PathScope scope(ctx.path, name);
+      ctx.forget_errors();
+      out.template_id.reset();
+      ok = read_public_id(ctx, field_value, "template_", kTemplateIdInvalid,
+                          "templateId must be of the form template_<id>", out.template_id);
+    } else if (name == "format" && ctx.options.format_understood) {
+      PathScope scope(ctx.path, name);
+      ctx.forget_errors();
+      out.format.reset();
+      ok = read_format(ctx, field_value, out.format);
+    } else if (name == "targeting") {
+      PathScope scope(ctx.path, name);
+      ctx.forget_errors();
+      out.targeting.clear();
+      ok = read_targeting(ctx, field_value, out.targeting);
+    } else {
+      ok = ctx.skip(field_value);  // unknown, or `format` in a version without it
+    }
+    if (!ok) return false;
+  }
+  ctx.leave();
+  if (!key_present) ctx.error_at("key", kKeyInvalid, "key is required");
+  return true;
+}
+
+}  // namespace decision::request

@@ -1,0 +1,185 @@
+// user: id, ip, timezone, consent.gdpr. Every fault of the user object is 10020 (DESIGN
+// section 7), at the path of the field at fault.
+#include "decision/request/ip_address.h"
+#include "decision/request/read_context.h"
+
+namespace decision::request {
+namespace {
+
+constexpr int kUserInvalid = 10020;
+
+bool is_base64url(char c) {
+  return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ||
+         c == '-' || c == '_';
+}
+
+// A TCF v2 consent string, not decoded here: base64url segments (core string, then
+// optional disclosed-vendors and publisher segments) joined by '.', none empty, no padding.
+bool is_consent_string(std::string_view text) {
+  if (text.empty() || text.size() > kMaxConsentStringBytes) return false;
+  bool segment_start = true;
+  for (char c : text) {
+    if (c == '.') {
+      if (segment_start) return false;
+      segment_start = true;
+    } else if (is_base64url(c)) {
+      segment_start = false;
+    } else {
+      return false;
+    }
+  }
+  return !segment_start;
+}
+
+// The kind of an optional member: false on a fault; `present` false for null (as absent).
+bool present_kind(ReadContext& ctx, ondemand::value& value, ondemand::json_type& kind,
+                  bool& present) {
+  if (!ctx.type(value, kind)) return false;
+  present = kind != ondemand::json_type::null;
+  return present || ctx.check_null(value);
+}
+
+// A string member checked by `valid`; anything else is the error `message`.
+template <typename Valid>
+bool read_checked_string(ReadContext& ctx, ondemand::value& value, std::string_view message,
+                         Valid valid) {
+  ondemand::json_type kind;
+  bool present = false;
+  if (!present_kind(ctx, value, kind, present)) return false;
+  if (!present) return true;
+  if (kind != ondemand::json_type::string) {
+    ctx.error(kUserInvalid, message);
+    return ctx.skip(value);
+  }
+  std::string_view text;
+  if (!ctx.get_string(value, text)) return false;
+  if (!valid(text)) ctx.error(kUserInvalid, message);
+  return true;
+}
+
+bool read_gdpr(ReadContext& ctx, ondemand::value& value, User& out) {
+  constexpr std::string_view kMessage = "gdpr must be true, false or a TCF v2 consent string";
+  ondemand::json_type kind;
+  bool present = false;
+  if (!present_kind(ctx, value, kind, present)) return false;
+  if (!present) return true;
+  if (kind == ondemand::json_type::boolean) {
+    bool granted = false;
+    if (!ctx.get_bool(value, granted)) return false;
+    out.gdpr = granted ? GdprConsent::kGranted : GdprConsent::kRefused;
+    return true;
+  }
+  return read_checked_string(ctx, value, kMessage, [&out](std::string_view text) {
+    if (!is_consent_string(text)) return false;
+    out.gdpr = GdprConsent::kConsentString;
+    out.consent_string = text;
+    return true;
+  });
+}
+
+bool read_consent(ReadContext& ctx, ondemand::value& value, User& out) {
+  ondemand::json_type kind;
+  bool present = false;
+  if (!present_kind(ctx, value, kind, present)) return false;
+  if (!present) return true;
+  if (kind != ondemand::json_type::object) {
+    ctx.error(kUserInvalid, "consent must be an object");
+    return ctx.skip(value);
+  }
+  ondemand::object object;
+  if (value.get_object().get(object) != simdjson::SUCCESS) return ctx.fail(JsonFault::kInvalid);
+  if (!ctx.enter()) return false;
+  for (auto field_result : object) {
+    ondemand::field field;
+    std::string_view name;
+    if (std::move(field_result).get(field) != simdjson::SUCCESS ||
+        field.unescaped_key().get(name) != simdjson::SUCCESS) {
+      return ctx.fail(JsonFault::kInvalid);
+    }
+    bool ok = true;
+    if (name == "gdpr") {
+      PathScope scope(ctx.path, name);
+      ctx.forget_errors();
+      out.gdpr = GdprConsent::kAbsent;
+      out.consent_string = {};
+      ok = read_gdpr(ctx, field.value(), out);
+    } else {
+      ok = ctx.skip(field.value());
+    }
+    if (!ok) return false;
+  }
+  ctx.leave();
+  return true;
+}
+
+}  // namespace
+
+bool read_user(ReadContext& ctx, ondemand::value& value, User& out, bool& present) {
+  static_assert(kMaxUserIdBytes == 256, "update the message");
+  ondemand::json_type kind;
+  if (!present_kind(ctx, value, kind, present)) return false;
+  if (!present) return true;
+  if (kind != ondemand::json_type::object) {
+    ctx.error(kUserInvalid, "user must be an object");
+    return ctx.skip(value);
+  }
+  ondemand::object object;
+  if (value.get_object().get(object) != simdjson::SUCCESS) return ctx.fail(JsonFault::kInvalid);
+  if (!ctx.enter()) return false;
+  for (auto field_result : object) {
+    ondemand::field field;
+    std::string_view name;
+    if (std::move(field_result).get(field) != simdjson::SUCCESS ||
+        field.unescaped_key().get(name) != simdjson::SUCCESS) {
+      return ctx.fail(JsonFault::kInvalid);
+    }
+    ondemand::value& field_value = field.value();
+    bool ok = true;
+    if (name == "id") {
+      PathScope scope(ctx.path, name);
+      ctx.forget_errors();
+      out.id.reset();
+      ok = read_checked_string(ctx, field_value, "id must be a string of 1 to 256 bytes",
+                               [&out](std::string_view text) {
+                                 if (text.empty() || text.size() > kMaxUserIdBytes) return false;
+                                 out.id = text;
+                                 return true;
+                               });
+    } else if (name == "ip") {
+      PathScope scope(ctx.path, name);
+      ctx.forget_errors();
+      out.ip = IpAddress{};
+      ok = read_checked_string(ctx, field_value, "ip must be an IPv4 or IPv6 address",
+                               [&out](std::string_view text) {
+                                 return parse_ip_address(text, out.ip);
+                               });
+    } else if (name == "timezone") {
+      PathScope scope(ctx.path, name);
+      ctx.forget_errors();
+      out.timezone_name = {};
+      out.time_zone = absl::UTCTimeZone();
+      ok = read_checked_string(ctx, field_value, "timezone must be an IANA time zone name",
+                               [&ctx, &out](std::string_view text) {
+                                 const std::optional<absl::TimeZone> zone =
+                                     ctx.time_zones.find(text);
+                                 if (!zone) return false;
+                                 out.timezone_name = text;
+                                 out.time_zone = *zone;
+                                 return true;
+                               });
+    } else if (name == "consent") {
+      PathScope scope(ctx.path, name);
+      ctx.forget_errors();
+      out.gdpr = GdprConsent::kAbsent;
+      out.consent_string = {};
+      ok = read_consent(ctx, field_value, out);
+    } else {
+      ok = ctx.skip(field_value);
+    }
+    if (!ok) return false;
+  }
+  ctx.leave();
+  return true;
+}
+
+}  // namespace decision::request

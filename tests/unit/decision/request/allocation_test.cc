@@ -1,0 +1,84 @@
+// Once warm, a reader allocates nothing for a typical request: the body copy, the parser's
+// buffers, the error list and the request are all reused. Counted by replacing the global
+// operator new for this test executable.
+#include <cstdlib>
+#include <functional>
+#include <new>
+
+#include "reader_fixture.h"
+
+namespace {
+
+bool g_counting = false;
+size_t g_allocations = 0;
+
+}  // namespace
+
+void* operator new(size_t size) {
+  if (g_counting) ++g_allocations;
+  if (void* p = std::malloc(size == 0 ? 1 : size)) return p;
+  throw std::bad_alloc();
+}
+void* operator new[](size_t size) { return ::operator new(size); }
+void* operator new(size_t size, const std::nothrow_t&) noexcept {
+  if (g_counting) ++g_allocations;
+  return std::malloc(size == 0 ? 1 : size);
+}
+void* operator new[](size_t size, const std::nothrow_t& tag) noexcept {
+  return ::operator new(size, tag);
+}
+void operator delete(void* p) noexcept { std::free(p); }
+void operator delete[](void* p) noexcept { std::free(p); }
+void operator delete(void* p, size_t) noexcept { std::free(p); }
+void operator delete[](void* p, size_t) noexcept { std::free(p); }
+
+namespace decision::request {
+namespace {
+
+size_t allocations_while(const std::function<void()>& work) {
+  g_allocations = 0;
+  g_counting = true;
+  work();
+  g_counting = false;
+  return g_allocations;
+}
+
+using Allocation = ReaderTest;
+
+TEST_F(Allocation, CounterSeesAllocations) {
+  EXPECT_EQ(allocations_while([] { auto p = std::make_unique<std::string>(100, 'x'); }), 2u);
+}
+
+TEST_F(Allocation, NoneOnceWarmForTypicalRequests) {
+  const std::string valid = R"({"placements":[{"key":"home_top","count":2,"advertiserId":"advertiser_4",
+      "format":"native","targeting":{"geo":[2988507,"3017382"],"location":[{"lat":1,"lon":2}],
+      "custom":{"tier":"gold","tags":["a","b"]},"destination":[1]}},{"key":"feed"}],
+      "user":{"id":"u1","ip":"81.2.69.142","timezone":"Europe/London","consent":{"gdpr":true}},
+      "device":{"os":"ios"},"app":{"name":"x"},"extra":[1,{"a":null}]})";
+  const std::string invalid = R"({"placements":[{"count":0,"targeting":{"geo":[0,-1]}}],
+      "user":{"ip":"nope","timezone":"Europe/London"}})";
+  const std::string not_json = R"({"placements":[{"key":"a"}],"x":[1,]})";
+  const std::string largest = std::string(RequestReader::kDefaultCapacityBytes - valid.size(), ' ') + valid;
+  ASSERT_TRUE(read(valid).ok());  // warms the time zone cache
+  for (const std::string* body : {&valid, &invalid, &not_json, &largest}) {
+    const size_t count = allocations_while([&] {
+      for (int i = 0; i < 100; ++i) read(*body);
+    });
+    EXPECT_EQ(count, 0u) << *body;
+  }
+  ASSERT_TRUE(read(valid).ok());
+}
+
+TEST_F(Allocation, LargerBodyGrowsTheBuffersOnce) {
+  RequestReader small(128);
+  auto request = std::make_unique<DecisionRequest>();
+  const std::string body = R"({"placements":[{"key":"a"}],"pad":")" + std::string(1000, 'p') + "\"}";
+  ASSERT_TRUE(small.read(body, v2025_11_01(), *request).ok());
+  EXPECT_EQ(small.counters().buffer_grows, 1u);
+  const size_t count = allocations_while([&] { small.read(body, v2025_11_01(), *request); });
+  EXPECT_EQ(count, 0u);
+  EXPECT_EQ(small.counters().buffer_grows, 1u);
+}
+
+}  // namespace
+}  // namespace decision::request
