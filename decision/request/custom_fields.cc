@@ -115,16 +115,9 @@ bool read_custom(ReadContext& ctx, ondemand::value& value, Targeting& out) {
   const char* start = value.raw_json_token().data();
   ondemand::object object;
   if (value.get_object().get(object) != simdjson::SUCCESS) return ctx.fail(JsonFault::kInvalid);
-  if (!ctx.enter()) return false;
   bool over_limit = false;
-  for (auto field_result : object) {
-    ondemand::field field;
-    std::string_view key;
-    if (std::move(field_result).get(field) != simdjson::SUCCESS ||
-        field.unescaped_key().get(key) != simdjson::SUCCESS) {
-      return ctx.fail(JsonFault::kInvalid);
-    }
-    ondemand::value& field_value = field.value();
+  const bool walked =
+      ctx.for_each_field(object, [&](std::string_view key, ondemand::value& field_value) {
     PathScope scope(ctx.path, key);
     // A key given twice keeps its first position and its last value.
     CustomEntry* entry = nullptr;
@@ -138,13 +131,14 @@ bool read_custom(ReadContext& ctx, ondemand::value& value, Targeting& out) {
     } else {
       over_limit = true;
       if (!ctx.skip(field_value)) return false;
-      continue;
+      return true;
     }
     *entry = CustomEntry{};
     entry->key = key;
     if (!read_value(ctx, field_value, out, *entry)) return false;
-  }
-  ctx.leave();
+    return true;
+  });
+  if (!walked) return false;
   if (over_limit) {
     ++ctx.counters.custom_keys_over_limit;
     ctx.error(kCustomInvalid, "custom must have at most 64 keys");

@@ -66,16 +66,9 @@ bool read_point(ReadContext& ctx, ondemand::value& value, GeoPoint& out) {
   }
   ondemand::object object;
   if (value.get_object().get(object) != simdjson::SUCCESS) return ctx.fail(JsonFault::kInvalid);
-  if (!ctx.enter()) return false;
   PointFields fields;
-  for (auto field_result : object) {
-    ondemand::field field;
-    std::string_view name;
-    if (std::move(field_result).get(field) != simdjson::SUCCESS ||
-        field.unescaped_key().get(name) != simdjson::SUCCESS) {
-      return ctx.fail(JsonFault::kInvalid);
-    }
-    ondemand::value& field_value = field.value();
+  const bool walked =
+      ctx.for_each_field(object, [&](std::string_view name, ondemand::value& field_value) {
     // Both spellings name one field: the last one given wins, and the errors of an earlier
     // one are forgotten.
     std::string_view spellings[2];
@@ -94,14 +87,15 @@ bool read_point(ReadContext& ctx, ondemand::value& value, GeoPoint& out) {
       fields.point.radius_km = 0;
     } else {
       if (!ctx.skip(field_value)) return false;
-      continue;
+      return true;
     }
     ctx.forget_errors_at(spellings[0]);
     ctx.forget_errors_at(spellings[1]);
     PathScope scope(ctx.path, name);
     if (!read_coordinate(ctx, field_value, which, fields)) return false;
-  }
-  ctx.leave();
+    return true;
+  });
+  if (!walked) return false;
   if (!fields.has_lat) ctx.error_at("lat", kLocationInvalid, "lat is required");
   if (!fields.has_lon) ctx.error_at("lon", kLocationInvalid, "lon is required");
   out = fields.point;

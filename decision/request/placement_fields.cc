@@ -107,16 +107,9 @@ bool read_placement(ReadContext& ctx, ondemand::value& value, PlacementRequest& 
   }
   ondemand::object object;
   if (value.get_object().get(object) != simdjson::SUCCESS) return ctx.fail(JsonFault::kInvalid);
-  if (!ctx.enter()) return false;
   bool key_present = false;
-  for (auto field_result : object) {
-    ondemand::field field;
-    std::string_view name;
-    if (std::move(field_result).get(field) != simdjson::SUCCESS ||
-        field.unescaped_key().get(name) != simdjson::SUCCESS) {
-      return ctx.fail(JsonFault::kInvalid);
-    }
-    ondemand::value& field_value = field.value();
+  const bool walked =
+      ctx.for_each_field(object, [&](std::string_view name, ondemand::value& field_value) {
     bool ok = true;
     if (name == "key") {
       PathScope scope(ctx.path, name);
@@ -155,8 +148,9 @@ bool read_placement(ReadContext& ctx, ondemand::value& value, PlacementRequest& 
       ok = ctx.skip(field_value);  // unknown, or `format` in a version without it
     }
     if (!ok) return false;
-  }
-  ctx.leave();
+    return true;
+  });
+  if (!walked) return false;
   if (!key_present) ctx.error_at("key", kKeyInvalid, "key is required");
   return true;
 }

@@ -86,18 +86,7 @@ bool ReadContext::skip(ondemand::value& value) {
     case ondemand::json_type::object: {
       ondemand::object object;
       if (value.get_object().get(object) != simdjson::SUCCESS) return fail(JsonFault::kInvalid);
-      if (!enter()) return false;
-      for (auto field_result : object) {
-        ondemand::field field;
-        std::string_view key;
-        if (std::move(field_result).get(field) != simdjson::SUCCESS ||
-            field.unescaped_key().get(key) != simdjson::SUCCESS) {
-          return fail(JsonFault::kInvalid);
-        }
-        if (!skip(field.value())) return false;
-      }
-      leave();
-      return true;
+      return for_each_field(object, [this](std::string_view, ondemand::value& member) { return skip(member); });
     }
     case ondemand::json_type::number: {
       std::string_view token;

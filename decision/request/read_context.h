@@ -57,6 +57,25 @@ class ReadContext {
   bool enter();
   void leave() { --depth_; }
 
+  // Walks an object one level deeper, calling on_field(key, value) for each member in
+  // document order; on_field returns false to stop (after recording why). False when
+  // the walk stopped or the JSON is broken.
+  template <typename OnField>
+  bool for_each_field(ondemand::object& object, OnField&& on_field) {
+    if (!enter()) return false;
+    for (auto field_result : object) {
+      ondemand::field field;
+      std::string_view key;
+      if (std::move(field_result).get(field) != simdjson::SUCCESS ||
+          field.unescaped_key().get(key) != simdjson::SUCCESS) {
+        return fail(JsonFault::kInvalid);
+      }
+      if (!on_field(key, field.value())) return false;
+    }
+    leave();
+    return true;
+  }
+
   bool type(ondemand::value& value, ondemand::json_type& out);
   // Walks a value nobody reads, checking that it is JSON and within kMaxJsonDepth.
   bool skip(ondemand::value& value);

@@ -64,16 +64,9 @@ bool read_raw_object(ReadContext& ctx, ondemand::value& value, std::string_view 
 
 bool read_root(ReadContext& ctx, ondemand::object& root, DecisionRequest& out) {
   static_assert(kMaxPlacements == 20, "update the 10010 message");
-  if (!ctx.enter()) return false;
   bool placements_present = false;
-  for (auto field_result : root) {
-    ondemand::field field;
-    std::string_view key;
-    if (std::move(field_result).get(field) != simdjson::SUCCESS ||
-        field.unescaped_key().get(key) != simdjson::SUCCESS) {
-      return ctx.fail(JsonFault::kInvalid);
-    }
-    ondemand::value& value = field.value();
+  const bool walked =
+      ctx.for_each_field(root, [&](std::string_view key, ondemand::value& value) {
     // A key given twice: the last one wins, so each known field starts from empty and
     // forgets the errors of its earlier value.
     if (key == "placements") {
@@ -101,8 +94,9 @@ bool read_root(ReadContext& ctx, ondemand::object& root, DecisionRequest& out) {
     } else if (!ctx.skip(value)) {
       return false;
     }
-  }
-  ctx.leave();
+    return true;
+  });
+  if (!walked) return false;
   if (!placements_present) ctx.error_at("placements", kPlacementsInvalid, "placements is required");
   return true;
 }

@@ -97,15 +97,8 @@ bool read_targeting(ReadContext& ctx, ondemand::value& value, Targeting& out) {
   }
   ondemand::object object;
   if (value.get_object().get(object) != simdjson::SUCCESS) return ctx.fail(JsonFault::kInvalid);
-  if (!ctx.enter()) return false;
-  for (auto field_result : object) {
-    ondemand::field field;
-    std::string_view name;
-    if (std::move(field_result).get(field) != simdjson::SUCCESS ||
-        field.unescaped_key().get(name) != simdjson::SUCCESS) {
-      return ctx.fail(JsonFault::kInvalid);
-    }
-    ondemand::value& field_value = field.value();
+  const bool walked =
+      ctx.for_each_field(object, [&](std::string_view name, ondemand::value& field_value) {
     bool ok = true;
     if (name == "geo") {
       PathScope scope(ctx.path, name);
@@ -133,8 +126,9 @@ bool read_targeting(ReadContext& ctx, ondemand::value& value, Targeting& out) {
       ok = ctx.skip(field_value);  // unknown, or `destination` in a version without it
     }
     if (!ok) return false;
-  }
-  ctx.leave();
+    return true;
+  });
+  if (!walked) return false;
   return true;
 }
 

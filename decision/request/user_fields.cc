@@ -88,27 +88,22 @@ bool read_consent(ReadContext& ctx, ondemand::value& value, User& out) {
   }
   ondemand::object object;
   if (value.get_object().get(object) != simdjson::SUCCESS) return ctx.fail(JsonFault::kInvalid);
-  if (!ctx.enter()) return false;
-  for (auto field_result : object) {
-    ondemand::field field;
-    std::string_view name;
-    if (std::move(field_result).get(field) != simdjson::SUCCESS ||
-        field.unescaped_key().get(name) != simdjson::SUCCESS) {
-      return ctx.fail(JsonFault::kInvalid);
-    }
+  const bool walked =
+      ctx.for_each_field(object, [&](std::string_view name, ondemand::value& field_value) {
     bool ok = true;
     if (name == "gdpr") {
       PathScope scope(ctx.path, name);
       ctx.forget_errors();
       out.gdpr = GdprConsent::kAbsent;
       out.consent_string = {};
-      ok = read_gdpr(ctx, field.value(), out);
+      ok = read_gdpr(ctx, field_value, out);
     } else {
-      ok = ctx.skip(field.value());
+      ok = ctx.skip(field_value);
     }
     if (!ok) return false;
-  }
-  ctx.leave();
+    return true;
+  });
+  if (!walked) return false;
   return true;
 }
 
@@ -125,15 +120,8 @@ bool read_user(ReadContext& ctx, ondemand::value& value, User& out, bool& presen
   }
   ondemand::object object;
   if (value.get_object().get(object) != simdjson::SUCCESS) return ctx.fail(JsonFault::kInvalid);
-  if (!ctx.enter()) return false;
-  for (auto field_result : object) {
-    ondemand::field field;
-    std::string_view name;
-    if (std::move(field_result).get(field) != simdjson::SUCCESS ||
-        field.unescaped_key().get(name) != simdjson::SUCCESS) {
-      return ctx.fail(JsonFault::kInvalid);
-    }
-    ondemand::value& field_value = field.value();
+  const bool walked =
+      ctx.for_each_field(object, [&](std::string_view name, ondemand::value& field_value) {
     bool ok = true;
     if (name == "id") {
       PathScope scope(ctx.path, name);
@@ -177,8 +165,9 @@ bool read_user(ReadContext& ctx, ondemand::value& value, User& out, bool& presen
       ok = ctx.skip(field_value);
     }
     if (!ok) return false;
-  }
-  ctx.leave();
+    return true;
+  });
+  if (!walked) return false;
   return true;
 }
 
