@@ -1,53 +1,17 @@
 // A decision's look-ups allocate nothing: placement key -> placement, candidates, ids.
-// Counted by replacing the global operator new for this test executable.
+// Counted by the test-support allocation counter (tests/support/allocation_count.h).
 #include <gtest/gtest.h>
 
-#include <cstdlib>
 #include <functional>
-#include <new>
 #include <string>
 
+#include "tests/support/allocation_count.h"
 #include "tests/unit/decision/catalog/catalog_fixtures.h"
-
-// GCC sees std::free in the replaced delete and a `new` expression elsewhere in this file
-// and warns; the pairing is right, both replaced operators use malloc/free.
-#pragma GCC diagnostic ignored "-Wmismatched-new-delete"
-
-namespace {
-
-bool g_counting = false;
-size_t g_allocations = 0;
-
-}  // namespace
-
-void* operator new(size_t size) {
-  if (g_counting) ++g_allocations;
-  if (void* p = std::malloc(size == 0 ? 1 : size)) return p;
-  throw std::bad_alloc();
-}
-void* operator new[](size_t size) { return ::operator new(size); }
-void* operator new(size_t size, const std::nothrow_t&) noexcept {
-  if (g_counting) ++g_allocations;
-  return std::malloc(size == 0 ? 1 : size);
-}
-void* operator new[](size_t size, const std::nothrow_t& tag) noexcept {
-  return ::operator new(size, tag);
-}
-void operator delete(void* p) noexcept { std::free(p); }
-void operator delete[](void* p) noexcept { std::free(p); }
-void operator delete(void* p, size_t) noexcept { std::free(p); }
-void operator delete[](void* p, size_t) noexcept { std::free(p); }
 
 namespace decision::catalog {
 namespace {
 
-size_t allocations_while(const std::function<void()>& work) {
-  g_allocations = 0;
-  g_counting = true;
-  work();
-  g_counting = false;
-  return g_allocations;
-}
+using decision::testing::allocations_while;
 
 TEST(LookupAllocation, CounterSeesAllocations) {
   EXPECT_GE(allocations_while([] { std::string s(100, 'x'); }), 1u);

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
-#include "tests/unit/decision/versions/allocation_count.h"
+#include "tests/support/allocation_count.h"
 
 namespace decision::localization {
 namespace {

@@ -8,7 +8,7 @@
 #include <string_view>
 #include <vector>
 
-#include "tests/unit/decision/versions/allocation_count.h"
+#include "tests/support/allocation_count.h"
 
 namespace decision::localization {
 namespace {

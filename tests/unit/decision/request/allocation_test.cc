@@ -1,47 +1,15 @@
 // Once warm, a reader allocates nothing for a typical request: the body copy, the parser's
-// buffers, the error list and the request are all reused. Counted by replacing the global
-// operator new for this test executable.
-#include <cstdlib>
+// buffers, the error list and the request are all reused. Counted by the test-support
+// allocation counter (tests/support/allocation_count.h).
 #include <functional>
-#include <new>
 
 #include "reader_fixture.h"
-
-namespace {
-
-bool g_counting = false;
-size_t g_allocations = 0;
-
-}  // namespace
-
-void* operator new(size_t size) {
-  if (g_counting) ++g_allocations;
-  if (void* p = std::malloc(size == 0 ? 1 : size)) return p;
-  throw std::bad_alloc();
-}
-void* operator new[](size_t size) { return ::operator new(size); }
-void* operator new(size_t size, const std::nothrow_t&) noexcept {
-  if (g_counting) ++g_allocations;
-  return std::malloc(size == 0 ? 1 : size);
-}
-void* operator new[](size_t size, const std::nothrow_t& tag) noexcept {
-  return ::operator new(size, tag);
-}
-void operator delete(void* p) noexcept { std::free(p); }
-void operator delete[](void* p) noexcept { std::free(p); }
-void operator delete(void* p, size_t) noexcept { std::free(p); }
-void operator delete[](void* p, size_t) noexcept { std::free(p); }
+#include "tests/support/allocation_count.h"
 
 namespace decision::request {
 namespace {
 
-size_t allocations_while(const std::function<void()>& work) {
-  g_allocations = 0;
-  g_counting = true;
-  work();
-  g_counting = false;
-  return g_allocations;
-}
+using decision::testing::allocations_while;
 
 using Allocation = ReaderTest;
 

@@ -11,7 +11,7 @@
 
 #include "decision/versions/version_errors.h"
 #include "http/response.h"
-#include "tests/unit/decision/versions/allocation_count.h"
+#include "tests/support/allocation_count.h"
 #include "tests/unit/decision/versions/version_fixture.h"
 
 namespace decision::versions {

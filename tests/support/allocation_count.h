@@ -1,7 +1,8 @@
 #pragma once
-// Counts calls of the global operator new in this test binary, so a test can say "this
+// Counts calls of the global operator new in any test binary linking test_allocation_count, so a test can say "this
 // call allocates nothing" (STYLE: no allocation on the request path).
 #include <cstdint>
+#include <functional>
 
 namespace decision::testing {
 
@@ -16,5 +17,12 @@ class AllocationCount {
  private:
   uint64_t start_;
 };
+
+// Allocations made by work().
+inline uint64_t allocations_while(const std::function<void()>& work) {
+  const AllocationCount count;
+  work();
+  return count.since();
+}
 
 }  // namespace decision::testing
