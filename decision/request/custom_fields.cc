@@ -118,26 +118,26 @@ bool read_custom(ReadContext& ctx, ondemand::value& value, Targeting& out) {
   bool over_limit = false;
   const bool walked =
       ctx.for_each_field(object, [&](std::string_view key, ondemand::value& field_value) {
-    PathScope scope(ctx.path, key);
-    // A key given twice keeps its first position and its last value.
-    CustomEntry* entry = nullptr;
-    for (uint32_t i = 0; i < out.custom_count; ++i) {
-      if (out.custom_entries[i].key == key) entry = &out.custom_entries[i];
-    }
-    if (entry != nullptr) {
-      ctx.forget_errors();
-    } else if (out.custom_count < kMaxCustomKeys) {
-      entry = &out.custom_entries[out.custom_count++];
-    } else {
-      over_limit = true;
-      if (!ctx.skip(field_value)) return false;
+      PathScope scope(ctx.path, key);
+      // A key given twice keeps its first position and its last value.
+      CustomEntry* entry = nullptr;
+      for (uint32_t i = 0; i < out.custom_count; ++i) {
+        if (out.custom_entries[i].key == key) entry = &out.custom_entries[i];
+      }
+      if (entry != nullptr) {
+        ctx.forget_errors();
+      } else if (out.custom_count < kMaxCustomKeys) {
+        entry = &out.custom_entries[out.custom_count++];
+      } else {
+        over_limit = true;
+        if (!ctx.skip(field_value)) return false;
+        return true;
+      }
+      *entry = CustomEntry{};
+      entry->key = key;
+      if (!read_value(ctx, field_value, out, *entry)) return false;
       return true;
-    }
-    *entry = CustomEntry{};
-    entry->key = key;
-    if (!read_value(ctx, field_value, out, *entry)) return false;
-    return true;
-  });
+      });
   if (!walked) return false;
   if (over_limit) {
     ++ctx.counters.custom_keys_over_limit;

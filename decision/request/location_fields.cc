@@ -69,32 +69,32 @@ bool read_point(ReadContext& ctx, ondemand::value& value, GeoPoint& out) {
   PointFields fields;
   const bool walked =
       ctx.for_each_field(object, [&](std::string_view name, ondemand::value& field_value) {
-    // Both spellings name one field: the last one given wins, and the errors of an earlier
-    // one are forgotten.
-    std::string_view spellings[2];
-    Coordinate which;
-    if (name == "lat" || name == "latitude") {
-      which = Coordinate::kLat;
-      spellings[0] = "lat", spellings[1] = "latitude";
-      fields.has_lat = false;
-    } else if (name == "lon" || name == "longitude") {
-      which = Coordinate::kLon;
-      spellings[0] = "lon", spellings[1] = "longitude";
-      fields.has_lon = false;
-    } else if (name == "radius" || name == "radiusKm") {
-      which = Coordinate::kRadius;
-      spellings[0] = "radius", spellings[1] = "radiusKm";
-      fields.point.radius_km = 0;
-    } else {
-      if (!ctx.skip(field_value)) return false;
+      // Both spellings name one field: the last one given wins, and the errors of an earlier
+      // one are forgotten.
+      std::string_view spellings[2];
+      Coordinate which;
+      if (name == "lat" || name == "latitude") {
+        which = Coordinate::kLat;
+        spellings[0] = "lat", spellings[1] = "latitude";
+        fields.has_lat = false;
+      } else if (name == "lon" || name == "longitude") {
+        which = Coordinate::kLon;
+        spellings[0] = "lon", spellings[1] = "longitude";
+        fields.has_lon = false;
+      } else if (name == "radius" || name == "radiusKm") {
+        which = Coordinate::kRadius;
+        spellings[0] = "radius", spellings[1] = "radiusKm";
+        fields.point.radius_km = 0;
+      } else {
+        if (!ctx.skip(field_value)) return false;
+        return true;
+      }
+      ctx.forget_errors_at(spellings[0]);
+      ctx.forget_errors_at(spellings[1]);
+      PathScope scope(ctx.path, name);
+      if (!read_coordinate(ctx, field_value, which, fields)) return false;
       return true;
-    }
-    ctx.forget_errors_at(spellings[0]);
-    ctx.forget_errors_at(spellings[1]);
-    PathScope scope(ctx.path, name);
-    if (!read_coordinate(ctx, field_value, which, fields)) return false;
-    return true;
-  });
+      });
   if (!walked) return false;
   if (!fields.has_lat) ctx.error_at("lat", kLocationInvalid, "lat is required");
   if (!fields.has_lon) ctx.error_at("lon", kLocationInvalid, "lon is required");

@@ -110,46 +110,45 @@ bool read_placement(ReadContext& ctx, ondemand::value& value, PlacementRequest& 
   bool key_present = false;
   const bool walked =
       ctx.for_each_field(object, [&](std::string_view name, ondemand::value& field_value) {
-    bool ok = true;
-    if (name == "key") {
-      PathScope scope(ctx.path, name);
-      ctx.forget_errors();
-      out.key = {};
-      key_present = false;
-      ok = read_key(ctx, field_value, out.key, key_present);
-    } else if (name == "count") {
-      PathScope scope(ctx.path, name);
-      ctx.forget_errors();
-      out.count = kCountDefault;
-      ok = read_count(ctx, field_value, out.count);
-    } else if (name == "advertiserId") {
-      PathScope scope(ctx.path, name);
-      ctx.forget_errors();
-      out.advertiser_id.reset();
-      ok = read_public_id(ctx, field_value, "advertiser_", kAdvertiserIdInvalid,
-                          "advertiserId must be of the form advertiser_<id>", out.advertiser_id);
-    } else if (name == "templateId") {
-      PathScope scope(ctx.path, name);
-      ctx.forget_errors();
-      out.template_id.reset();
-      ok = read_public_id(ctx, field_value, "template_", kTemplateIdInvalid,
-                          "templateId must be of the form template_<id>", out.template_id);
-    } else if (name == "format" && ctx.options.format_understood) {
-      PathScope scope(ctx.path, name);
-      ctx.forget_errors();
-      out.format.reset();
-      ok = read_format(ctx, field_value, out.format);
-    } else if (name == "targeting") {
-      PathScope scope(ctx.path, name);
-      ctx.forget_errors();
-      out.targeting.clear();
-      ok = read_targeting(ctx, field_value, out.targeting);
-    } else {
-      ok = ctx.skip(field_value);  // unknown, or `format` in a version without it
-    }
-    if (!ok) return false;
-    return true;
-  });
+      bool ok = true;
+      if (name == "key") {
+        PathScope scope(ctx.path, name);
+        ctx.forget_errors();
+        out.key = {};
+        key_present = false;
+        ok = read_key(ctx, field_value, out.key, key_present);
+      } else if (name == "count") {
+        PathScope scope(ctx.path, name);
+        ctx.forget_errors();
+        out.count = kCountDefault;
+        ok = read_count(ctx, field_value, out.count);
+      } else if (name == "advertiserId") {
+        PathScope scope(ctx.path, name);
+        ctx.forget_errors();
+        out.advertiser_id.reset();
+        ok = read_public_id(ctx, field_value, "advertiser_", kAdvertiserIdInvalid,
+                            "advertiserId must be of the form advertiser_<id>", out.advertiser_id);
+      } else if (name == "templateId") {
+        PathScope scope(ctx.path, name);
+        ctx.forget_errors();
+        out.template_id.reset();
+        ok = read_public_id(ctx, field_value, "template_", kTemplateIdInvalid,
+                            "templateId must be of the form template_<id>", out.template_id);
+      } else if (name == "format" && ctx.options.format_understood) {
+        PathScope scope(ctx.path, name);
+        ctx.forget_errors();
+        out.format.reset();
+        ok = read_format(ctx, field_value, out.format);
+      } else if (name == "targeting") {
+        PathScope scope(ctx.path, name);
+        ctx.forget_errors();
+        out.targeting.clear();
+        ok = read_targeting(ctx, field_value, out.targeting);
+      } else {
+        ok = ctx.skip(field_value);  // unknown, or `format` in a version without it
+      }
+      return ok;
+      });
   if (!walked) return false;
   if (!key_present) ctx.error_at("key", kKeyInvalid, "key is required");
   return true;

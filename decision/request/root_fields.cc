@@ -67,35 +67,35 @@ bool read_root(ReadContext& ctx, ondemand::object& root, DecisionRequest& out) {
   bool placements_present = false;
   const bool walked =
       ctx.for_each_field(root, [&](std::string_view key, ondemand::value& value) {
-    // A key given twice: the last one wins, so each known field starts from empty and
-    // forgets the errors of its earlier value.
-    if (key == "placements") {
-      PathScope scope(ctx.path, "placements");
-      ctx.forget_errors();
-      out.placement_count = 0;
-      placements_present = false;
-      if (!read_placements(ctx, value, out, placements_present)) return false;
-    } else if (key == "user") {
-      PathScope scope(ctx.path, "user");
-      ctx.forget_errors();
-      out.user.clear();
-      out.has_user = false;
-      if (!read_user(ctx, value, out.user, out.has_user)) return false;
-    } else if (key == "device") {
-      PathScope scope(ctx.path, "device");
-      ctx.forget_errors();
-      out.device_json = {};
-      if (!read_raw_object(ctx, value, "device must be an object", out.device_json)) return false;
-    } else if (key == "app") {
-      PathScope scope(ctx.path, "app");
-      ctx.forget_errors();
-      out.app_json = {};
-      if (!read_raw_object(ctx, value, "app must be an object", out.app_json)) return false;
-    } else if (!ctx.skip(value)) {
-      return false;
-    }
-    return true;
-  });
+      // A key given twice: the last one wins, so each known field starts from empty and
+      // forgets the errors of its earlier value.
+      if (key == "placements") {
+        PathScope scope(ctx.path, "placements");
+        ctx.forget_errors();
+        out.placement_count = 0;
+        placements_present = false;
+        if (!read_placements(ctx, value, out, placements_present)) return false;
+      } else if (key == "user") {
+        PathScope scope(ctx.path, "user");
+        ctx.forget_errors();
+        out.user.clear();
+        out.has_user = false;
+        if (!read_user(ctx, value, out.user, out.has_user)) return false;
+      } else if (key == "device") {
+        PathScope scope(ctx.path, "device");
+        ctx.forget_errors();
+        out.device_json = {};
+        if (!read_raw_object(ctx, value, "device must be an object", out.device_json)) return false;
+      } else if (key == "app") {
+        PathScope scope(ctx.path, "app");
+        ctx.forget_errors();
+        out.app_json = {};
+        if (!read_raw_object(ctx, value, "app must be an object", out.app_json)) return false;
+      } else if (!ctx.skip(value)) {
+        return false;
+      }
+      return true;
+      });
   if (!walked) return false;
   if (!placements_present) ctx.error_at("placements", kPlacementsInvalid, "placements is required");
   return true;

@@ -99,37 +99,35 @@ bool read_targeting(ReadContext& ctx, ondemand::value& value, Targeting& out) {
   if (value.get_object().get(object) != simdjson::SUCCESS) return ctx.fail(JsonFault::kInvalid);
   const bool walked =
       ctx.for_each_field(object, [&](std::string_view name, ondemand::value& field_value) {
-    bool ok = true;
-    if (name == "geo") {
-      PathScope scope(ctx.path, name);
-      ctx.forget_errors();
-      out.geo_count = 0;
-      ok = read_ids(ctx, field_value, geo, out.geo_ids, out.geo_count);
-    } else if (name == "location") {
-      PathScope scope(ctx.path, name);
-      ctx.forget_errors();
-      out.location_count = 0;
-      ok = read_location(ctx, field_value, out);
-    } else if (name == "custom") {
-      PathScope scope(ctx.path, name);
-      ctx.forget_errors();
-      out.custom_count = 0;
-      out.custom_item_count = 0;
-      out.custom_json = {};
-      ok = read_custom(ctx, field_value, out);
-    } else if (name == "destination" && ctx.options.destination_understood) {
-      PathScope scope(ctx.path, name);
-      ctx.forget_errors();
-      out.destination_count = 0;
-      ok = read_ids(ctx, field_value, destination, out.destination_ids, out.destination_count);
-    } else {
-      ok = ctx.skip(field_value);  // unknown, or `destination` in a version without it
-    }
-    if (!ok) return false;
-    return true;
-  });
-  if (!walked) return false;
-  return true;
+      bool ok = true;
+      if (name == "geo") {
+        PathScope scope(ctx.path, name);
+        ctx.forget_errors();
+        out.geo_count = 0;
+        ok = read_ids(ctx, field_value, geo, out.geo_ids, out.geo_count);
+      } else if (name == "location") {
+        PathScope scope(ctx.path, name);
+        ctx.forget_errors();
+        out.location_count = 0;
+        ok = read_location(ctx, field_value, out);
+      } else if (name == "custom") {
+        PathScope scope(ctx.path, name);
+        ctx.forget_errors();
+        out.custom_count = 0;
+        out.custom_item_count = 0;
+        out.custom_json = {};
+        ok = read_custom(ctx, field_value, out);
+      } else if (name == "destination" && ctx.options.destination_understood) {
+        PathScope scope(ctx.path, name);
+        ctx.forget_errors();
+        out.destination_count = 0;
+        ok = read_ids(ctx, field_value, destination, out.destination_ids, out.destination_count);
+      } else {
+        ok = ctx.skip(field_value);  // unknown, or `destination` in a version without it
+      }
+      return ok;
+      });
+  return walked;
 }
 
 }  // namespace decision::request

@@ -90,21 +90,19 @@ bool read_consent(ReadContext& ctx, ondemand::value& value, User& out) {
   if (value.get_object().get(object) != simdjson::SUCCESS) return ctx.fail(JsonFault::kInvalid);
   const bool walked =
       ctx.for_each_field(object, [&](std::string_view name, ondemand::value& field_value) {
-    bool ok = true;
-    if (name == "gdpr") {
-      PathScope scope(ctx.path, name);
-      ctx.forget_errors();
-      out.gdpr = GdprConsent::kAbsent;
-      out.consent_string = {};
-      ok = read_gdpr(ctx, field_value, out);
-    } else {
-      ok = ctx.skip(field_value);
-    }
-    if (!ok) return false;
-    return true;
-  });
-  if (!walked) return false;
-  return true;
+      bool ok = true;
+      if (name == "gdpr") {
+        PathScope scope(ctx.path, name);
+        ctx.forget_errors();
+        out.gdpr = GdprConsent::kAbsent;
+        out.consent_string = {};
+        ok = read_gdpr(ctx, field_value, out);
+      } else {
+        ok = ctx.skip(field_value);
+      }
+      return ok;
+      });
+  return walked;
 }
 
 }  // namespace
@@ -122,53 +120,51 @@ bool read_user(ReadContext& ctx, ondemand::value& value, User& out, bool& presen
   if (value.get_object().get(object) != simdjson::SUCCESS) return ctx.fail(JsonFault::kInvalid);
   const bool walked =
       ctx.for_each_field(object, [&](std::string_view name, ondemand::value& field_value) {
-    bool ok = true;
-    if (name == "id") {
-      PathScope scope(ctx.path, name);
-      ctx.forget_errors();
-      out.id.reset();
-      ok = read_checked_string(ctx, field_value, "id must be a string of 1 to 256 bytes",
-                               [&out](std::string_view text) {
-                                 if (text.empty() || text.size() > kMaxUserIdBytes) return false;
-                                 out.id = text;
-                                 return true;
-                               });
-    } else if (name == "ip") {
-      PathScope scope(ctx.path, name);
-      ctx.forget_errors();
-      out.ip = IpAddress{};
-      ok = read_checked_string(ctx, field_value, "ip must be an IPv4 or IPv6 address",
-                               [&out](std::string_view text) {
-                                 return parse_ip_address(text, out.ip);
-                               });
-    } else if (name == "timezone") {
-      PathScope scope(ctx.path, name);
-      ctx.forget_errors();
-      out.timezone_name = {};
-      out.time_zone = absl::UTCTimeZone();
-      ok = read_checked_string(ctx, field_value, "timezone must be an IANA time zone name",
-                               [&ctx, &out](std::string_view text) {
-                                 const std::optional<absl::TimeZone> zone =
-                                     ctx.time_zones.find(text);
-                                 if (!zone) return false;
-                                 out.timezone_name = text;
-                                 out.time_zone = *zone;
-                                 return true;
-                               });
-    } else if (name == "consent") {
-      PathScope scope(ctx.path, name);
-      ctx.forget_errors();
-      out.gdpr = GdprConsent::kAbsent;
-      out.consent_string = {};
-      ok = read_consent(ctx, field_value, out);
-    } else {
-      ok = ctx.skip(field_value);
-    }
-    if (!ok) return false;
-    return true;
-  });
-  if (!walked) return false;
-  return true;
+      bool ok = true;
+      if (name == "id") {
+        PathScope scope(ctx.path, name);
+        ctx.forget_errors();
+        out.id.reset();
+        ok = read_checked_string(ctx, field_value, "id must be a string of 1 to 256 bytes",
+                                 [&out](std::string_view text) {
+                                   if (text.empty() || text.size() > kMaxUserIdBytes) return false;
+                                   out.id = text;
+                                   return true;
+                                 });
+      } else if (name == "ip") {
+        PathScope scope(ctx.path, name);
+        ctx.forget_errors();
+        out.ip = IpAddress{};
+        ok = read_checked_string(ctx, field_value, "ip must be an IPv4 or IPv6 address",
+                                 [&out](std::string_view text) {
+                                   return parse_ip_address(text, out.ip);
+                                 });
+      } else if (name == "timezone") {
+        PathScope scope(ctx.path, name);
+        ctx.forget_errors();
+        out.timezone_name = {};
+        out.time_zone = absl::UTCTimeZone();
+        ok = read_checked_string(ctx, field_value, "timezone must be an IANA time zone name",
+                                 [&ctx, &out](std::string_view text) {
+                                   const std::optional<absl::TimeZone> zone =
+                                       ctx.time_zones.find(text);
+                                   if (!zone) return false;
+                                   out.timezone_name = text;
+                                   out.time_zone = *zone;
+                                   return true;
+                                 });
+      } else if (name == "consent") {
+        PathScope scope(ctx.path, name);
+        ctx.forget_errors();
+        out.gdpr = GdprConsent::kAbsent;
+        out.consent_string = {};
+        ok = read_consent(ctx, field_value, out);
+      } else {
+        ok = ctx.skip(field_value);
+      }
+      return ok;
+      });
+  return walked;
 }
 
 }  // namespace decision::request
