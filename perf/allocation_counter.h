@@ -1,14 +1,17 @@
 #pragma once
-// Counts calls of the global operator new in this benchmark binary, so each benchmark can
+// Counts calls of the global operator new in this benchmark binary (the counter of
+// tests/support, shared with the unit tests), so each benchmark can
 // report allocations per iteration: the hot paths promise none once warm (STYLE: no
 // allocation after start-up on hot paths), and a number that drifts above 0 says which.
 #include <cstdint>
 
 #include <benchmark/benchmark.h>
 
+#include "tests/support/allocation_count.h"
+
 namespace perf {
 
-uint64_t allocations_so_far();
+using decision::testing::allocations_so_far;
 
 // Reads the count at construction; report() publishes the allocations made since, per
 // iteration, as the counter "allocs/iter".
