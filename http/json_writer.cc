@@ -132,6 +132,17 @@ JsonWriter& JsonWriter::string(std::string_view value) {
   return *this;
 }
 
+std::string& JsonWriter::begin_verbatim_string() {
+  before_value();
+  out_.push_back('"');
+  return out_;
+}
+
+JsonWriter& JsonWriter::end_verbatim_string() {
+  out_.push_back('"');
+  return *this;
+}
+
 JsonWriter& JsonWriter::number(int64_t value) {
   before_value();
   char text[24];

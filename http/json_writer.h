@@ -29,6 +29,11 @@ class JsonWriter {
   JsonWriter& null();
   // Already-valid JSON, inserted as one value.
   JsonWriter& raw(std::string_view json);
+  // A string value whose characters the caller appends to the returned buffer between the
+  // two calls, already JSON-safe (base64url tokens, digits, pre-escaped text): no scratch
+  // copy and no escape pass.
+  std::string& begin_verbatim_string();
+  JsonWriter& end_verbatim_string();
 
   // Appends the escaped form of text, without quotes.
   static void append_escaped(std::string& out, std::string_view text);

@@ -26,11 +26,13 @@ std::string_view Request::header(std::string_view name) const {
   return {};
 }
 
-bool Request::has_header(std::string_view name) const {
+std::optional<std::string_view> Request::find_header(std::string_view name) const {
   for (size_t i = 0; i < header_count; ++i) {
-    if (absl::EqualsIgnoreCase(runtime::av(headers[i].name), runtime::av(name))) return true;
+    if (absl::EqualsIgnoreCase(runtime::av(headers[i].name), runtime::av(name))) return headers[i].value;
   }
-  return false;
+  return std::nullopt;
 }
+
+bool Request::has_header(std::string_view name) const { return find_header(name).has_value(); }
 
 }  // namespace http

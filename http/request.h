@@ -2,6 +2,7 @@
 // A parsed request. Views point into the parser's storage and live until the next feed.
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string_view>
 
 namespace http {
@@ -33,6 +34,8 @@ struct Request {
   // Case-insensitive; the first occurrence, or empty.
   std::string_view header(std::string_view name) const;
   bool has_header(std::string_view name) const;
+  // Like header(), but tells an absent header (nullopt) from an empty one.
+  std::optional<std::string_view> find_header(std::string_view name) const;
 };
 
 }  // namespace http

@@ -21,11 +21,23 @@ http::Router admin_routes(http::Handler& health, http::Handler& ready, http::Han
   router.add(http::Method::kPost, "/admin/explain", "admin_explain", explain);
   return router;
 }
+
+decision::endpoint::DecisionSettings decision_settings(const ProcessView& view) {
+  decision::endpoint::DecisionSettings settings;
+  settings.base_url = view.config.base_url;
+  settings.tracking_ttl_s = absl::ToInt64Seconds(view.config.tracking_ttl);
+  settings.seed = view.seed;
+  settings.max_body_bytes = view.config.public_limits.max_body_bytes;
+  settings.process_start_wall_ns = view.started_wall_ns;
+  return settings;
+}
 }  // namespace
 
 CoreServices::CoreServices(runtime::Reactor& reactor, const ProcessView& view)
     : reactor_(reactor),
       view_(view),
+      decision_(reactor.clock(), reactor.index(), view.versions, view.keys, decision_settings(view),
+                view.catalog),
       public_router_(public_routes(decision_, tracking_, vast_)),
       admin_router_(admin_routes(health_, ready_, metrics_, catalog_reload_, explain_)),
       public_server_(reactor, public_router_, view.config.public_limits),

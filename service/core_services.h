@@ -3,6 +3,7 @@
 // Built on the core's own thread; touched only by it (metrics are read by scrapes).
 #include <functional>
 
+#include "decision/endpoint/decision_handler.h"
 #include "http/router.h"
 #include "http/server.h"
 #include "runtime/reactor.h"
@@ -24,6 +25,7 @@ class CoreServices {
 
   const http::ServerMetrics& public_metrics() const { return public_server_.metrics(); }
   const http::ServerMetrics& admin_metrics() const { return admin_server_.metrics(); }
+  const decision::endpoint::DecisionHandler& decisions() const { return decision_; }
 
  private:
   class DrainDeadline final : public runtime::Timer {
@@ -41,7 +43,7 @@ class CoreServices {
   const ProcessView& view_;
   bool draining_ = false;
 
-  NotBuiltHandler decision_{"POST /v1/decision"};
+  decision::endpoint::DecisionHandler decision_;
   NotBuiltHandler tracking_{"GET /v1/tracking"};
   NotBuiltHandler vast_{"GET /v1/vast"};
   NotBuiltHandler catalog_reload_{"POST /admin/catalog"};

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "decision/selection/core_random.h"
 #include "runtime/clock.h"
 #include "runtime/core_group.h"
 #include "runtime/signals.h"
@@ -52,6 +53,19 @@ int serve(const service::ServiceConfig& config) {
     for (const std::string& error : catalog.errors) std::fprintf(stderr, "  %s\n", error.c_str());
     return 2;
   }
+  absl::StatusOr<decision::versions::VersionTable> versions =
+      config.versions_path.empty() ? decision::versions::VersionTable::built_in()
+                                   : decision::versions::VersionTable::load_file(config.versions_path);
+  if (!versions.ok()) {
+    std::fprintf(stderr, "decisiond: --versions %s refused:\n%s\n", config.versions_path.c_str(),
+                 std::string(versions.status().message()).c_str());
+    return 2;
+  }
+  absl::StatusOr<tracking::KeyRing> keys = tracking::KeyRing::load_or_create(config.state_dir);
+  if (!keys.ok()) {
+    std::fprintf(stderr, "decisiond: tracking keys: %s\n", std::string(keys.status().message()).c_str());
+    return 1;
+  }
   runtime::SocketAddress public_bound;
   runtime::SocketAddress admin_bound;
   auto public_fds = open_listeners(config.listen, config.cores, public_bound);
@@ -67,9 +81,11 @@ int serve(const service::ServiceConfig& config) {
   }
 
   const runtime::Clock& clock = runtime::SystemClock::instance();
-  service::ProcessView view(config);
+  service::ProcessView view(config, *versions, *keys);
   view.started_wall_s = clock.wall_s();
-  view.catalog = catalog.snapshot;
+  view.started_wall_ns = clock.wall_ns();
+  view.seed = config.seed ? *config.seed : decision::selection::CoreRandom::seed_from_os();
+  view.catalog = decision::endpoint::make_served_catalog(catalog.snapshot);
   view.catalog_source = catalog.source;
   view.catalog_loaded_wall_s = clock.wall_s();
   std::vector<std::unique_ptr<service::CoreServices>> owned(config.cores);
@@ -96,7 +112,7 @@ int serve(const service::ServiceConfig& config) {
   }
   std::fprintf(stderr, "decisiond: serving public=%s admin=%s cores=%u io_uring=%s catalog=%s\n",
                public_bound.to_string().c_str(), admin_bound.to_string().c_str(), config.cores,
-               view.io_uring_mode.c_str(), view.catalog->revision().data());
+               view.io_uring_mode.c_str(), view.catalog->snapshot->revision().data());
 
   for (;;) {
     const runtime::ProcessSignal signal = runtime::wait_for_signal();

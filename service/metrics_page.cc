@@ -108,7 +108,7 @@ void limit_hits(const ProcessView& view, std::string& out) {
   }
 }
 void catalog(const ProcessView& view, int64_t now_wall_s, std::string& out) {
-  const decision::catalog::CatalogSnapshot& snapshot = *view.catalog;
+  const decision::catalog::CatalogSnapshot& snapshot = *view.catalog->snapshot;
   header(out, "decisiond_catalog_info", "gauge", "Constant 1, labelled with the catalog revision in force.");
   std::string revision;
   http::JsonWriter::append_escaped(revision, snapshot.revision());  // quotes and backslashes escaped

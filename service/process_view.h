@@ -6,24 +6,32 @@
 #include <string>
 #include <vector>
 
-#include "decision/catalog/snapshot.h"
+#include "decision/endpoint/served_catalog.h"
+#include "decision/versions/version_table.h"
 #include "http/server_metrics.h"
 #include "service/flags.h"
+#include "tracking/key_ring.h"
 
 namespace service {
 
 class CoreServices;
 
 struct ProcessView {
-  explicit ProcessView(const ServiceConfig& config) : config(config), cores(config.cores, nullptr) {}
+  ProcessView(const ServiceConfig& config, const decision::versions::VersionTable& versions,
+              const tracking::KeyRing& keys)
+      : config(config), versions(versions), keys(keys), cores(config.cores, nullptr) {}
 
   const ServiceConfig& config;
+  const decision::versions::VersionTable& versions;  // the lifecycle table in force
+  const tracking::KeyRing& keys;                     // tracking and VAST tag keys
+  uint64_t seed = 0;  // of the per-core random generators: --seed, or drawn at start
   std::vector<CoreServices*> cores;
   int64_t started_wall_s = 0;
+  int64_t started_wall_ns = 0;
   std::string io_uring_mode;
   // The catalog in force and when it was loaded. Fixed for the process's life until
   // catalog reload (POST /admin/catalog, SIGHUP) publishes snapshots to the cores.
-  std::shared_ptr<const decision::catalog::CatalogSnapshot> catalog;
+  std::shared_ptr<const decision::endpoint::ServedCatalog> catalog;
   std::string catalog_source;
   int64_t catalog_loaded_wall_s = 0;
 };

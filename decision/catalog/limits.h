@@ -22,6 +22,9 @@ inline constexpr uint64_t kMaxCapWindowSeconds = 366ull * 24 * 3600;
 inline constexpr size_t kMaxCreativesPerAd = 64;
 inline constexpr size_t kMaxPlacementsPerAd = 1024;
 inline constexpr size_t kMaxUrlBytes = 8192;
+// A creative's clickUrl travels inside every click token, whose payload has room for this
+// much (tracking/tracking_event.h kMaxClickUrlBytes; the response module checks they agree).
+inline constexpr size_t kMaxClickUrlBytes = 2048;
 inline constexpr size_t kMaxLanguageTagBytes = 35;
 inline constexpr size_t kMaxCustomEventNameBytes = 64;
 inline constexpr size_t kMaxCustomExpressionBytes = 4096;

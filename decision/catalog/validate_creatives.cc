@@ -131,6 +131,9 @@ void read_creatives(const ObjectReader& ad, Format format, LoadContext& context,
         }
         read_contents(in, context, creative);
         creative.click_url = read_url(in, "clickUrl", kOptional);
+        if (creative.click_url.size() > kMaxClickUrlBytes) {
+          in.error("clickUrl", absl::StrCat("must be at most ", kMaxClickUrlBytes, " bytes"));
+        }
         read_custom_events(in, context, creative);
         read_verification(in, creative);
         read_creative_video(in, format, context, creative);

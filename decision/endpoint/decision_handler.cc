@@ -1,0 +1,149 @@
+#include "decision/endpoint/decision_handler.h"
+
+#include "decision/endpoint/media_type.h"
+#include "decision/localization/accept_language.h"
+#include "http/error_body.h"
+
+namespace decision::endpoint {
+
+namespace {
+constexpr int kUnsupportedMediaType = 10002;
+constexpr int kInternalError = 10099;
+
+absl::CivilDay utc_day(int64_t now_s) {
+  int64_t days = now_s / 86400;
+  if (now_s % 86400 < 0) --days;  // floor, for clocks before 1970
+  return absl::CivilDay(1970, 1, 1) + days;
+}
+
+// Which formats a placement may be served in. 2025-01-01 knows native ads only and ignores
+// `format`; later versions honour it. Video responses (delivery, vast, videoEvents) are
+// not built yet, so video ads are not candidates under any version: a placement asking for
+// video only gets none. (Returning a video ad without them would break the spec's video
+// rules 1 and 3.)
+std::optional<catalog::FormatFilter> formats_to_serve(const versions::VersionFeatures& features,
+                                                      const request::PlacementRequest& placement) {
+  if (features.format_filter && placement.format == request::AdFormat::kVideo) return std::nullopt;
+  return catalog::FormatFilter::kNative;
+}
+
+// DESIGN section 4: a user who refused consent is not recognised, so their id stays out of
+// tokens. GDPR territory detection (GeoIP, request geo) refines this with the targeting
+// issue's "may this user's id be used" decision.
+std::optional<std::string_view> user_id_for_tokens(const request::DecisionRequest& request) {
+  if (!request.user.id || request.user.gdpr == request::GdprConsent::kRefused) return std::nullopt;
+  return request.user.id;
+}
+}  // namespace
+
+DecisionHandler::DecisionHandler(const runtime::Clock& clock, uint32_t core_index,
+                                 const versions::VersionTable& versions,
+                                 const tracking::KeyRing& keys, const DecisionSettings& settings,
+                                 std::shared_ptr<const ServedCatalog> catalog)
+    : clock_(clock),
+      catalog_(std::move(catalog)),
+      versions_(versions, versions::kDecisionVersionHeader),
+      reader_(settings.max_body_bytes),
+      codec_(keys),
+      links_(codec_, settings.base_url, settings.tracking_ttl_s),
+      writer_(links_),
+      random_(settings.seed, core_index),
+      request_ids_(settings.process_start_wall_ns, core_index) {}
+
+void DecisionHandler::handle(const http::Request& request, http::Response& response) {
+  const int64_t now_s = clock_.wall_s();
+  const versions::Resolution& version =
+      versions_.resolve(request.find_header(versions::kDecisionVersionHeader), utc_day(now_s));
+  if (!version.served()) {
+    counters_.rejected_versions.add();
+    versions::VersionResolver::write_error(version, response);
+    return;
+  }
+  versions_.add_reply_headers(version, response);
+
+  if (!is_json_media_type(request.header("Content-Type"))) {
+    counters_.wrong_media_type.add();
+    http::set_error(response, 415, kUnsupportedMediaType, "Content-Type must be application/json");
+    return;
+  }
+
+  request::ReadOptions options;
+  options.format_understood = version.features().format_filter;
+  options.destination_understood = version.features().destination_targeting;
+  const request::ReadResult read = reader_.read(request.body, options, request_);
+  if (!read.ok()) {
+    counters_.invalid_bodies.add();
+    response.set_json(read.http_status());
+    response.body().clear();
+    http::append_error_envelope(response.body(), read.errors);
+    return;
+  }
+  decide(version, request, now_s, response);
+}
+
+void DecisionHandler::decide(const versions::Resolution& version, const http::Request& request,
+                             int64_t now_s, http::Response& response) {
+  const ServedCatalog& served = *catalog_;
+  const catalog::CatalogSnapshot& snapshot = *served.snapshot;
+  const versions::VersionFeatures& features = version.features();
+
+  chosen_.clear();
+  size_t picks_used = 0;
+  const auto placements = request_.placements();
+  for (size_t i = 0; i < placements.size(); ++i) {
+    const request::PlacementRequest& asked = placements[i];
+    response::PlacementDecision& decision = placements_[i];
+    decision.key = asked.key;
+    decision.placement_index = snapshot.index().placement_index(asked.key);
+    decision.picks = {};
+    if (!decision.placement_index) {
+      counters_.unknown_placements.add();
+      continue;
+    }
+    const std::optional<catalog::FormatFilter> formats = formats_to_serve(features, asked);
+    uint32_t picked = 0;
+    if (formats) {
+      selection::PlacementFilter filter;
+      filter.format = *formats;
+      filter.advertiser_id = asked.advertiser_id;
+      filter.template_id = asked.template_id;
+      const std::span<selection::Pick> out(picks_.data() + picks_used, asked.count);
+      picked = selector_.select(snapshot, *decision.placement_index, filter, now_s, &eligibility_,
+                                chosen_, out);
+    }
+    decision.picks = {picks_.data() + picks_used, picked};
+    picks_used += picked;
+    counters_.creatives.add(picked);
+    if (picked == 0) counters_.empty_placements.add();
+  }
+
+  const localization::LanguagePreferences languages = localization::parse_accept_language(
+      request.find_header(localization::kAcceptLanguageHeader));
+  if (!languages.present()) counters_.language_missing.add();
+
+  response::TrackingIssue issue;
+  issue.request_id = request_ids_.next();
+  issue.user_id = user_id_for_tokens(request_);
+  issue.now_s = now_s;
+  const response::ResponseInput input{
+      .snapshot = snapshot,
+      .text = served.text,
+      .features = features,
+      .languages = languages,
+      .version_warning = version.warning,
+      .placements = {placements_.data(), placements.size()},
+      .tracking = issue,
+  };
+  response.set_json(200);
+  response.body().clear();
+  response::WriteOutcome outcome;
+  if (!writer_.write(input, response.body(), outcome)) {
+    counters_.token_failures.add();
+    http::set_error(response, 500, kInternalError, "internal error: a tracking token could not be sealed");
+    return;
+  }
+  counters_.language_fallbacks.add(outcome.language_fallbacks);
+  counters_.decisions.add();
+}
+
+}  // namespace decision::endpoint

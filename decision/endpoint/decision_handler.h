@@ -1,0 +1,93 @@
+#pragma once
+// POST /v1/decision on one core (spec "POST /v1/decision", DESIGN sections 4 to 7):
+//   1. the version header, before anything else (400 10042, 410 10043);
+//   2. Content-Type application/json (415 10002);
+//   3. the body, read and validated in one pass (400 10001, 422 with every error);
+//   4. per placement, in request order: its ads chosen (unknown key: no creatives and
+//      warning 20003), never the same ad twice in one response;
+//   5. the 200 body, tracking tokens sealed into it.
+// Every reply past step 1 echoes the version served.
+//
+// Everything a decision touches is owned by the handler and reused, so a warm core
+// allocates nothing per request; the clock is read once per request.
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "decision/endpoint/request_ids.h"
+#include "decision/endpoint/served_catalog.h"
+#include "decision/endpoint/untargeted_only.h"
+#include "decision/request/request_reader.h"
+#include "decision/response/response_writer.h"
+#include "decision/selection/ad_selector.h"
+#include "decision/selection/core_random.h"
+#include "decision/versions/version_resolver.h"
+#include "http/router.h"
+#include "runtime/clock.h"
+#include "runtime/core_counter.h"
+#include "tracking/key_ring.h"
+#include "tracking/token_codec.h"
+
+namespace decision::endpoint {
+
+struct DecisionSettings {
+  std::string base_url;          // --base-url, no trailing slash
+  int64_t tracking_ttl_s = 3600; // --tracking-ttl
+  uint64_t seed = 0;             // --seed, or one drawn at start
+  size_t max_body_bytes = request::RequestReader::kDefaultCapacityBytes;
+  int64_t process_start_wall_ns = 0;
+};
+
+// Per core, single writer; read by metrics scrapes.
+struct DecisionCounters {
+  runtime::CoreCounter decisions;            // 200 replies
+  runtime::CoreCounter creatives;            // creatives in them
+  runtime::CoreCounter empty_placements;     // known placements answered with no creative
+  runtime::CoreCounter unknown_placements;   // warning 20003
+  runtime::CoreCounter language_fallbacks;   // warning 20004 (per placement)
+  runtime::CoreCounter language_missing;     // warning 20001
+  runtime::CoreCounter rejected_versions;    // 400 10042 and 410 10043
+  runtime::CoreCounter wrong_media_type;     // 415
+  runtime::CoreCounter invalid_bodies;       // 400 10001 and 422
+  runtime::CoreCounter token_failures;       // 500: a tracking token could not be sealed
+};
+
+class DecisionHandler final : public http::Handler {
+ public:
+  // versions and keys must outlive the handler.
+  DecisionHandler(const runtime::Clock& clock, uint32_t core_index,
+                  const versions::VersionTable& versions, const tracking::KeyRing& keys,
+                  const DecisionSettings& settings, std::shared_ptr<const ServedCatalog> catalog);
+
+  void handle(const http::Request& request, http::Response& response) override;
+
+  // The core's catalog: replaced on this core's thread only.
+  void set_catalog(std::shared_ptr<const ServedCatalog> catalog) { catalog_ = std::move(catalog); }
+  const DecisionCounters& counters() const { return counters_; }
+  const request::RequestReaderCounters& reader_counters() const { return reader_.counters(); }
+
+ private:
+  // Steps 4 and 5, for a request already read into request_.
+  void decide(const versions::Resolution& version, const http::Request& request, int64_t now_s,
+              http::Response& response);
+
+  const runtime::Clock& clock_;
+  std::shared_ptr<const ServedCatalog> catalog_;
+  versions::VersionResolver versions_;
+  request::RequestReader reader_;
+  request::DecisionRequest request_;
+  tracking::TokenCodec codec_;
+  response::TrackingLinks links_;
+  response::ResponseWriter writer_;
+  selection::CoreRandom random_;
+  selection::AdSelector selector_{random_};
+  selection::ChosenAds chosen_;
+  UntargetedOnly eligibility_;
+  RequestIds request_ids_;
+  std::array<selection::Pick, request::kMaxPlacements * request::kCountMax> picks_{};
+  std::array<response::PlacementDecision, request::kMaxPlacements> placements_{};
+  DecisionCounters counters_;
+};
+
+}  // namespace decision::endpoint

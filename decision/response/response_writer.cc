@@ -1,0 +1,139 @@
+#include "decision/response/response_writer.h"
+
+#include <charconv>
+
+#include "decision/request/decision_request.h"
+#include "decision/localization/language_match.h"
+#include "decision/response/public_ids.h"
+#include "decision/response/verification_json.h"
+
+namespace decision::response {
+
+namespace {
+// "placements[<i>]" with an optional suffix, as a string value.
+void write_placement_path(http::JsonWriter& json, size_t index, std::string_view suffix) {
+  std::string& out = json.begin_verbatim_string();
+  out.append("placements[");
+  char digits[20];
+  out.append(digits, std::to_chars(digits, digits + sizeof(digits), index).ptr);
+  out.push_back(']');
+  out.append(suffix);
+  json.end_verbatim_string();
+}
+
+void write_language_missing(http::JsonWriter& json, std::string_view default_language) {
+  json.begin_object().key("code").number(localization::kLanguageMissingWarning);
+  json.key("message").string("Accept-Language is missing; content is in the default language");
+  json.key("details").begin_object().key("header").string(localization::kAcceptLanguageHeader);
+  json.key("default_language").string(default_language).end_object().end_object();
+}
+
+void write_unknown_placement(http::JsonWriter& json, size_t index, std::string_view key) {
+  json.begin_object().key("code").number(kUnknownPlacementWarning);
+  json.key("message").string("unknown placement key; its decision has no creatives");
+  json.key("details").begin_object().key("field");
+  write_placement_path(json, index, ".key");
+  json.key("placement").string(key).end_object().end_object();
+}
+
+void write_language_unavailable(http::JsonWriter& json, size_t index,
+                                std::string_view default_language) {
+  json.begin_object().key("code").number(localization::kLanguageUnavailableWarning);
+  json.key("message").string("no content in the requested languages; the default language is used");
+  json.key("details").begin_object().key("field");
+  write_placement_path(json, index, "");
+  json.key("default_language").string(default_language).end_object().end_object();
+}
+}  // namespace
+
+bool ResponseWriter::write_creative(http::JsonWriter& json, const ResponseInput& input,
+                                    const catalog::Placement& placement,
+                                    const selection::Pick& pick, bool* fell_back) {
+  const catalog::CatalogSnapshot& snapshot = input.snapshot;
+  const catalog::Ad& ad = snapshot.ads()[pick.ad_index];
+  const catalog::Creative& creative = ad.creatives[pick.creative_index];
+  const catalog::Template& template_record = snapshot.templates()[ad.template_index];
+  const CatalogText::CreativeText text = input.text.creative(pick.ad_index, pick.creative_index);
+
+  const localization::LanguageChoice language =
+      localization::choose_language(input.languages, text.languages, snapshot.default_language());
+  if (language.outcome == localization::LanguageOutcome::kNoMatch) *fell_back = true;
+  const size_t language_index =
+      language.index >= 0 ? static_cast<size_t>(language.index) : creative.default_contents;
+
+  json.begin_object();
+  json.key("contents").raw(text.contents_json[language_index]);
+  json.key("advertiser").raw(input.text.advertiser_json(ad.advertiser_index));
+  if (input.features.template_in_response) {
+    json.key("template").begin_object().key("key").string(template_record.key);
+    json.key("style").string(template_record.style).end_object();
+  }
+  json.key("tracking");
+  if (!links_.write(json, input.tracking, ad, creative, placement)) return false;
+  json.key("metadata").begin_object();
+  json.key("adId");
+  write_public_id(json, kAdPrefix, ad.id);
+  json.key("creativeId");
+  write_public_id(json, kCreativePrefix, creative.id);
+  json.key("placementId");
+  write_public_id(json, kPlacementPrefix, placement.id);
+  json.key("templateId");
+  write_public_id(json, kTemplatePrefix, template_record.id);
+  json.key("priority").string(snapshot.priorities()[ad.tier_index].key);
+  json.key("style").string(ad.style);
+  json.end_object();
+  if (input.features.verification) {
+    json.key("verificationScriptResources");
+    write_verification_resources(json, creative.verification);
+  }
+  json.end_object();
+  return true;
+}
+
+bool ResponseWriter::write(const ResponseInput& input, std::string& out, WriteOutcome& outcome) {
+  outcome = {};
+  http::JsonWriter json(out);
+  json.begin_object().key("success").boolean(true).key("data").begin_array();
+  // Placements whose creatives fell back to the default language (warning 20004).
+  uint32_t fell_back_mask = 0;
+  static_assert(sizeof(fell_back_mask) * 8 >= request::kMaxPlacements);
+  for (size_t i = 0; i < input.placements.size(); ++i) {
+    const PlacementDecision& decision = input.placements[i];
+    json.begin_object().key("placement").string(decision.key).key("creatives").begin_array();
+    if (decision.placement_index) {
+      const catalog::Placement& placement = input.snapshot.placements()[*decision.placement_index];
+      bool fell_back = false;
+      for (const selection::Pick& pick : decision.picks) {
+        if (!write_creative(json, input, placement, pick, &fell_back)) return false;
+      }
+      if (fell_back) {
+        fell_back_mask |= 1u << i;
+        ++outcome.language_fallbacks;
+      }
+    }
+    json.end_array().end_object();
+  }
+  json.end_array().key("errors").null().key("warnings");
+
+  const bool language_missing = !input.languages.present();
+  bool any_unknown = false;
+  for (const PlacementDecision& decision : input.placements) any_unknown |= !decision.placement_index;
+  if (input.version_warning.empty() && !language_missing && !any_unknown && fell_back_mask == 0) {
+    json.null().end_object();
+    return true;
+  }
+  json.begin_array();
+  if (!input.version_warning.empty()) json.raw(input.version_warning);
+  if (language_missing) write_language_missing(json, input.snapshot.default_language());
+  for (size_t i = 0; i < input.placements.size(); ++i) {
+    if (!input.placements[i].placement_index) {
+      write_unknown_placement(json, i, input.placements[i].key);
+    } else if (fell_back_mask & (1u << i)) {
+      write_language_unavailable(json, i, input.snapshot.default_language());
+    }
+  }
+  json.end_array().end_object();
+  return true;
+}
+
+}  // namespace decision::response

@@ -1,0 +1,69 @@
+#pragma once
+// The body of a served decision (spec "Decision response body"): one code path for every
+// API version, which differ only in the VersionFeatures flags they set. Written straight
+// into the reply buffer with http::JsonWriter: catalog text comes pre-escaped from
+// CatalogText, tokens are sealed in place, nothing is built on the side.
+//
+//   {"success":true,"data":[{"placement":...,"creatives":[...]},...],"errors":null,
+//    "warnings":null or [...]}
+//
+// Warnings, in this order: 20002 (version in maintenance or deprecated), 20001 (no
+// Accept-Language), then per placement in request order 20003 (unknown key) or 20004 (a
+// creative had no content in any requested language).
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+
+#include "decision/catalog/snapshot.h"
+#include "decision/localization/accept_language.h"
+#include "decision/response/catalog_text.h"
+#include "decision/response/tracking_links.h"
+#include "decision/selection/ad_selector.h"
+#include "decision/versions/version_features.h"
+
+namespace decision::response {
+
+inline constexpr int kUnknownPlacementWarning = 20003;
+
+struct PlacementDecision {
+  std::string_view key;                     // as the request named it
+  std::optional<uint32_t> placement_index;  // nullopt: no such placement (warning 20003)
+  std::span<const selection::Pick> picks;
+};
+
+struct ResponseInput {
+  const catalog::CatalogSnapshot& snapshot;
+  const CatalogText& text;
+  const versions::VersionFeatures& features;
+  const localization::LanguagePreferences& languages;
+  std::string_view version_warning;  // warning 20002 (JSON item), empty when none
+  std::span<const PlacementDecision> placements;
+  TrackingIssue tracking;
+};
+
+// What a written body contained, for metrics.
+struct WriteOutcome {
+  uint32_t language_fallbacks = 0;  // placements with warning 20004
+};
+
+class ResponseWriter {
+ public:
+  explicit ResponseWriter(TrackingLinks& links) : links_(links) {}
+
+  // Appends the body to out. False when a tracking token could not be sealed; out then
+  // holds a partial body to be discarded.
+  bool write(const ResponseInput& input, std::string& out, WriteOutcome& outcome);
+
+ private:
+  // Writes one creative; sets *fell_back when its content is in the default language
+  // because none of the requested ones was available.
+  bool write_creative(http::JsonWriter& json, const ResponseInput& input,
+                      const catalog::Placement& placement, const selection::Pick& pick,
+                      bool* fell_back);
+
+  TrackingLinks& links_;
+};
+
+}  // namespace decision::response

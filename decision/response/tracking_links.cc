@@ -1,0 +1,65 @@
+#include "decision/response/tracking_links.h"
+
+#include "decision/catalog/limits.h"
+
+namespace decision::response {
+
+static_assert(catalog::kMaxClickUrlBytes <= tracking::kMaxClickUrlBytes,
+              "every click URL the catalog accepts must fit in a click token");
+static_assert(catalog::kMaxCustomEventNameBytes <= tracking::kMaxEventNameBytes,
+              "every custom event name the catalog accepts must fit in a token");
+
+TrackingLinks::TrackingLinks(tracking::TokenCodec& codec, std::string_view base_url, int64_t ttl_s)
+    : codec_(codec), ttl_s_(ttl_s) {
+  http::JsonWriter::append_escaped(url_prefix_, base_url);
+  url_prefix_.append("/v1/tracking?t=");
+}
+
+bool TrackingLinks::write_link(http::JsonWriter& json, const tracking::TrackingEvent& event) {
+  json.begin_object().key("key").string(tracking::event_name(event)).key("value");
+  std::string& out = json.begin_verbatim_string();
+  out.append(url_prefix_);
+  // base64url needs no JSON escaping.
+  if (!codec_.encode(event, out).ok()) return false;
+  json.end_verbatim_string().end_object();
+  return true;
+}
+
+bool TrackingLinks::write(http::JsonWriter& json, const TrackingIssue& issue, const catalog::Ad& ad,
+                          const catalog::Creative& creative, const catalog::Placement& placement) {
+  tracking::TrackingEvent event;
+  event.ad_id = ad.id;
+  event.creative_id = creative.id;
+  event.placement_id = placement.id;
+  event.request_id = issue.request_id;
+  event.user_id = issue.user_id;
+  event.issued_at_s = issue.now_s;
+  event.expires_at_s = issue.now_s + ttl_s_;
+
+  json.begin_object().key("impressions").begin_array();
+  event.kind = tracking::EventKind::kImpression;
+  if (!write_link(json, event)) return false;
+  json.end_array().key("clicks").begin_array();
+  // A click token exists even without a click URL: the click is still counted (and answered
+  // 204 rather than 302, DESIGN section 5).
+  event.kind = tracking::EventKind::kClick;
+  event.click_url = creative.click_url;
+  if (!write_link(json, event)) return false;
+  event.click_url = {};
+  json.end_array().key("custom");
+  if (creative.custom_events.empty()) {
+    json.null();
+  } else {
+    json.begin_array();
+    event.kind = tracking::EventKind::kCustom;
+    for (const std::string& name : creative.custom_events) {
+      event.custom_name = name;
+      if (!write_link(json, event)) return false;
+    }
+    json.end_array();
+  }
+  json.end_object();
+  return true;
+}
+
+}  // namespace decision::response

@@ -1,0 +1,47 @@
+#pragma once
+// The `tracking` object of a served creative (DESIGN section 5): one URL per event the
+// creative can report, each {base_url}/v1/tracking?t=<token>, the token sealing what
+// happened to which ad for which request. Tokens are encoded straight into the response
+// body, so a URL costs one AES-GCM seal and no copies.
+//
+// One per core: it drives the core's TokenCodec.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "decision/catalog/model.h"
+#include "http/json_writer.h"
+#include "tracking/token_codec.h"
+#include "tracking/tracking_event.h"
+
+namespace decision::response {
+
+// What every token of one decision request shares.
+struct TrackingIssue {
+  tracking::RequestId request_id{};
+  // Carried in tokens only when the user may be recognised (DESIGN section 4, GDPR).
+  std::optional<std::string_view> user_id;
+  int64_t now_s = 0;
+};
+
+class TrackingLinks {
+ public:
+  // base_url: the --base-url flag, without a trailing slash. ttl_s: --tracking-ttl.
+  TrackingLinks(tracking::TokenCodec& codec, std::string_view base_url, int64_t ttl_s);
+
+  // Writes {"impressions":[...],"clicks":[...],"custom":[...] or null} as the value after
+  // a key. False when a token cannot be sealed (the body is then unusable): a bound of the
+  // payload broken by the catalog, which its loader prevents, or a libcrypto failure.
+  bool write(http::JsonWriter& json, const TrackingIssue& issue, const catalog::Ad& ad,
+             const catalog::Creative& creative, const catalog::Placement& placement);
+
+ private:
+  bool write_link(http::JsonWriter& json, const tracking::TrackingEvent& event);
+
+  tracking::TokenCodec& codec_;
+  std::string url_prefix_;  // JSON-escaped "{base_url}/v1/tracking?t="
+  int64_t ttl_s_;
+};
+
+}  // namespace decision::response
