@@ -88,6 +88,16 @@ TEST(CreativeRule, ClickUrlIsAnHttpUrl) {
               ElementsAre("ads[0].creatives[0].clickUrl: must be an absolute http or https URL"));
 }
 
+TEST(CreativeRule, ClickUrlFitsInAClickToken) {
+  const std::string at_limit = "https://acme.example.com/" + std::string(2048 - 25, 'a');
+  EXPECT_THAT(errors_of(edit(kDesignExample, R"("https://acme.example.com/lisbon")",
+                             "\"" + at_limit + "\"")),
+              ElementsAre());
+  EXPECT_THAT(errors_of(edit(kDesignExample, R"("https://acme.example.com/lisbon")",
+                             "\"" + at_limit + "a\"")),
+              ElementsAre("ads[0].creatives[0].clickUrl: must be at most 2048 bytes"));
+}
+
 TEST(CreativeRule, CustomEventsAreNamesWithoutDuplicates) {
   EXPECT_THAT(errors_of(edit(kDesignExample, R"(["add_to_cart"])",
                              R"(["add_to_cart", "add_to_cart", "click", "a b"])")),

@@ -1,0 +1,258 @@
+// The decision handler in process: the order of its checks, what selection it drives,
+// what goes into tokens, and that a warm core allocates nothing. Over real sockets the
+// same endpoint is tested in tests/integration/decision_test.cc.
+#include "decision/endpoint/decision_handler.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+#include <simdjson.h>
+
+#include <set>
+#include <string>
+#include <vector>
+
+#include "decision/catalog/loader.h"
+#include "tests/support/allocation_count.h"
+#include "tests/unit/decision/response/response_fixtures.h"
+
+namespace decision::endpoint {
+namespace {
+
+constexpr int64_t kNowNs = 1'795'737'600'000'000'000;  // 2026-11-27 00:00:00 UTC
+
+// home_top: 1 sponsorship ad, 2 plain standard ads, one targeted, one whose flight ended.
+// sidebar: one of home_top's standard ads and one of its own.
+constexpr std::string_view kCatalog = R"json({
+  "revision": "handler-test.1",
+  "defaultLanguage": "en",
+  "priorities": [{"key": "sponsorship", "weight": 100}, {"key": "standard", "weight": 50}],
+  "advertisers": [{"id": 1, "name": "One"}, {"id": 2, "name": "Two"}],
+  "templates": [{"id": 3, "key": "card"}, {"id": 4, "key": "banner"}],
+  "placements": [{"id": 7, "key": "home_top"}, {"id": 8, "key": "sidebar"}],
+  "ads": [
+    {"id": 101, "advertiserId": 1, "placementIds": [7], "templateId": 3, "priority": "sponsorship",
+     "weight": 1, "format": "native", "start": "2026-01-01T00:00:00Z",
+     "creatives": [{"id": 201, "contents": {"en": [{"key": "t", "value": "sponsor"}]}}]},
+    {"id": 102, "advertiserId": 2, "placementIds": [7, 8], "templateId": 4, "priority": "standard",
+     "weight": 5, "format": "native", "start": "2026-01-01T00:00:00Z",
+     "creatives": [{"id": 202, "contents": {"en": [{"key": "t", "value": "shared"}],
+                                            "fr": [{"key": "t", "value": "partagé"}]}}]},
+    {"id": 103, "advertiserId": 1, "placementIds": [7], "templateId": 3, "priority": "standard",
+     "weight": 5, "format": "native", "start": "2026-01-01T00:00:00Z",
+     "creatives": [{"id": 203, "contents": {"en": [{"key": "t", "value": "plain"}]}}]},
+    {"id": 104, "advertiserId": 1, "placementIds": [7], "templateId": 3, "priority": "standard",
+     "weight": 5, "format": "native", "start": "2026-01-01T00:00:00Z",
+     "targeting": {"geo": [3017382]},
+     "creatives": [{"id": 204, "contents": {"en": [{"key": "t", "value": "targeted"}]}}]},
+    {"id": 105, "advertiserId": 1, "placementIds": [7], "templateId": 3, "priority": "standard",
+     "weight": 5, "format": "native", "start": "2026-01-01T00:00:00Z", "end": "2026-02-01T00:00:00Z",
+     "creatives": [{"id": 205, "contents": {"en": [{"key": "t", "value": "ended"}]}}]},
+    {"id": 106, "advertiserId": 2, "placementIds": [8], "templateId": 4, "priority": "standard",
+     "weight": 5, "format": "native", "start": "2026-01-01T00:00:00Z",
+     "creatives": [{"id": 206, "contents": {"en": [{"key": "t", "value": "side"}]}}]}
+  ]
+})json";
+
+std::shared_ptr<const ServedCatalog> served_catalog() {
+  catalog::LoadResult loaded = catalog::load_catalog(kCatalog);
+  EXPECT_TRUE(loaded.errors.empty()) << loaded.errors.front().to_string();
+  return make_served_catalog(loaded.snapshot);
+}
+
+const std::vector<http::Header> kJsonOnly = {{"Content-Type", "application/json"}};
+
+class DecisionHandlerTest : public ::testing::Test {
+ protected:
+  DecisionHandler make_handler(uint64_t seed) {
+    DecisionSettings settings;
+    settings.base_url = "https://ads.example.test";
+    settings.seed = seed;
+    settings.process_start_wall_ns = kNowNs;
+    return DecisionHandler(clock_, 0, versions_, keys_, settings, catalog_);
+  }
+
+  http::Response& post(DecisionHandler& handler, std::string_view body,
+                       const std::vector<http::Header>& headers = kJsonOnly) {
+    request_ = http::Request{};
+    request_.method = http::Method::kPost;
+    request_.path = "/v1/decision";
+    for (const http::Header& header : headers) request_.headers[request_.header_count++] = header;
+    request_.body = body;
+    response_.reset();
+    handler.handle(request_, response_);
+    return response_;
+  }
+
+  // The ad ids of each placement's creatives.
+  static std::vector<std::vector<std::string>> ads_of(const http::Response& response) {
+    EXPECT_EQ(response.status(), 200) << response.body();
+    std::vector<std::vector<std::string>> out;
+    simdjson::dom::parser parser;
+    simdjson::dom::element root;
+    if (parser.parse(simdjson::padded_string(response.body())).get(root) != simdjson::SUCCESS) {
+      ADD_FAILURE() << response.body();
+      return out;
+    }
+    for (simdjson::dom::element placement : root["data"].get_array()) {
+      out.emplace_back();
+      for (simdjson::dom::element creative : placement["creatives"].get_array()) {
+        out.back().emplace_back(std::string_view(creative["metadata"]["adId"].get_string()));
+      }
+    }
+    return out;
+  }
+
+  runtime::ManualClock clock_{kNowNs};
+  versions::VersionTable versions_ = versions::VersionTable::built_in();
+  tracking::KeyRing keys_ = response::testing::response_keys();
+  std::shared_ptr<const ServedCatalog> catalog_ = served_catalog();
+  http::Request request_;
+  http::Response response_;
+};
+
+using ::testing::ElementsAre;
+using ::testing::HasSubstr;
+using ::testing::UnorderedElementsAre;
+
+TEST_F(DecisionHandlerTest, TheHeaviestTierWinsAndUntargetedActiveAdsFillTheRest) {
+  DecisionHandler handler = make_handler(1);
+  for (int i = 0; i < 20; ++i) {
+    const auto ads = ads_of(post(handler, R"({"placements":[{"key":"home_top","count":10}]})"));
+    ASSERT_EQ(ads.size(), 1u);
+    // 104 is targeted (not evaluated yet: held back), 105's flight has ended.
+    ASSERT_EQ(ads[0].size(), 3u);
+    EXPECT_EQ(ads[0][0], "ad_101");
+    EXPECT_THAT(ads[0], UnorderedElementsAre("ad_101", "ad_102", "ad_103"));
+  }
+}
+
+TEST_F(DecisionHandlerTest, AnAdIsNeverChosenTwiceInOneResponse) {
+  DecisionHandler handler = make_handler(2);
+  for (int i = 0; i < 20; ++i) {
+    const auto ads = ads_of(post(
+        handler, R"({"placements":[{"key":"home_top","count":10},{"key":"sidebar","count":10}]})"));
+    EXPECT_THAT(ads[1], ElementsAre("ad_106"));  // 102 went to home_top
+  }
+  // Alone, the sidebar gets both of its ads.
+  EXPECT_THAT(ads_of(post(handler, R"({"placements":[{"key":"sidebar","count":10}]})"))[0],
+              UnorderedElementsAre("ad_102", "ad_106"));
+}
+
+TEST_F(DecisionHandlerTest, FiltersNarrowTheCandidates) {
+  DecisionHandler handler = make_handler(3);
+  EXPECT_THAT(ads_of(post(handler, R"({"placements":[{"key":"home_top","count":10,"advertiserId":"advertiser_2"}]})"))[0],
+              ElementsAre("ad_102"));
+  EXPECT_THAT(ads_of(post(handler, R"({"placements":[{"key":"sidebar","count":10,"templateId":"template_4"}]})"))[0],
+              UnorderedElementsAre("ad_102", "ad_106"));
+  EXPECT_THAT(ads_of(post(handler, R"({"placements":[{"key":"home_top","templateId":"template_9"}]})"))[0],
+              ElementsAre());
+}
+
+TEST_F(DecisionHandlerTest, VideoIsNotServedYetAndFormatIsIgnoredBefore20251101) {
+  DecisionHandler handler = make_handler(4);
+  const std::string video = R"({"placements":[{"key":"home_top","format":"video"}]})";
+  EXPECT_THAT(ads_of(post(handler, video, {{"Content-Type", "application/json"},
+                                           {"X-Decision-Version", "2025-11-01"}}))[0],
+              ElementsAre());
+  EXPECT_THAT(ads_of(post(handler, video))[0], ElementsAre("ad_101"));
+}
+
+TEST_F(DecisionHandlerTest, TheSameSeedMakesTheSameChoices) {
+  DecisionHandler first = make_handler(42);
+  DecisionHandler second = make_handler(42);
+  DecisionHandler other = make_handler(43);
+  const std::string body = R"({"placements":[{"key":"sidebar"}]})";
+  std::vector<std::string> a, b, c;
+  for (int i = 0; i < 64; ++i) {
+    a.push_back(ads_of(post(first, body))[0].at(0));
+    b.push_back(ads_of(post(second, body))[0].at(0));
+    c.push_back(ads_of(post(other, body))[0].at(0));
+  }
+  EXPECT_EQ(a, b);
+  EXPECT_NE(a, c);  // 2^-64 to fail by chance with two equal weights
+}
+
+TEST_F(DecisionHandlerTest, VersionIsCheckedBeforeTheMediaTypeAndEchoedAfter) {
+  DecisionHandler handler = make_handler(5);
+  http::Response& bad_version = post(handler, "{}", {{"X-Decision-Version", "latest"}});
+  EXPECT_EQ(bad_version.status(), 400);
+  EXPECT_THAT(bad_version.body(), HasSubstr(R"("code":10042)"));
+  EXPECT_THAT(std::string(bad_version.extra_headers()), ::testing::Not(HasSubstr("X-Decision-Version")));
+
+  http::Response& wrong_type = post(handler, "{}", {{"Content-Type", "text/plain"}});
+  EXPECT_EQ(wrong_type.status(), 415);
+  EXPECT_THAT(wrong_type.body(), HasSubstr(R"("code":10002)"));
+  EXPECT_THAT(std::string(wrong_type.extra_headers()), HasSubstr("X-Decision-Version: 2025-01-01\r\n"));
+
+  http::Response& no_type = post(handler, "{}", {});
+  EXPECT_EQ(no_type.status(), 415);
+}
+
+TEST_F(DecisionHandlerTest, BadBodiesGetTheReadersStatusAndEveryError) {
+  DecisionHandler handler = make_handler(6);
+  EXPECT_EQ(post(handler, "[1,").status(), 400);
+  EXPECT_THAT(response_.body(), HasSubstr(R"("code":10001)"));
+  http::Response& invalid = post(handler, R"({"placements":[{"key":1,"count":0}],"user":{"ip":"x"}})");
+  EXPECT_EQ(invalid.status(), 422);
+  EXPECT_THAT(invalid.body(), HasSubstr(R"("field":"placements[0].key")"));
+  EXPECT_THAT(invalid.body(), HasSubstr(R"("field":"placements[0].count")"));
+  EXPECT_THAT(invalid.body(), HasSubstr(R"("field":"user.ip")"));
+  EXPECT_EQ(handler.counters().invalid_bodies.get(), 2u);
+}
+
+TEST_F(DecisionHandlerTest, AUserWhoRefusedConsentIsLeftOutOfTokens) {
+  DecisionHandler handler = make_handler(7);
+  tracking::TokenCodec codec(keys_);
+  std::string storage;
+  const auto user_in_tokens = [&](std::string_view body) {
+    const http::Response& response = post(handler, body);
+    EXPECT_EQ(response.status(), 200);
+    std::optional<std::string> user;
+    for (const std::string& token : response::testing::tokens_in(response.body())) {
+      const tracking::DecodedToken decoded = codec.decode(token, kNowNs / 1'000'000'000, storage);
+      EXPECT_TRUE(decoded.ok());
+      if (decoded.event.user_id) user = std::string(*decoded.event.user_id);
+    }
+    return user;
+  };
+  EXPECT_EQ(user_in_tokens(R"({"placements":[{"key":"home_top"}],"user":{"id":"u1"}})"), "u1");
+  EXPECT_EQ(user_in_tokens(R"({"placements":[{"key":"home_top"}],"user":{"id":"u1","consent":{"gdpr":true}}})"), "u1");
+  EXPECT_EQ(user_in_tokens(R"({"placements":[{"key":"home_top"}],"user":{"id":"u1","consent":{"gdpr":false}}})"),
+            std::nullopt);
+}
+
+TEST_F(DecisionHandlerTest, EachDecisionHasItsOwnRequestId) {
+  DecisionHandler handler = make_handler(8);
+  tracking::TokenCodec codec(keys_);
+  std::string storage;
+  std::set<tracking::RequestId> ids;
+  for (int i = 0; i < 10; ++i) {
+    const http::Response& response = post(handler, R"({"placements":[{"key":"home_top","count":3}]})");
+    std::set<tracking::RequestId> in_response;
+    for (const std::string& token : response::testing::tokens_in(response.body())) {
+      in_response.insert(codec.decode(token, kNowNs / 1'000'000'000, storage).event.request_id);
+    }
+    ASSERT_EQ(in_response.size(), 1u);
+    ids.insert(*in_response.begin());
+  }
+  EXPECT_EQ(ids.size(), 10u);
+}
+
+TEST_F(DecisionHandlerTest, AWarmCoreAllocatesNothingPerDecision) {
+  DecisionHandler handler = make_handler(9);
+  const std::string body =
+      R"({"placements":[{"key":"home_top","count":3},{"key":"sidebar"},{"key":"nope"}],)"
+      R"("user":{"id":"user-1","ip":"192.0.2.1","timezone":"Europe/Paris"},"device":{"os":"ios"}})";
+  const std::vector<http::Header> headers = {{"Content-Type", "application/json"},
+                                             {"Accept-Language", "fr-CH, fr;q=0.9, en;q=0.8"},
+                                             {"X-Decision-Version", "2025-11-01"}};
+  for (int i = 0; i < 8; ++i) post(handler, body, headers);  // warm: buffers, zone cache
+  const uint64_t allocations = decision::testing::allocations_while([&] {
+    for (int i = 0; i < 100; ++i) ASSERT_EQ(post(handler, body, headers).status(), 200);
+  });
+  EXPECT_EQ(allocations, 0u);
+  EXPECT_EQ(handler.counters().decisions.get(), 108u);
+}
+
+}  // namespace
+}  // namespace decision::endpoint
