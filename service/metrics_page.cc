@@ -118,6 +118,45 @@ void catalog(const ProcessView& view, int64_t now_wall_s, std::string& out) {
   header(out, "decisiond_catalog_ads", "gauge", "Ads in the catalog in force.");
   absl::StrAppend(&out, "decisiond_catalog_ads ", snapshot.ads().size(), "\n");
 }
+
+// DecisionHandler's counters, one family each, by core.
+void decisions(const ProcessView& view, std::string& out) {
+  using decision::endpoint::DecisionCounters;
+  struct Family {
+    const char* name;
+    const char* help;
+    const runtime::CoreCounter DecisionCounters::*counter;
+  };
+  constexpr Family kFamilies[] = {
+      {"decisiond_decisions_total", "Decisions served (200), by core.", &DecisionCounters::decisions},
+      {"decisiond_decision_creatives_total", "Creatives in served decisions, by core.",
+       &DecisionCounters::creatives},
+      {"decisiond_decision_empty_placements_total",
+       "Known placements answered with no creative, by core.", &DecisionCounters::empty_placements},
+      {"decisiond_decision_unknown_placements_total", "Unknown placement keys (warning 20003), by core.",
+       &DecisionCounters::unknown_placements},
+      {"decisiond_decision_language_fallbacks_total",
+       "Placements served in the default language for want of a requested one (warning 20004), by core.",
+       &DecisionCounters::language_fallbacks},
+      {"decisiond_decision_language_missing_total", "Decisions without Accept-Language (warning 20001), by core.",
+       &DecisionCounters::language_missing},
+      {"decisiond_decision_rejected_versions_total", "Decision requests refused for their version header "
+       "(400 10042, 410 10043), by core.", &DecisionCounters::rejected_versions},
+      {"decisiond_decision_wrong_media_type_total", "Decision requests refused with 415, by core.",
+       &DecisionCounters::wrong_media_type},
+      {"decisiond_decision_invalid_bodies_total", "Decision bodies refused (400 10001, 422), by core.",
+       &DecisionCounters::invalid_bodies},
+      {"decisiond_decision_token_failures_total", "Decisions answered 500 because a tracking token could "
+       "not be sealed, by core.", &DecisionCounters::token_failures},
+  };
+  for (const Family& family : kFamilies) {
+    header(out, family.name, "counter", family.help);
+    for (uint32_t core = 0; core < view.cores.size(); ++core) {
+      const DecisionCounters& counters = view.cores[core]->decisions().counters();
+      absl::StrAppend(&out, family.name, "{core=\"", core, "\"} ", (counters.*family.counter).get(), "\n");
+    }
+  }
+}
 }  // namespace
 
 void render_metrics(const ProcessView& view, int64_t now_wall_s, std::string& out) {
@@ -135,6 +174,7 @@ void render_metrics(const ProcessView& view, int64_t now_wall_s, std::string& ou
   per_core(view, out, "decisiond_http_connections_accepted_total", "counter",
            "Connections accepted, by listener and core.", &ServerMetrics::connections_accepted);
   limit_hits(view, out);
+  decisions(view, out);
 }
 
 }  // namespace service
