@@ -124,6 +124,15 @@ JsonWriter& JsonWriter::key(std::string_view name) {
   return *this;
 }
 
+JsonWriter& JsonWriter::literal_key(std::string_view name) {
+  before_value();
+  out_.push_back('"');
+  out_.append(name);
+  out_.append("\":");
+  after_key_ = true;
+  return *this;
+}
+
 JsonWriter& JsonWriter::string(std::string_view value) {
   before_value();
   out_.push_back('"');

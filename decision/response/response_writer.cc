@@ -22,27 +22,27 @@ void write_placement_path(http::JsonWriter& json, size_t index, std::string_view
 }
 
 void write_language_missing(http::JsonWriter& json, std::string_view default_language) {
-  json.begin_object().key("code").number(localization::kLanguageMissingWarning);
-  json.key("message").string("Accept-Language is missing; content is in the default language");
-  json.key("details").begin_object().key("header").string(localization::kAcceptLanguageHeader);
-  json.key("default_language").string(default_language).end_object().end_object();
+  json.begin_object().literal_key("code").number(localization::kLanguageMissingWarning);
+  json.literal_key("message").string("Accept-Language is missing; content is in the default language");
+  json.literal_key("details").begin_object().literal_key("header").string(localization::kAcceptLanguageHeader);
+  json.literal_key("default_language").string(default_language).end_object().end_object();
 }
 
 void write_unknown_placement(http::JsonWriter& json, size_t index, std::string_view key) {
-  json.begin_object().key("code").number(kUnknownPlacementWarning);
-  json.key("message").string("unknown placement key; its decision has no creatives");
-  json.key("details").begin_object().key("field");
+  json.begin_object().literal_key("code").number(kUnknownPlacementWarning);
+  json.literal_key("message").string("unknown placement key; its decision has no creatives");
+  json.literal_key("details").begin_object().literal_key("field");
   write_placement_path(json, index, ".key");
-  json.key("placement").string(key).end_object().end_object();
+  json.literal_key("placement").string(key).end_object().end_object();
 }
 
 void write_language_unavailable(http::JsonWriter& json, size_t index,
                                 std::string_view default_language) {
-  json.begin_object().key("code").number(localization::kLanguageUnavailableWarning);
-  json.key("message").string("no content in the requested languages; the default language is used");
-  json.key("details").begin_object().key("field");
+  json.begin_object().literal_key("code").number(localization::kLanguageUnavailableWarning);
+  json.literal_key("message").string("no content in the requested languages; the default language is used");
+  json.literal_key("details").begin_object().literal_key("field");
   write_placement_path(json, index, "");
-  json.key("default_language").string(default_language).end_object().end_object();
+  json.literal_key("default_language").string(default_language).end_object().end_object();
 }
 }  // namespace
 
@@ -62,28 +62,28 @@ bool ResponseWriter::write_creative(http::JsonWriter& json, const ResponseInput&
       language.index >= 0 ? static_cast<size_t>(language.index) : creative.default_contents;
 
   json.begin_object();
-  json.key("contents").raw(text.contents_json[language_index]);
-  json.key("advertiser").raw(input.text.advertiser_json(ad.advertiser_index));
+  json.literal_key("contents").raw(text.contents_json[language_index]);
+  json.literal_key("advertiser").raw(input.text.advertiser_json(ad.advertiser_index));
   if (input.features.template_in_response) {
-    json.key("template").begin_object().key("key").string(template_record.key);
-    json.key("style").string(template_record.style).end_object();
+    json.literal_key("template").begin_object().literal_key("key").string(template_record.key);
+    json.literal_key("style").string(template_record.style).end_object();
   }
-  json.key("tracking");
+  json.literal_key("tracking");
   if (!links_.write(json, input.tracking, ad, creative, placement)) return false;
-  json.key("metadata").begin_object();
-  json.key("adId");
+  json.literal_key("metadata").begin_object();
+  json.literal_key("adId");
   write_public_id(json, kAdPrefix, ad.id);
-  json.key("creativeId");
+  json.literal_key("creativeId");
   write_public_id(json, kCreativePrefix, creative.id);
-  json.key("placementId");
+  json.literal_key("placementId");
   write_public_id(json, kPlacementPrefix, placement.id);
-  json.key("templateId");
+  json.literal_key("templateId");
   write_public_id(json, kTemplatePrefix, template_record.id);
-  json.key("priority").string(snapshot.priorities()[ad.tier_index].key);
-  json.key("style").string(ad.style);
+  json.literal_key("priority").string(snapshot.priorities()[ad.tier_index].key);
+  json.literal_key("style").string(ad.style);
   json.end_object();
   if (input.features.verification) {
-    json.key("verificationScriptResources");
+    json.literal_key("verificationScriptResources");
     write_verification_resources(json, creative.verification);
   }
   json.end_object();
@@ -93,13 +93,13 @@ bool ResponseWriter::write_creative(http::JsonWriter& json, const ResponseInput&
 bool ResponseWriter::write(const ResponseInput& input, std::string& out, WriteOutcome& outcome) {
   outcome = {};
   http::JsonWriter json(out);
-  json.begin_object().key("success").boolean(true).key("data").begin_array();
+  json.begin_object().literal_key("success").boolean(true).literal_key("data").begin_array();
   // Placements whose creatives fell back to the default language (warning 20004).
   uint32_t fell_back_mask = 0;
   static_assert(sizeof(fell_back_mask) * 8 >= request::kMaxPlacements);
   for (size_t i = 0; i < input.placements.size(); ++i) {
     const PlacementDecision& decision = input.placements[i];
-    json.begin_object().key("placement").string(decision.key).key("creatives").begin_array();
+    json.begin_object().literal_key("placement").string(decision.key).literal_key("creatives").begin_array();
     if (decision.placement_index) {
       const catalog::Placement& placement = input.snapshot.placements()[*decision.placement_index];
       bool fell_back = false;
@@ -113,7 +113,7 @@ bool ResponseWriter::write(const ResponseInput& input, std::string& out, WriteOu
     }
     json.end_array().end_object();
   }
-  json.end_array().key("errors").null().key("warnings");
+  json.end_array().literal_key("errors").null().literal_key("warnings");
 
   const bool language_missing = !input.languages.present();
   bool any_unknown = false;

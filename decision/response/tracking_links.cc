@@ -16,7 +16,7 @@ TrackingLinks::TrackingLinks(tracking::TokenCodec& codec, std::string_view base_
 }
 
 bool TrackingLinks::write_link(http::JsonWriter& json, const tracking::TrackingEvent& event) {
-  json.begin_object().key("key").string(tracking::event_name(event)).key("value");
+  json.begin_object().literal_key("key").string(tracking::event_name(event)).literal_key("value");
   std::string& out = json.begin_verbatim_string();
   out.append(url_prefix_);
   // base64url needs no JSON escaping.
@@ -36,17 +36,17 @@ bool TrackingLinks::write(http::JsonWriter& json, const TrackingIssue& issue, co
   event.issued_at_s = issue.now_s;
   event.expires_at_s = issue.now_s + ttl_s_;
 
-  json.begin_object().key("impressions").begin_array();
+  json.begin_object().literal_key("impressions").begin_array();
   event.kind = tracking::EventKind::kImpression;
   if (!write_link(json, event)) return false;
-  json.end_array().key("clicks").begin_array();
+  json.end_array().literal_key("clicks").begin_array();
   // A click token exists even without a click URL: the click is still counted (and answered
   // 204 rather than 302, DESIGN section 5).
   event.kind = tracking::EventKind::kClick;
   event.click_url = creative.click_url;
   if (!write_link(json, event)) return false;
   event.click_url = {};
-  json.end_array().key("custom");
+  json.end_array().literal_key("custom");
   if (creative.custom_events.empty()) {
     json.null();
   } else {

@@ -57,7 +57,7 @@ TEST(Admin, MetricsCountRequestsByRouteAndStatus) {
   ServerProcess server(standard_flags());
   ASSERT_TRUE(server.serving()) << server.start_error();
   CurlSession curl;
-  for (int i = 0; i < 3; ++i) ASSERT_TRUE(curl.post(server.public_url("/v1/decision"), "{}").ok);
+  for (int i = 0; i < 3; ++i) ASSERT_TRUE(curl.post(server.public_url("/v1/decision"), "{}").ok);  // 422
   for (int i = 0; i < 2; ++i) ASSERT_TRUE(curl.get(server.public_url("/nope")).ok);
   ASSERT_TRUE(curl.get(server.public_url("/v1/decision")).ok);  // 405
 
@@ -67,7 +67,7 @@ TEST(Admin, MetricsCountRequestsByRouteAndStatus) {
     return sum_samples(page, "decisiond_http_requests_total",
                        {{"listener", "public"}, {"route", route}, {"status", status}});
   };
-  EXPECT_EQ(requests("decision", "501"), 3.0) << page;
+  EXPECT_EQ(requests("decision", "422"), 3.0) << page;
   EXPECT_EQ(requests("unmatched", "404"), 2.0) << page;
   EXPECT_EQ(requests("decision", "405"), 1.0) << page;
   EXPECT_EQ(requests("tracking", "501"), std::nullopt) << "a route with no requests has no sample";

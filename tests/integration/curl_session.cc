@@ -39,10 +39,16 @@ CurlSession::~CurlSession() { curl_easy_cleanup(handle_); }
 CurlReply CurlSession::get(const std::string& url) { return perform(url, nullptr, {}); }
 
 CurlReply CurlSession::post(const std::string& url, const std::string& body, const std::string& content_type) {
-  return perform(url, &body, content_type);
+  return perform(url, &body, {"Content-Type: " + content_type});
 }
 
-CurlReply CurlSession::perform(const std::string& url, const std::string* post_body, const std::string& content_type) {
+CurlReply CurlSession::post_with_headers(const std::string& url, const std::string& body,
+                                         const std::vector<std::string>& header_lines) {
+  return perform(url, &body, header_lines);
+}
+
+CurlReply CurlSession::perform(const std::string& url, const std::string* post_body,
+                               const std::vector<std::string>& header_lines) {
   CurlReply reply;
   curl_easy_reset(handle_);  // keeps the connection cache: that is the point of one handle
   curl_easy_setopt(handle_, CURLOPT_URL, url.c_str());
@@ -57,9 +63,9 @@ CurlReply CurlSession::perform(const std::string& url, const std::string* post_b
     curl_easy_setopt(handle_, CURLOPT_POST, 1L);
     curl_easy_setopt(handle_, CURLOPT_POSTFIELDS, post_body->data());
     curl_easy_setopt(handle_, CURLOPT_POSTFIELDSIZE, static_cast<long>(post_body->size()));
-    headers = curl_slist_append(headers, ("Content-Type: " + content_type).c_str());
-    curl_easy_setopt(handle_, CURLOPT_HTTPHEADER, headers);
   }
+  for (const std::string& line : header_lines) headers = curl_slist_append(headers, line.c_str());
+  if (headers != nullptr) curl_easy_setopt(handle_, CURLOPT_HTTPHEADER, headers);
   const CURLcode rc = curl_easy_perform(handle_);
   curl_slist_free_all(headers);
   reply.ok = rc == CURLE_OK;

@@ -31,9 +31,14 @@ class CurlSession {
   CurlReply get(const std::string& url);
   CurlReply post(const std::string& url, const std::string& body,
                  const std::string& content_type = "application/json");
+  // A POST with exactly these request header lines ("Name: value"). A line "Name:" with
+  // no value stops curl sending a header of its own, such as its default Content-Type.
+  CurlReply post_with_headers(const std::string& url, const std::string& body,
+                              const std::vector<std::string>& header_lines);
 
  private:
-  CurlReply perform(const std::string& url, const std::string* post_body, const std::string& content_type);
+  CurlReply perform(const std::string& url, const std::string* post_body,
+                    const std::vector<std::string>& header_lines);
 
   CURL* handle_;
 };

@@ -28,7 +28,7 @@ std::vector<Exchange> exchanges() {
   return {
       {"healthz", Listener::kAdmin, get_request("/healthz"), 200, false},
       {"metrics", Listener::kAdmin, get_request("/metrics"), 200, false},
-      {"decision_not_built", Listener::kPublic, post_request("/v1/decision", "{}"), 501, false},
+      {"decision_invalid_request", Listener::kPublic, post_request("/v1/decision", "{}"), 422, false},
       {"unknown_path", Listener::kPublic, get_request("/nope"), 404, false},
       {"wrong_method", Listener::kPublic, get_request("/v1/decision"), 405, false},
       {"client_asks_close", Listener::kPublic, get_request("/v1/tracking", "Connection: close\r\n"), 501, true},

@@ -35,7 +35,6 @@ TEST(Routing, PublicRoutesAnswer501WithErrorEnvelope) {
   RawConnection connection(server.public_port());
   ASSERT_TRUE(connection.connected());
   const RouteCase routes[] = {
-      {post_request("/v1/decision", "{}"), "POST /v1/decision"},
       {get_request("/v1/tracking?t=abc"), "GET /v1/tracking"},
       {get_request("/v1/vast?tag=abc"), "GET /v1/vast"},
   };

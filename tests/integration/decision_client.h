@@ -1,0 +1,29 @@
+#pragma once
+// POST /v1/decision as a client application calls it: libcurl on one kept-alive
+// connection, with the headers the spec names. A header left nullopt is not sent.
+#include <optional>
+#include <string>
+
+#include "tests/integration/curl_session.h"
+#include "tests/integration/server_process.h"
+
+namespace integration {
+
+struct DecisionHeaders {
+  std::optional<std::string> version{};          // X-Decision-Version
+  std::optional<std::string> accept_language{};  // Accept-Language
+  std::optional<std::string> content_type = "application/json";
+};
+
+class DecisionClient {
+ public:
+  explicit DecisionClient(const ServerProcess& server) : url_(server.public_url("/v1/decision")) {}
+
+  CurlReply decide(const std::string& body, const DecisionHeaders& headers = {});
+
+ private:
+  std::string url_;
+  CurlSession curl_;
+};
+
+}  // namespace integration
