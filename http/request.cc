@@ -35,4 +35,12 @@ std::optional<std::string_view> Request::find_header(std::string_view name) cons
 
 bool Request::has_header(std::string_view name) const { return find_header(name).has_value(); }
 
+bool Request::has_repeated_header(std::string_view name) const {
+  int seen = 0;
+  for (size_t i = 0; i < header_count; ++i) {
+    if (absl::EqualsIgnoreCase(runtime::av(headers[i].name), runtime::av(name)) && ++seen == 2) return true;
+  }
+  return false;
+}
+
 }  // namespace http

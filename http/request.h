@@ -36,6 +36,9 @@ struct Request {
   bool has_header(std::string_view name) const;
   // Like header(), but tells an absent header (nullopt) from an empty one.
   std::optional<std::string_view> find_header(std::string_view name) const;
+  // Whether the header appears more than once: for a header whose value is a single item,
+  // two fields mean two values (RFC 9110 section 5.3), and picking one would be a guess.
+  bool has_repeated_header(std::string_view name) const;
 };
 
 }  // namespace http

@@ -9,6 +9,9 @@ namespace decision::endpoint {
 namespace {
 constexpr int kUnsupportedMediaType = 10002;
 constexpr int kInternalError = 10099;
+// What a repeated header's values amount to when joined (RFC 9110 section 5.3): a list,
+// never one exact date.
+constexpr std::string_view kRepeatedHeaderValue = "(repeated header)";
 
 absl::CivilDay utc_day(int64_t now_s) {
   int64_t days = now_s / 86400;
@@ -52,8 +55,13 @@ DecisionHandler::DecisionHandler(const runtime::Clock& clock, uint32_t core_inde
 
 void DecisionHandler::handle(const http::Request& request, http::Response& response) {
   const int64_t now_s = clock_.wall_s();
-  const versions::Resolution& version =
-      versions_.resolve(request.find_header(versions::kDecisionVersionHeader), utc_day(now_s));
+  // Two version headers are two versions: not an exact value (DESIGN section 6), so the
+  // request gets the malformed-header answer rather than whichever came first.
+  const std::optional<std::string_view> version_header =
+      request.has_repeated_header(versions::kDecisionVersionHeader)
+          ? std::optional<std::string_view>(kRepeatedHeaderValue)
+          : request.find_header(versions::kDecisionVersionHeader);
+  const versions::Resolution& version = versions_.resolve(version_header, utc_day(now_s));
   if (!version.served()) {
     counters_.rejected_versions.add();
     versions::VersionResolver::write_error(version, response);
@@ -61,7 +69,7 @@ void DecisionHandler::handle(const http::Request& request, http::Response& respo
   }
   versions_.add_reply_headers(version, response);
 
-  if (!is_json_media_type(request.header("Content-Type"))) {
+  if (request.has_repeated_header("Content-Type") || !is_json_media_type(request.header("Content-Type"))) {
     counters_.wrong_media_type.add();
     http::set_error(response, 415, kUnsupportedMediaType, "Content-Type must be application/json");
     return;

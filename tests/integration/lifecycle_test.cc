@@ -78,9 +78,17 @@ TEST(Lifecycle, SigtermFinishesTheRequestInFlightWithConnectionClose) {
   ServerProcess server(standard_flags({"--cores=1"}));
   ASSERT_TRUE(server.serving()) << server.start_error();
   RawConnection connection(server.public_port());
-  const std::string request = post_request("/v1/decision", R"({"placements":[{"key":"slot"}]})");
+  // The head asks for 100 Continue, whose arrival proves the server has read it: a request
+  // the server has not seen yet is not in flight (its connection is idle and closed).
+  const std::string request = post_request("/v1/decision", R"({"placements":[{"key":"slot"}]})",
+                                           "Expect: 100-continue\r\n");
+  const size_t head_end = request.find("\r\n\r\n") + 4;
   const size_t half = request.size() - 10;  // the head and part of the body
-  ASSERT_TRUE(connection.send(request.substr(0, half)));
+  ASSERT_TRUE(connection.send(request.substr(0, head_end)));
+  const std::optional<HttpReply> interim = connection.read_reply_to_head();
+  ASSERT_TRUE(interim) << connection.last_error();
+  ASSERT_EQ(interim->status, 100);
+  ASSERT_TRUE(connection.send(request.substr(head_end, half - head_end)));
 
   server.send_signal(SIGTERM);
   ASSERT_TRUE(wait_until_refused(server.public_port(), milliseconds(3000))) << "the server never began draining";

@@ -188,6 +188,21 @@ TEST_F(DecisionHandlerTest, VersionIsCheckedBeforeTheMediaTypeAndEchoedAfter) {
   EXPECT_EQ(no_type.status(), 415);
 }
 
+TEST_F(DecisionHandlerTest, RepeatedVersionOrMediaTypeHeadersAreNotGuessedBetween) {
+  DecisionHandler handler = make_handler(10);
+  const std::string body = R"({"placements":[{"key":"home_top"}]})";
+  http::Response& versions = post(handler, body, {{"Content-Type", "application/json"},
+                                                  {"X-Decision-Version", "2025-11-01"},
+                                                  {"x-decision-version", "2025-11-01"}});
+  EXPECT_EQ(versions.status(), 400);
+  EXPECT_THAT(versions.body(), HasSubstr(R"("code":10042)"));
+  http::Response& types = post(handler, body, {{"Content-Type", "application/json"},
+                                               {"Content-Type", "application/json"}});
+  EXPECT_EQ(types.status(), 415);
+  EXPECT_EQ(post(handler, body, {{"Content-Type", "application/json"},
+                                 {"X-Decision-Version", "2025-11-01"}}).status(), 200);
+}
+
 TEST_F(DecisionHandlerTest, BadBodiesGetTheReadersStatusAndEveryError) {
   DecisionHandler handler = make_handler(6);
   EXPECT_EQ(post(handler, "[1,").status(), 400);
