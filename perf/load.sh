@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # End-to-end throughput and latency of decisiond against nginx serving the same reply,
-# each server pinned to one CPU and wrk pinned to another. It reports numbers only: no
-# thresholds, no verdicts. Run from the repository root (`make bench` does).
+# each server pinned to one CPU and wrk pinned to another. It reports numbers: no
+# thresholds, no verdicts on them. It fails (exit 1, after printing them) when a reply was
+# not 2xx, by wrk's count or decisiond's, or wrk saw socket errors: the two servers then
+# did unlike work. Run from the repository root (`make bench` does).
 #
 # Environment:
 #   DECISIOND     the binary                                 (build/decisiond)
@@ -9,26 +11,36 @@
 #   DURATION      wrk -d of each run                         (10s)
 #   CONNECTIONS   wrk -c                                     (64)
 #   WARMUP        wrk -d of one uncounted run per server     (1s; 0 skips it)
+#   SEED          decisiond --seed                           (1)
+#   TARGET        decision or healthz                        (decision)
+# With TARGET=decision: POST /v1/decision on the public plane, through perf/decision.lua.
+#   DECISION_BODY     the request body; each @USER@ in it becomes u1, u2, ... u$USERS
+#                     ({"placements":[{"key":"home_top","count":2}],"user":{"id":"@USER@"}})
+#   TARGET_BODY_FILE  a file holding that body instead of DECISION_BODY (none)
+#   USERS             distinct user ids, one body each, sent in turn (1000)
+#   DECISION_VERSION  X-Decision-Version, empty = none       (2025-11-01)
+#   ACCEPT_LANGUAGE   Accept-Language, empty = none          (fr-CH, fr;q=0.9, en;q=0.8)
+# With TARGET=healthz: GET, no body, no script.
 #   TARGET_PLANE  which decisiond listener: admin or public  (admin)
-#   TARGET_PATH   the request path                           (/healthz)
-#   TARGET_METHOD the request method                         (GET)
-#   TARGET_BODY_FILE  a request body                         (none)
+#   TARGET_PATH   the request path; any GET with a fixed reply will do (/healthz)
+# TARGET_METHOD is implied by TARGET (POST, GET); set, it must agree.
 #
 # Why /healthz: its reply is fixed ("ok\n"), so decisiond and nginx send the same body
 # and the comparison measures the servers' I/O and HTTP paths, nothing else.
 #
-# POST targets (TARGET_METHOD=POST TARGET_PLANE=public TARGET_PATH=/v1/decision
-# TARGET_BODY_FILE=request.json) are planned but not built: the script stops with a
-# message if asked. The design, so that adding them touches only this script:
-#   - capture decisiond's reply with the same request (curl -X POST --data-binary @FILE
-#     with Content-Type: application/json, Accept-Language and X-Decision-Version);
-#   - write "$tmp/request.lua" setting wrk.method, wrk.body (the file's bytes, quoted
-#     with Lua's long brackets) and those wrk.headers, and pass `-s "$tmp/request.lua"`
-#     to every wrk run (the warm-up too);
-#   - nginx's static handler answers POST with 405: add `error_page 405 =200 $uri;` to
-#     the location so it serves the captured body with status 200.
-# A decision reply varies from request to request (tracking URLs, selection), so the
-# byte sizes printed before the rounds then match only roughly.
+# Why the decision target compares with a static file: it prices a whole decision
+# (reading the request, selection, sealing each tracking URL, writing the JSON body)
+# against the cheapest possible server of a reply of that size. Its home_top request with count 2
+# gets 2 creatives from the demo catalog (targeted ads are not eligible yet, video
+# placements answer nothing). A decision reply varies from request to request (tracking
+# tokens, selection), so a sample of replies is captured first and nginx serves the one of
+# median size; the range is printed before the rounds. nginx's static handler answers
+# POST with 405; `error_page 405 =200 $uri;` makes it serve the file with status 200.
+# nginx also sends the headers decisiond sends beyond nginx's own (X-Decision-Version).
+#
+# decisiond runs with a private --state-dir in a temp dir (it writes keys.json there), the
+# demo catalog, and none of the caller's DECISIOND_<FLAG> environment variables (they
+# would set its flags).
 set -euo pipefail
 
 DECISIOND=${DECISIOND:-build/decisiond}
@@ -36,11 +48,13 @@ ROUNDS=${ROUNDS:-3}
 DURATION=${DURATION:-10s}
 CONNECTIONS=${CONNECTIONS:-64}
 WARMUP=${WARMUP:-1s}
-TARGET_PLANE=${TARGET_PLANE:-admin}
-TARGET_PATH=${TARGET_PATH:-/healthz}
-TARGET_METHOD=${TARGET_METHOD:-GET}
-TARGET_BODY_FILE=${TARGET_BODY_FILE:-}
+SEED=${SEED:-1}
+TARGET=${TARGET:-decision}
 NGINX=/usr/sbin/nginx
+SCRIPT_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+DECISION_LUA=$SCRIPT_DIR/decision.lua
+# Replies sampled before the rounds to size nginx's file (decision target).
+REPLY_SAMPLES_MAX=31
 
 die() {
   echo "load.sh: $*" >&2
@@ -54,14 +68,46 @@ for tool in wrk curl taskset; do
 done
 [[ "$ROUNDS" =~ ^[1-9][0-9]*$ ]] || die "ROUNDS must be a positive integer, not '$ROUNDS'"
 [[ "$CONNECTIONS" =~ ^[1-9][0-9]*$ ]] || die "CONNECTIONS must be a positive integer, not '$CONNECTIONS'"
+[[ "$SEED" =~ ^[0-9]+$ ]] || die "SEED must be an unsigned integer, not '$SEED'"
+
+case "$TARGET" in
+  decision)
+    [[ -z "${TARGET_PLANE:-}${TARGET_PATH:-}" ]] \
+      || die "TARGET_PLANE and TARGET_PATH apply to TARGET=healthz only; TARGET=decision is POST /v1/decision on the public plane"
+    [[ "${TARGET_METHOD:-POST}" == POST ]] || die "TARGET=decision sends POST, not TARGET_METHOD=$TARGET_METHOD"
+    TARGET_METHOD=POST
+    TARGET_PLANE=public
+    TARGET_PATH=/v1/decision
+    USERS=${USERS:-1000}
+    DECISION_VERSION=${DECISION_VERSION-2025-11-01}
+    ACCEPT_LANGUAGE=${ACCEPT_LANGUAGE-fr-CH, fr;q=0.9, en;q=0.8}
+    [[ "$USERS" =~ ^[1-9][0-9]{0,5}$ ]] || die "USERS must be an integer from 1 to 999999, not '$USERS'"
+    [[ -f "$DECISION_LUA" ]] || die "no wrk script at $DECISION_LUA"
+    if [[ -n "${TARGET_BODY_FILE:-}" ]]; then
+      [[ -z "${DECISION_BODY:-}" ]] || die "set DECISION_BODY or TARGET_BODY_FILE, not both"
+      [[ -r "$TARGET_BODY_FILE" ]] || die "cannot read TARGET_BODY_FILE '$TARGET_BODY_FILE'"
+      DECISION_BODY=$(<"$TARGET_BODY_FILE")
+    fi
+    DECISION_BODY=${DECISION_BODY:-'{"placements":[{"key":"home_top","count":2}],"user":{"id":"@USER@"}}'}
+    # One body per line in the file wrk reads. Raw line breaks in JSON are whitespace
+    # outside strings and forbidden inside them, so dropping them changes nothing.
+    DECISION_BODY=$(printf '%s' "$DECISION_BODY" | tr -d '\r\n')
+    [[ -n "$DECISION_BODY" ]] || die "the decision body is empty"
+    ;;
+  healthz)
+    [[ -z "${TARGET_BODY_FILE:-}${DECISION_BODY:-}" ]] || die "TARGET=healthz sends no body (TARGET_BODY_FILE, DECISION_BODY)"
+    [[ "${TARGET_METHOD:-GET}" == GET ]] || die "TARGET=healthz sends GET, not TARGET_METHOD=$TARGET_METHOD"
+    TARGET_METHOD=GET
+    TARGET_PLANE=${TARGET_PLANE:-admin}
+    TARGET_PATH=${TARGET_PATH:-/healthz}
+    ;;
+  *) die "TARGET must be decision or healthz, not '$TARGET'" ;;
+esac
 [[ "$TARGET_PATH" == /* ]] || die "TARGET_PATH must start with '/', not '$TARGET_PATH'"
 case "$TARGET_PLANE" in
   admin | public) ;;
   *) die "TARGET_PLANE must be admin or public, not '$TARGET_PLANE'" ;;
 esac
-if [[ "$TARGET_METHOD" != GET || -n "$TARGET_BODY_FILE" ]]; then
-  die "only GET targets are built yet (TARGET_METHOD=$TARGET_METHOD${TARGET_BODY_FILE:+, TARGET_BODY_FILE=$TARGET_BODY_FILE}); see the header of $0"
-fi
 
 # --- clean-up: every process started here, and the temp dir, on any exit -------------
 
@@ -167,25 +213,109 @@ public_port=$port
 next_free_port
 admin_port=$port
 mkdir "$tmp/state"
-taskset -c "$server_cpu" "$DECISIOND" --cores=1 --pin \
+# DECISIOND_<FLAG> variables in the caller's environment would set decisiond's flags (and
+# an unknown one stops it); the run's flags are all on the command line.
+env_unset=()
+while IFS= read -r name; do
+  [[ "$name" == DECISIOND_* ]] && env_unset+=(-u "$name")
+done < <(compgen -e)
+if ((${#env_unset[@]} > 0)); then
+  echo "note:   not passing to decisiond: $(printf '%s\n' "${env_unset[@]}" | grep -v '^-u$' | paste -sd' ' -)"
+fi
+taskset -c "$server_cpu" env "${env_unset[@]}" "$DECISIOND" --cores=1 --pin --seed="$SEED" \
   --listen="127.0.0.1:$public_port" --admin-listen="127.0.0.1:$admin_port" \
   --state-dir="$tmp/state" >"$tmp/decisiond.log" 2>&1 &
 decisiond_pid=$!
-wait_until_serving decisiond "$decisiond_pid" "http://127.0.0.1:$admin_port/healthz" "$tmp/decisiond.log"
+admin_url="http://127.0.0.1:$admin_port"
+wait_until_serving decisiond "$decisiond_pid" "$admin_url/healthz" "$tmp/decisiond.log"
+echo "server: $(grep -m1 'serving' "$tmp/decisiond.log" || true) seed=$SEED"
 
 if [[ "$TARGET_PLANE" == admin ]]; then target_port=$admin_port; else target_port=$public_port; fi
 decisiond_url="http://127.0.0.1:$target_port$TARGET_PATH"
 
-# --- nginx serving decisiond's exact reply body --------------------------------------
+# --- the requests -------------------------------------------------------------------
 
-curl --noproxy '*' -s --max-time 5 -D "$tmp/decisiond.head" -o "$tmp/reply.body" "$decisiond_url" \
-  || die "could not fetch $decisiond_url"
-decisiond_status=$(head -n1 "$tmp/decisiond.head" | awk '{print $2}')
+# curl and wrk send the same requests: for POST, the bodies in $tmp/bodies.txt, one per
+# line, with these headers (decision.lua builds its own from the same arguments).
+curl_request=()
+wrk_script=()
+wrk_script_args=()
+if [[ "$TARGET_METHOD" == POST ]]; then
+  DECISION_BODY="$DECISION_BODY" awk -v users="$USERS" 'BEGIN {
+    for (i = 1; i <= users; i++) { b = ENVIRON["DECISION_BODY"]; gsub(/@USER@/, "u" i, b); print b } }' \
+    >"$tmp/bodies.txt"
+  [[ "$DECISION_BODY" == *@USER@* ]] \
+    || echo "note:   the body has no @USER@: every request is the same, with no user id varied"
+  curl_request=(-X POST -H 'Content-Type: application/json')
+  [[ -z "$DECISION_VERSION" ]] || curl_request+=(-H "X-Decision-Version: $DECISION_VERSION")
+  [[ -z "$ACCEPT_LANGUAGE" ]] || curl_request+=(-H "Accept-Language: $ACCEPT_LANGUAGE")
+  wrk_script=(-s "$DECISION_LUA")
+  wrk_script_args=(-- "$tmp/bodies.txt" "$DECISION_VERSION" "$ACCEPT_LANGUAGE")
+fi
+body_of_user() { sed -n "${1}p" "$tmp/bodies.txt"; }
+
+# fetch url head-file body-file [user]: one request as wrk sends it; prints the status.
+fetch() {
+  local data=()
+  [[ "$TARGET_METHOD" != POST ]] || data=(--data-binary "$(body_of_user "$4")")
+  curl --noproxy '*' -s --max-time 5 "${curl_request[@]}" "${data[@]}" -D "$2" -o "$3" "$1" \
+    || die "could not fetch $1"
+  head -n1 "$2" | awk '{print $2}'
+}
+
+# --- nginx serving one of decisiond's reply bodies -----------------------------------
+
+if [[ "$TARGET_METHOD" == POST ]]; then
+  # Replies differ by request; nginx serves the one of median size among a few users'.
+  samples=$((USERS < REPLY_SAMPLES_MAX ? USERS : REPLY_SAMPLES_MAX))
+  for ((u = 1; u <= samples; u++)); do
+    status=$(fetch "$decisiond_url" "$tmp/sample-$u.head" "$tmp/sample-$u.body" "$u")
+    if [[ "$status" != 2* ]]; then
+      echo "load.sh: decisiond answered status $status to user $u's request:" >&2
+      echo "  body: $(body_of_user "$u")" >&2
+      echo "  reply: $(head -c 2000 "$tmp/sample-$u.body")" >&2
+      exit 1
+    fi
+    echo "$(wc -c <"$tmp/sample-$u.body") $u"
+  done | sort -n -k1,1 >"$tmp/sample-sizes"
+  median_user=$(awk '{ u[NR] = $2 } END { print u[int((NR + 1) / 2)] }' "$tmp/sample-sizes")
+  reply_size_range=$(awk '{ s[NR] = $1 } END { printf "%d, %d, %d", s[1], s[int((NR + 1) / 2)], s[NR] }' "$tmp/sample-sizes")
+  cp "$tmp/sample-$median_user.head" "$tmp/decisiond.head"
+  cp "$tmp/sample-$median_user.body" "$tmp/reply.body"
+else
+  median_user=""
+  decisiond_status=$(fetch "$decisiond_url" "$tmp/decisiond.head" "$tmp/reply.body")
+  if [[ "$decisiond_status" != 2* ]]; then
+    echo "note:   decisiond answers $TARGET_METHOD $TARGET_PATH with status $decisiond_status;" \
+      "nginx will answer 200 with the same body"
+  fi
+fi
 content_type=$(grep -i '^content-type:' "$tmp/decisiond.head" | head -n1 | sed 's/^[^:]*:[[:space:]]*//' | tr -d '\r')
 [[ -n "$content_type" ]] || content_type=application/octet-stream
-if [[ "$decisiond_status" != 2* ]]; then
-  echo "note:   decisiond answers $TARGET_METHOD $TARGET_PATH with status $decisiond_status;" \
-    "nginx will answer 200 with the same body"
+
+# The headers decisiond sends that nginx does not send on its own (X-Decision-Version),
+# so that both replies carry the same fields; nginx adds Server and Connection.
+extra_headers=""
+while IFS= read -r line; do
+  line=${line%$'\r'}
+  name=${line%%:*}
+  value=${line#*:}
+  value=${value#"${value%%[![:space:]]*}"}  # leading blanks
+  case "${name,,}" in
+    date | content-type | content-length | connection | keep-alive | server | transfer-encoding) continue ;;
+  esac
+  if [[ "$value" == *[\"\$\\]* ]]; then
+    echo "note:   nginx does not copy decisiond's header $name (its value needs quoting)"
+    continue
+  fi
+  extra_headers+="      add_header $name \"$value\" always;"$'\n'
+done < <(tail -n +2 "$tmp/decisiond.head" | grep ':')
+
+post_rule=""
+if [[ "$TARGET_METHOD" == POST ]]; then
+  # The static handler answers POST with 405; internally redirected by error_page, the
+  # request becomes a GET of the same URI and gets the file with status 200.
+  post_rule="error_page 405 =200 \$uri;"
 fi
 
 next_free_port
@@ -221,6 +351,7 @@ http {
       etag off;
       max_ranges 0;  # no Accept-Ranges
       add_header Last-Modified "";  # an empty value removes it
+$extra_headers      $post_rule
       alias $tmp/www/reply.body;
     }
   }
@@ -232,8 +363,8 @@ nginx_pid=$!
 nginx_url="http://127.0.0.1:$nginx_port$TARGET_PATH"
 wait_until_serving nginx "$nginx_pid" "$nginx_url" "$tmp/nginx-error.log"
 
-curl --noproxy '*' -s --max-time 5 -D "$tmp/nginx.head" -o "$tmp/nginx.body" "$nginx_url" \
-  || die "could not fetch $nginx_url"
+nginx_status=$(fetch "$nginx_url" "$tmp/nginx.head" "$tmp/nginx.body" "${median_user:-}")
+[[ "$nginx_status" == 200 ]] || die "nginx answered $TARGET_METHOD $TARGET_PATH with status $nginx_status, not 200"
 cmp -s "$tmp/reply.body" "$tmp/nginx.body" || die "nginx's body differs from decisiond's"
 
 reply_sizes() {  # head body
@@ -246,6 +377,13 @@ header_names() { tail -n +2 "$1" | tr -d '\r' | sed -n 's/:.*//p' | paste -sd, -
 
 echo
 echo "target: $TARGET_METHOD $TARGET_PATH ($TARGET_PLANE plane), Content-Type: $content_type"
+if [[ "$TARGET_METHOD" == POST ]]; then
+  echo "requests: $USERS bodies in turn, $(wc -c <"$tmp/bodies.txt") bytes in all; user 1's:"
+  echo "  $(body_of_user 1)"
+  echo "  headers: Content-Type: application/json${DECISION_VERSION:+, X-Decision-Version: $DECISION_VERSION}${ACCEPT_LANGUAGE:+, Accept-Language: $ACCEPT_LANGUAGE}"
+  echo "decisiond reply bodies of users 1-$samples: $reply_size_range bytes (min, median, max);" \
+    "nginx serves user $median_user's ($(grep -o '"adId"' "$tmp/reply.body" | wc -l) creatives)"
+fi
 echo "decisiond reply: $(reply_sizes "$tmp/decisiond.head" "$tmp/reply.body"); $(head -n1 "$tmp/decisiond.head" | tr -d '\r'); $(header_names "$tmp/decisiond.head")"
 echo "nginx reply:     $(reply_sizes "$tmp/nginx.head" "$tmp/nginx.body"); $(head -n1 "$tmp/nginx.head" | tr -d '\r'); $(header_names "$tmp/nginx.head")"
 
@@ -262,7 +400,8 @@ to_us() {
 }
 
 run_wrk() {  # url duration output
-  taskset -c "$wrk_cpu" wrk -t1 -c"$CONNECTIONS" -d"$2" --latency "$1" >"$3" 2>&1 &
+  taskset -c "$wrk_cpu" wrk -t1 -c"$CONNECTIONS" -d"$2" --latency "${wrk_script[@]}" "$1" \
+    "${wrk_script_args[@]}" >"$3" 2>&1 &
   wrk_pid=$!
   local rc=0
   wait "$wrk_pid" || rc=$?
@@ -273,8 +412,33 @@ run_wrk() {  # url duration output
   fi
 }
 
+# The errors wrk reports in its output file $1: socket errors and replies with status >= 400
+# (wrk's "Non-2xx or 3xx" line counts only those); empty when there are none.
+wrk_errors() {
+  local socket non2xx
+  socket=$(grep -m1 'Socket errors:' "$1" | sed 's/^[[:space:]]*Socket errors:[[:space:]]*//' || true)
+  non2xx=$(awk -F': *' '/Non-2xx or 3xx responses/ {print $2}' "$1")
+  echo "${socket:+socket errors: $socket; }${non2xx:+status >= 400 (wrk): $non2xx; }"
+}
+
+# decisiond's own counts, from its metrics page: "replies non2xx decisions creatives",
+# replies on the target's listener (the metrics route excluded: that is this scrape) and
+# those whose status is not 2xx, 3xx included, which wrk does not count.
+decisiond_counters() {
+  curl --noproxy '*' -s --max-time 5 -o "$tmp/metrics.txt" "$admin_url/metrics" \
+    || die "could not read $admin_url/metrics"
+  awk -v listener="listener=\"$TARGET_PLANE\"" '
+    /^decisiond_http_requests_total\{/ && index($0, listener) && !index($0, "route=\"metrics\"") {
+      n += $NF; if (!index($0, "status=\"2")) bad += $NF }
+    /^decisiond_decisions_total\{/ { d += $NF }
+    /^decisiond_decision_creatives_total\{/ { c += $NF }
+    END { printf "%d %d %d %d\n", n, bad, d, c }' "$tmp/metrics.txt"
+}
+
 declare -A rate p50 p99
 notes=()
+decisions_measured=0
+creatives_measured=0
 
 # CPU time a process has used, every thread included, in clock ticks. The fields after
 # the command name (which is in parentheses); utime and stime are the 14th and 15th.
@@ -298,6 +462,11 @@ measure() {  # server round
   server_ticks0=$(process_ticks "$pid")
   wrk_cpu0=$(cpu_ticks "$wrk_cpu")
   server_cpu0=$(cpu_ticks "$server_cpu")
+  local counters0=(0 0 0 0) counters
+  if [[ "$server" == decisiond ]]; then
+    counters=$(decisiond_counters)
+    read -ra counters0 <<<"$counters"
+  fi
   start_ns=$(date +%s%N)
   run_wrk "$url" "$DURATION" "$out"
   local server_ticks1 wrk_cpu1 server_cpu1 end_ns server_pct wrk_cpu_busy_pct server_cpu_busy_pct
@@ -309,7 +478,15 @@ measure() {  # server round
     -v ns="$((end_ns - start_ns))" 'BEGIN { printf "%.0f", 100 * t / hz / (ns / 1e9) }')
   wrk_cpu_busy_pct=$(busy_pct "$wrk_cpu0" "$wrk_cpu1")
   server_cpu_busy_pct=$(busy_pct "$server_cpu0" "$server_cpu1")
-  local r p50_raw p99_raw requests socket non2xx
+  local counters1=(0 0 0 0) server_non2xx=0
+  if [[ "$server" == decisiond ]]; then
+    counters=$(decisiond_counters)
+    read -ra counters1 <<<"$counters"
+    server_non2xx=$((counters1[1] - counters0[1]))
+    decisions_measured=$((decisions_measured + counters1[2] - counters0[2]))
+    creatives_measured=$((creatives_measured + counters1[3] - counters0[3]))
+  fi
+  local r p50_raw p99_raw requests
   r=$(awk '/^Requests\/sec:/ {print $2}' "$out")
   p50_raw=$(awk '$1 == "50%" {print $2}' "$out")
   p99_raw=$(awk '$1 == "99%" {print $2}' "$out")
@@ -318,13 +495,14 @@ measure() {  # server round
     die "could not read wrk's output for $server"
   }
   requests=$(awk '/requests in/ {print $1}' "$out")
-  socket=$(grep -m1 'Socket errors:' "$out" | sed 's/^[[:space:]]*Socket errors:[[:space:]]*//' || true)
-  non2xx=$(awk -F': *' '/Non-2xx or 3xx responses/ {print $2}' "$out")
   # shellcheck disable=SC2034  # read through the nameref in values()
   rate[$server,$round]=$r
   p50[$server,$round]=$(to_us "$p50_raw")
   p99[$server,$round]=$(to_us "$p99_raw")
-  local errors="${socket:+socket errors: $socket; }${non2xx:+non-2xx/3xx responses: $non2xx}"
+  local errors
+  errors=$(wrk_errors "$out")
+  ((server_non2xx == 0)) || errors+="non-2xx (decisiond's count): $server_non2xx; "
+  errors=${errors%; }
   local shown=${errors:-none}
   printf '%5s  %-9s  %12s  %9s  %9s  %10s  %8s  %9s  %9s  %s\n' "$round" "$server" "$r" \
     "${p50[$server,$round]}" "${p99[$server,$round]}" "$requests" "$server_pct" \
@@ -343,8 +521,12 @@ warm=""
 [[ -n "$WARMUP" && "$WARMUP" != 0 ]] && warm=", after an uncounted $WARMUP warm-up per server"
 echo "wrk: -t1 -c$CONNECTIONS -d$DURATION --latency, $ROUNDS rounds, order alternating$warm"
 if [[ -n "$warm" ]]; then
-  run_wrk "$decisiond_url" "$WARMUP" "$tmp/warmup-decisiond.txt"
-  run_wrk "$nginx_url" "$WARMUP" "$tmp/warmup-nginx.txt"
+  for server in decisiond nginx; do
+    if [[ "$server" == decisiond ]]; then url=$decisiond_url; else url=$nginx_url; fi
+    run_wrk "$url" "$WARMUP" "$tmp/warmup-$server.txt"
+    errors=$(wrk_errors "$tmp/warmup-$server.txt")
+    [[ -z "$errors" ]] || notes+=("warm-up $server: ${errors%; }")
+  done
 fi
 echo
 echo "  srv%: the server process's CPU time over the run's wall time (100 = one CPU);"
@@ -384,10 +566,17 @@ for server in decisiond nginx; do
 done
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b == 0) print "n/a"; else printf "%.3f", a / b }'; }
 echo "  decisiond/nginx: requests/s $(ratio "${med_rate[decisiond]}" "${med_rate[nginx]}")," \
+  "p50 $(ratio "${med_p50[decisiond]}" "${med_p50[nginx]}")," \
   "p99 $(ratio "${med_p99[decisiond]}" "${med_p99[nginx]}")"
-if ((${#notes[@]} > 0)); then
-  echo
-  echo "wrk reported errors:"
-  printf '  %s\n' "${notes[@]}"
+if [[ "$TARGET" == decision ]]; then
+  echo "  decisiond served $(awk -v c="$creatives_measured" -v d="$decisions_measured" \
+    'BEGIN { if (d == 0) print "n/a"; else printf "%.2f", c / d }') creatives per decision" \
+    "over the $decisions_measured decisions of the rounds (its counters)"
 fi
 echo "load now: $(cut -d' ' -f1-3 /proc/loadavg)"
+if ((${#notes[@]} > 0)); then
+  echo >&2
+  echo "load.sh: FAILED: errors during the runs, so the figures above compare unlike work:" >&2
+  printf '  %s\n' "${notes[@]}" >&2
+  exit 1
+fi
