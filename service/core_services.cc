@@ -29,6 +29,7 @@ decision::endpoint::DecisionSettings decision_settings(const ProcessView& view) 
   settings.seed = view.seed;
   settings.max_body_bytes = view.config.public_limits.max_body_bytes;
   settings.process_start_wall_ns = view.started_wall_ns;
+  settings.geo = view.geo;
   return settings;
 }
 }  // namespace

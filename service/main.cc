@@ -5,6 +5,7 @@
 
 #include <cstdio>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
@@ -66,6 +67,25 @@ int serve(const service::ServiceConfig& config) {
     std::fprintf(stderr, "decisiond: tracking keys: %s\n", std::string(keys.status().message()).c_str());
     return 1;
   }
+  std::optional<decision::geo::GeoIpDatabase> geoip;
+  if (!config.geoip_db_path.empty()) {
+    absl::StatusOr<decision::geo::GeoIpDatabase> opened = decision::geo::GeoIpDatabase::open(config.geoip_db_path);
+    if (!opened.ok()) {
+      std::fprintf(stderr, "decisiond: --geoip-db refused: %s\n", std::string(opened.status().message()).c_str());
+      return 2;
+    }
+    geoip.emplace(*std::move(opened));
+  }
+  std::optional<decision::geo::GeoNamesHierarchy> geonames;
+  if (!config.geonames_dir.empty()) {
+    absl::StatusOr<decision::geo::GeoNamesHierarchy> loaded =
+        decision::geo::GeoNamesHierarchy::load_dir(config.geonames_dir);
+    if (!loaded.ok()) {
+      std::fprintf(stderr, "decisiond: --geonames-dir refused: %s\n", std::string(loaded.status().message()).c_str());
+      return 2;
+    }
+    geonames.emplace(*std::move(loaded));
+  }
   runtime::SocketAddress public_bound;
   runtime::SocketAddress admin_bound;
   auto public_fds = open_listeners(config.listen, config.cores, public_bound);
@@ -84,6 +104,8 @@ int serve(const service::ServiceConfig& config) {
   service::ProcessView view(config, *versions, *keys);
   view.started_wall_s = clock.wall_s();
   view.started_wall_ns = clock.wall_ns();
+  view.geo.geoip = geoip ? &*geoip : nullptr;
+  view.geo.hierarchy = geonames ? &*geonames : nullptr;
   view.seed = config.seed ? *config.seed : decision::selection::CoreRandom::seed_from_os();
   view.catalog = decision::endpoint::make_served_catalog(catalog.snapshot);
   view.catalog_source = catalog.source;

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "decision/endpoint/served_catalog.h"
+#include "decision/targeting/rules/targeting_rule.h"
 #include "decision/versions/version_table.h"
 #include "http/server_metrics.h"
 #include "service/flags.h"
@@ -25,6 +26,7 @@ struct ProcessView {
   const decision::versions::VersionTable& versions;  // the lifecycle table in force
   const tracking::KeyRing& keys;                     // tracking and VAST tag keys
   uint64_t seed = 0;  // of the per-core random generators: --seed, or drawn at start
+  decision::targeting::GeoSources geo;  // owned by main, loaded before the cores start
   std::vector<CoreServices*> cores;
   int64_t started_wall_s = 0;
   int64_t started_wall_ns = 0;

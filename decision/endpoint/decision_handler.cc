@@ -30,13 +30,6 @@ std::optional<catalog::FormatFilter> formats_to_serve(const versions::VersionFea
   return catalog::FormatFilter::kNative;
 }
 
-// DESIGN section 4: a user who refused consent is not recognised, so their id stays out of
-// tokens. GDPR territory detection (GeoIP, request geo) refines this with the targeting
-// issue's "may this user's id be used" decision.
-std::optional<std::string_view> user_id_for_tokens(const request::DecisionRequest& request) {
-  if (!request.user.id || request.user.gdpr == request::GdprConsent::kRefused) return std::nullopt;
-  return request.user.id;
-}
 }  // namespace
 
 DecisionHandler::DecisionHandler(const runtime::Clock& clock, uint32_t core_index,
@@ -51,6 +44,7 @@ DecisionHandler::DecisionHandler(const runtime::Clock& clock, uint32_t core_inde
       links_(codec_, settings.base_url, settings.tracking_ttl_s),
       writer_(links_),
       random_(settings.seed, core_index),
+      targeting_(settings.geo),
       request_ids_(settings.process_start_wall_ns, core_index) {}
 
 void DecisionHandler::handle(const http::Request& request, http::Response& response) {
@@ -95,6 +89,7 @@ void DecisionHandler::decide(const versions::Resolution& version, const http::Re
   const catalog::CatalogSnapshot& snapshot = *served.snapshot;
   const versions::VersionFeatures& features = version.features();
 
+  targeting_.begin_request(request_, now_s, features.destination_targeting);
   chosen_.clear();
   size_t picks_used = 0;
   const auto placements = request_.placements();
@@ -115,8 +110,9 @@ void DecisionHandler::decide(const versions::Resolution& version, const http::Re
       filter.format = *formats;
       filter.advertiser_id = asked.advertiser_id;
       filter.template_id = asked.template_id;
+      targeting_.begin_placement(asked);
       const std::span<selection::Pick> out(picks_.data() + picks_used, asked.count);
-      picked = selector_.select(snapshot, *decision.placement_index, filter, now_s, &eligibility_,
+      picked = selector_.select(snapshot, *decision.placement_index, filter, now_s, &targeting_,
                                 chosen_, out);
     }
     decision.picks = {picks_.data() + picks_used, picked};
@@ -131,7 +127,7 @@ void DecisionHandler::decide(const versions::Resolution& version, const http::Re
 
   response::TrackingIssue issue;
   issue.request_id = request_ids_.next();
-  issue.user_id = user_id_for_tokens(request_);
+  if (targeting_.user_id_usable()) issue.user_id = request_.user.id;
   issue.now_s = now_s;
   const response::ResponseInput input{
       .snapshot = snapshot,

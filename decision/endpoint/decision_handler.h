@@ -17,11 +17,11 @@
 
 #include "decision/endpoint/request_ids.h"
 #include "decision/endpoint/served_catalog.h"
-#include "decision/endpoint/untargeted_only.h"
 #include "decision/request/request_reader.h"
 #include "decision/response/response_writer.h"
 #include "decision/selection/ad_selector.h"
 #include "decision/selection/core_random.h"
+#include "decision/targeting/rules/targeting_rule.h"
 #include "decision/versions/version_resolver.h"
 #include "http/router.h"
 #include "runtime/clock.h"
@@ -37,6 +37,7 @@ struct DecisionSettings {
   uint64_t seed = 0;             // --seed, or one drawn at start
   size_t max_body_bytes = request::RequestReader::kDefaultCapacityBytes;
   int64_t process_start_wall_ns = 0;
+  targeting::GeoSources geo;     // --geonames-dir, --geoip-db (either may be absent)
 };
 
 // Per core, single writer; read by metrics scrapes.
@@ -83,7 +84,7 @@ class DecisionHandler final : public http::Handler {
   selection::CoreRandom random_;
   selection::AdSelector selector_{random_};
   selection::ChosenAds chosen_;
-  UntargetedOnly eligibility_;
+  targeting::TargetingRule targeting_;
   RequestIds request_ids_;
   std::array<selection::Pick, request::kMaxPlacements * request::kCountMax> picks_{};
   std::array<response::PlacementDecision, request::kMaxPlacements> placements_{};

@@ -119,11 +119,18 @@ TEST_F(DecisionHandlerTest, TheHeaviestTierWinsAndUntargetedActiveAdsFillTheRest
   for (int i = 0; i < 20; ++i) {
     const auto ads = ads_of(post(handler, R"({"placements":[{"key":"home_top","count":10}]})"));
     ASSERT_EQ(ads.size(), 1u);
-    // 104 is targeted (not evaluated yet: held back), 105's flight has ended.
+    // 104 targets France and no geo is known; 105's flight has ended.
     ASSERT_EQ(ads[0].size(), 3u);
     EXPECT_EQ(ads[0][0], "ad_101");
     EXPECT_THAT(ads[0], UnorderedElementsAre("ad_101", "ad_102", "ad_103"));
   }
+}
+
+TEST_F(DecisionHandlerTest, ATargetedAdIsEligibleWhereItsRulesHold) {
+  DecisionHandler handler = make_handler(11);
+  // 104 targets France; the request places itself in France.
+  const auto ads = ads_of(post(handler, R"({"placements":[{"key":"home_top","count":10,"targeting":{"geo":[3017382]}}]})"));
+  EXPECT_THAT(ads[0], UnorderedElementsAre("ad_101", "ad_102", "ad_103", "ad_104"));
 }
 
 TEST_F(DecisionHandlerTest, AnAdIsNeverChosenTwiceInOneResponse) {

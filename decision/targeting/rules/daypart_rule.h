@@ -1,0 +1,25 @@
+#pragma once
+// The `dayparts` rule (DESIGN section 4): eligible when the local time falls in some
+// daypart, end exclusive. Local means the daypart's own zone when the catalog gives one,
+// else the user's (user.timezone, else the GeoIP zone of user.ip, else UTC: the caller
+// resolves which). DST is absl's: a 02:30 that a spring-forward skips never happens, and
+// an hour repeated in autumn counts in both passes.
+#include <span>
+
+#include "absl/time/time.h"
+#include "decision/catalog/model.h"
+
+namespace decision::targeting {
+
+// A moment as a weekly clock reads it.
+struct LocalWeekMinute {
+  int weekday_from_monday = 0;  // 0..6
+  int minute_of_day = 0;        // 0..1439
+};
+
+LocalWeekMinute local_week_minute(absl::Time now, const absl::TimeZone& zone);
+
+bool dayparts_hold(std::span<const catalog::Daypart> dayparts, absl::Time now,
+                   const absl::TimeZone& user_zone);
+
+}  // namespace decision::targeting

@@ -1,0 +1,110 @@
+#include "decision/targeting/rules/targeting_rule.h"
+
+#include <algorithm>
+
+#include "decision/targeting/rules/daypart_rule.h"
+#include "decision/targeting/rules/gdpr_territory.h"
+#include "decision/targeting/rules/location_rule.h"
+
+namespace decision::targeting {
+
+namespace {
+// Both sorted: one merge pass.
+bool intersects(std::span<const uint64_t> a, std::span<const uint64_t> b) {
+  size_t i = 0, j = 0;
+  while (i < a.size() && j < b.size()) {
+    if (a[i] == b[j]) return true;
+    if (a[i] < b[j]) ++i; else ++j;
+  }
+  return false;
+}
+
+std::span<const uint8_t> address_bytes(const request::IpAddress& ip) {
+  switch (ip.family) {
+    case request::IpAddress::Family::kV4: return {ip.bytes.data(), 4};
+    case request::IpAddress::Family::kV6: return {ip.bytes.data(), 16};
+    case request::IpAddress::Family::kNone: break;
+  }
+  return {};
+}
+}  // namespace
+
+size_t TargetingRule::widen_sorted(std::span<const uint64_t> ids, std::span<uint64_t> out) const {
+  size_t count = 0;
+  for (uint64_t id : ids) {
+    std::array<uint64_t, geo::kMaxWidened> widened{};
+    const size_t n = sources_.hierarchy ? sources_.hierarchy->widen(id, widened) : (widened[0] = id, 1);
+    for (size_t k = 0; k < n; ++k) out[count++] = widened[k];
+  }
+  std::sort(out.begin(), out.begin() + count);
+  return std::unique(out.begin(), out.begin() + count) - out.begin();
+}
+
+void TargetingRule::begin_request(const request::DecisionRequest& request, int64_t now_s,
+                                  bool destination_understood) {
+  now_ = absl::FromUnixSeconds(now_s);
+  destination_understood_ = destination_understood;
+  const std::span<const uint8_t> ip = address_bytes(request.user.ip);
+  geo::GeoIpRecord record;
+  if (sources_.geoip != nullptr && !ip.empty()) record = sources_.geoip->lookup(ip);
+
+  ip_geo_count_ = 0;
+  for (uint64_t id : {record.country_id, record.subdivision_id, record.city_id}) {
+    if (id != 0) ip_geo_[ip_geo_count_++] = id;
+  }
+  std::sort(ip_geo_.begin(), ip_geo_.begin() + ip_geo_count_);
+
+  user_zone_ = absl::UTCTimeZone();
+  if (!request.user.timezone_name.empty()) {
+    user_zone_ = request.user.time_zone;  // checked by the request reader
+  } else if (!record.time_zone.empty()) {
+    if (std::optional<absl::TimeZone> zone = zones_.find(record.time_zone)) user_zone_ = *zone;
+  }
+
+  in_gdpr_territory_ = record.in_european_union || is_gdpr_country(record.country_id);
+  for (const request::PlacementRequest& placement : request.placements()) {
+    if (in_gdpr_territory_) break;
+    for (uint64_t id : placement.targeting.geo()) {
+      std::array<uint64_t, geo::kMaxWidened> widened{};
+      const size_t n = sources_.hierarchy ? sources_.hierarchy->widen(id, widened) : (widened[0] = id, 1);
+      for (size_t k = 0; k < n && !in_gdpr_territory_; ++k) in_gdpr_territory_ = is_gdpr_country(widened[k]);
+    }
+  }
+  const request::User& user = request.user;
+  if (!user.id) {
+    user_id_usable_ = false;
+  } else if (user.gdpr == request::GdprConsent::kGranted) {
+    user_id_usable_ = true;
+  } else if (user.gdpr == request::GdprConsent::kRefused) {
+    user_id_usable_ = false;
+  } else {
+    user_id_usable_ = !in_gdpr_territory_;
+  }
+}
+
+void TargetingRule::begin_placement(const request::PlacementRequest& placement) {
+  const request::Targeting& targeting = placement.targeting;
+  if (targeting.geo_count > 0) {
+    geo_count_ = widen_sorted(targeting.geo(), geo_);
+  } else {
+    std::copy(ip_geo_.begin(), ip_geo_.begin() + ip_geo_count_, geo_.begin());
+    geo_count_ = ip_geo_count_;
+  }
+  destination_count_ = destination_understood_ ? widen_sorted(targeting.destination(), destination_) : 0;
+  points_ = targeting.location();
+}
+
+bool TargetingRule::eligible(const catalog::Ad& ad, uint32_t) {
+  const catalog::Targeting& rules = ad.targeting;
+  if (rules.custom) return false;  // see the header: CEL is not connected yet
+  if (!rules.geo.empty() && !intersects(rules.geo, {geo_.data(), geo_count_})) return false;
+  if (destination_understood_ && !rules.destination.empty() &&
+      !intersects(rules.destination, {destination_.data(), destination_count_})) {
+    return false;
+  }
+  if (!rules.locations.empty() && !location_matches(rules.locations, points_)) return false;
+  if (!rules.dayparts.empty() && !dayparts_hold(rules.dayparts, now_, user_zone_)) return false;
+  return true;
+}
+
+}  // namespace decision::targeting

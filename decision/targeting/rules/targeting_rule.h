@@ -1,0 +1,77 @@
+#pragma once
+// Step 2 of DESIGN section 4 for one core: every targeting rule present on an ad must
+// hold. Facts about the request are worked out once (its GeoIP record, the user's time
+// zone, GDPR territory) and once per placement (its geo and destination sets, widened
+// through the GeoNames hierarchy), so eligible() only compares. Rules run cheapest first:
+// set intersections, then distances, then local clocks.
+//
+// The `custom` rule needs the CEL evaluator (decision/targeting/cel); until it is
+// connected an ad carrying one is not eligible, since serving it unchecked would show it
+// to the users it excludes.
+#include <array>
+#include <cstdint>
+#include <span>
+
+#include "absl/time/time.h"
+#include "decision/geo/geoip_database.h"
+#include "decision/geo/geonames_hierarchy.h"
+#include "decision/request/decision_request.h"
+#include "decision/request/time_zone_cache.h"
+#include "decision/selection/ad_selector.h"
+
+namespace decision::targeting {
+
+// Read-only geography shared by every core; either may be absent.
+struct GeoSources {
+  const geo::GeoNamesHierarchy* hierarchy = nullptr;  // --geonames-dir
+  const geo::GeoIpDatabase* geoip = nullptr;          // --geoip-db
+};
+
+class TargetingRule final : public selection::EligibilityRule {
+ public:
+  explicit TargetingRule(GeoSources sources) : sources_(sources) {}
+
+  // Once per request, before any placement. destination_understood: the version's flag;
+  // without it the ads' destination rule does not apply (2025-01-01 knows no destination).
+  void begin_request(const request::DecisionRequest& request, int64_t now_s, bool destination_understood);
+  // Once per placement, before its ads are chosen.
+  void begin_placement(const request::PlacementRequest& placement);
+
+  bool eligible(const catalog::Ad& ad, uint32_t ad_index) override;
+
+  // DESIGN section 4, GDPR: whether the user's id may be used (frequency caps, tokens).
+  // No id: no. In GDPR territory (GeoIP's EU flag or country, or a GDPR country in any
+  // placement's geo): only with consent. A TCF consent string counts as no consent until
+  // its decoder lands.
+  bool user_id_usable() const { return user_id_usable_; }
+  bool in_gdpr_territory() const { return in_gdpr_territory_; }
+  // The zone dayparts read when they name none: user.timezone, else GeoIP's, else UTC.
+  const absl::TimeZone& user_zone() const { return user_zone_; }
+
+ private:
+  static constexpr size_t kMaxGeoSet = request::kMaxGeoIds * geo::kMaxWidened;
+  static constexpr size_t kMaxDestinationSet = request::kMaxDestinationIds * geo::kMaxWidened;
+
+  // Widened, sorted, unique ids into out; returns the count.
+  size_t widen_sorted(std::span<const uint64_t> ids, std::span<uint64_t> out) const;
+
+  GeoSources sources_;
+  request::TimeZoneCache zones_;
+  absl::Time now_;
+  absl::TimeZone user_zone_;
+  bool destination_understood_ = false;
+  bool in_gdpr_territory_ = false;
+  bool user_id_usable_ = false;
+  // The geo of the request when its placement gives none: GeoIP's country, subdivision
+  // and city (sorted).
+  std::array<uint64_t, 3> ip_geo_{};
+  size_t ip_geo_count_ = 0;
+  // The current placement's sets.
+  std::array<uint64_t, kMaxGeoSet> geo_{};
+  size_t geo_count_ = 0;
+  std::array<uint64_t, kMaxDestinationSet> destination_{};
+  size_t destination_count_ = 0;
+  std::span<const request::GeoPoint> points_;
+};
+
+}  // namespace decision::targeting

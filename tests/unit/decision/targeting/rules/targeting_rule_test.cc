@@ -1,0 +1,179 @@
+// The rule selection asks, with the real GeoIP test database and GeoNames dumps.
+#include "decision/targeting/rules/targeting_rule.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "decision/catalog/loader.h"
+#include "decision/request/request_reader.h"
+#include "decision/targeting/rules/gdpr_territory.h"
+#include "tests/support/allocation_count.h"
+
+namespace decision::targeting {
+namespace {
+
+constexpr int64_t kMondayNoonUtc = 1'795'435'200;  // 2026-11-23 12:00:00 UTC
+
+const geo::GeoIpDatabase& geoip() {
+  static const geo::GeoIpDatabase db =
+      *geo::GeoIpDatabase::open(std::string(GEOIP_FIXTURE_DIR) + "/GeoIP2-City-Test.mmdb");
+  return db;
+}
+const geo::GeoNamesHierarchy& geonames() {
+  static const geo::GeoNamesHierarchy hierarchy = *geo::GeoNamesHierarchy::load_dir(GEONAMES_FIXTURE_DIR);
+  return hierarchy;
+}
+
+catalog::Ad ad_with(catalog::Targeting targeting) {
+  catalog::Ad ad;
+  ad.targeting = std::move(targeting);
+  return ad;
+}
+
+class TargetingRuleTest : public ::testing::Test {
+ protected:
+  // Reads body with 2025-11-01's options and starts the rule on its first placement.
+  void start(const std::string& body, GeoSources sources = {&geonames(), &geoip()},
+             bool destination_understood = true) {
+    rule_.emplace(sources);
+    const request::ReadResult read =
+        reader_.read(body, {.format_understood = true, .destination_understood = true}, request_);
+    ASSERT_TRUE(read.ok()) << body;
+    rule_->begin_request(request_, kMondayNoonUtc, destination_understood);
+    rule_->begin_placement(request_.placements()[0]);
+  }
+  bool eligible(const catalog::Targeting& targeting) { return rule_->eligible(ad_with(targeting), 0); }
+
+  request::RequestReader reader_;
+  request::DecisionRequest request_;
+  std::optional<TargetingRule> rule_;
+};
+
+catalog::Targeting geo(std::vector<catalog::Id> ids) {
+  catalog::Targeting t;
+  t.geo = std::move(ids);
+  return t;
+}
+
+TEST_F(TargetingRuleTest, AnAdWithoutRulesIsAlwaysEligible) {
+  start(R"({"placements":[{"key":"p"}]})");
+  EXPECT_TRUE(eligible({}));
+}
+
+TEST_F(TargetingRuleTest, RequestGeoIsWidenedThroughTheHierarchy) {
+  start(R"({"placements":[{"key":"p","targeting":{"geo":[2643743]}}]})");  // London
+  EXPECT_TRUE(eligible(geo({2635167})));           // GB
+  EXPECT_TRUE(eligible(geo({6269131})));           // England
+  EXPECT_TRUE(eligible(geo({2643743, 3017382})));  // London or France
+  EXPECT_FALSE(eligible(geo({3017382})));          // France
+  start(R"({"placements":[{"key":"p","targeting":{"geo":[2643743]}}]})", {nullptr, &geoip()});
+  EXPECT_FALSE(eligible(geo({2635167})));  // without the dumps a city is only itself
+}
+
+TEST_F(TargetingRuleTest, WithoutRequestGeoTheIpDecides) {
+  start(R"({"placements":[{"key":"p"}],"user":{"ip":"89.160.20.112"}})");  // Linkoping, SE
+  EXPECT_TRUE(eligible(geo({2661886})));
+  EXPECT_TRUE(eligible(geo({2694762})));
+  EXPECT_FALSE(eligible(geo({2635167})));
+  start(R"({"placements":[{"key":"p","targeting":{"geo":[3017382]}}],"user":{"ip":"89.160.20.112"}})");
+  EXPECT_FALSE(eligible(geo({2661886})));  // the request's own geo wins over the IP's
+}
+
+TEST_F(TargetingRuleTest, NoGeoKnownMeansGeoTargetedAdsAreNotEligible) {
+  start(R"({"placements":[{"key":"p"}],"user":{"ip":"10.0.0.1"}})");
+  EXPECT_FALSE(eligible(geo({2661886})));
+  start(R"({"placements":[{"key":"p"}],"user":{"ip":"89.160.20.112"}})", {&geonames(), nullptr});
+  EXPECT_FALSE(eligible(geo({2661886})));
+}
+
+TEST_F(TargetingRuleTest, DestinationOnlyFromTheVersionThatKnowsIt) {
+  catalog::Targeting to_paris;
+  to_paris.destination = {3017382};
+  start(R"({"placements":[{"key":"p","targeting":{"destination":[2988507]}}]})");  // Paris -> FR
+  EXPECT_TRUE(eligible(to_paris));
+  start(R"({"placements":[{"key":"p"}]})");
+  EXPECT_FALSE(eligible(to_paris));
+  start(R"({"placements":[{"key":"p"}]})", {&geonames(), &geoip()}, false);
+  EXPECT_TRUE(eligible(to_paris));  // 2025-01-01: the rule does not apply
+}
+
+TEST_F(TargetingRuleTest, LocationAndDaypartsUseTheRequestAndTheUsersClock) {
+  catalog::Targeting near_paris;
+  near_paris.locations = {{48.8566, 2.3522, 10}};
+  start(R"({"placements":[{"key":"p","targeting":{"location":[{"lat":48.80,"lon":2.35,"radius":1}]}}]})");
+  EXPECT_TRUE(eligible(near_paris));
+  start(R"({"placements":[{"key":"p"}]})");
+  EXPECT_FALSE(eligible(near_paris));
+
+  catalog::Targeting lunch;  // 12:00-14:00 local, every day
+  lunch.dayparts = {catalog::Daypart{catalog::kEveryDay, 12 * 60, 14 * 60, "", {}}};
+  start(R"({"placements":[{"key":"p"}]})");  // UTC: 12:00
+  EXPECT_TRUE(eligible(lunch));
+  start(R"({"placements":[{"key":"p"}],"user":{"timezone":"Asia/Tokyo"}})");  // 21:00
+  EXPECT_FALSE(eligible(lunch));
+  start(R"({"placements":[{"key":"p"}],"user":{"ip":"81.2.69.142"}})");  // London, GMT: 12:00
+  EXPECT_TRUE(eligible(lunch));
+  start(R"({"placements":[{"key":"p"}],"user":{"ip":"216.160.83.56"}})");  // Los Angeles: 04:00
+  EXPECT_FALSE(eligible(lunch));
+}
+
+TEST_F(TargetingRuleTest, CustomIsHeldBackUntilCelIsConnected) {
+  catalog::Targeting custom;
+  custom.custom = catalog::CustomExpression{"true", "ads[0].targeting.custom"};
+  start(R"({"placements":[{"key":"p"}]})");
+  EXPECT_FALSE(eligible(custom));
+}
+
+TEST_F(TargetingRuleTest, GdprDecidesWhetherTheUserIdMayBeUsed) {
+  start(R"({"placements":[{"key":"p"}],"user":{"id":"u","ip":"216.160.83.56"}})");  // US
+  EXPECT_FALSE(rule_->in_gdpr_territory());
+  EXPECT_TRUE(rule_->user_id_usable());
+  start(R"({"placements":[{"key":"p"}],"user":{"id":"u","ip":"89.160.20.112"}})");  // SE, EU flag
+  EXPECT_TRUE(rule_->in_gdpr_territory());
+  EXPECT_FALSE(rule_->user_id_usable());
+  start(R"({"placements":[{"key":"p"}],"user":{"id":"u","ip":"89.160.20.112","consent":{"gdpr":true}}})");
+  EXPECT_TRUE(rule_->user_id_usable());
+  start(R"({"placements":[{"key":"p"}],"user":{"id":"u","ip":"81.2.69.142"}})");  // UK: no EU flag
+  EXPECT_TRUE(rule_->in_gdpr_territory());
+  start(R"({"placements":[{"key":"p","targeting":{"geo":[2988507]}}],"user":{"id":"u"}})");  // Paris
+  EXPECT_TRUE(rule_->in_gdpr_territory());
+  start(R"({"placements":[{"key":"p"}],"user":{"id":"u","consent":{"gdpr":false}}})");
+  EXPECT_FALSE(rule_->user_id_usable());
+  start(R"({"placements":[{"key":"p"}]})");
+  EXPECT_FALSE(rule_->user_id_usable());  // no id
+}
+
+TEST(GdprTerritory, IdsMatchTheGeoNamesCountryTable) {
+  const geo::GeoNamesHierarchy& hierarchy = geonames();
+  EXPECT_EQ(gdpr_countries().size(), 31u);
+  for (const GdprCountry& country : gdpr_countries()) {
+    EXPECT_EQ(hierarchy.country_of_code(country.iso2), country.geoname_id) << country.iso2;
+  }
+  EXPECT_FALSE(is_gdpr_country(6252001));  // US
+  EXPECT_FALSE(is_gdpr_country(2658434));  // CH
+}
+
+TEST_F(TargetingRuleTest, EvaluatingAllocatesNothing) {
+  const std::string body =
+      R"({"placements":[{"key":"p","targeting":{"geo":[2643743],"location":[{"lat":51.5,"lon":-0.12}]}}],)"
+      R"("user":{"id":"u","ip":"81.2.69.142"}})";
+  start(body);
+  catalog::Targeting all = geo({2635167});
+  all.locations = {{51.5, -0.12, 5}};
+  all.dayparts = {catalog::Daypart{catalog::kEveryDay, 0, 1440, "", {}}};
+  const catalog::Ad ad = ad_with(all);
+  bool held = true;
+  const uint64_t allocations = decision::testing::allocations_while([&] {
+    for (int i = 0; i < 100; ++i) {
+      rule_->begin_request(request_, kMondayNoonUtc, true);
+      rule_->begin_placement(request_.placements()[0]);
+      held = held && rule_->eligible(ad, 0);
+    }
+  });
+  EXPECT_TRUE(held);
+  EXPECT_EQ(allocations, 0u);
+}
+
+}  // namespace
+}  // namespace decision::targeting
