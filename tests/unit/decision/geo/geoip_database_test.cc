@@ -77,6 +77,7 @@ TEST(GeoIpDatabase, ABadFileIsRefusedWithItsName) {
 
 TEST(GeoIpDatabase, LookupsAllocateNothing) {
   const std::vector<uint8_t> ip = address("89.160.20.112");
+  city_db().lookup(ip);  // opens the database: that allocates, once
   uint64_t ids = 0;
   const uint64_t allocations = decision::testing::allocations_while([&] {
     for (int i = 0; i < 100; ++i) ids += city_db().lookup(ip).city_id;
