@@ -62,6 +62,24 @@ TEST(CatalogStartup, RefusedCatalogExitsTwoListingEveryError) {
   std::remove(path.c_str());
 }
 
+TEST(CatalogStartup, CustomRuleThatDoesNotCompileExitsTwoWithItsPathAndPosition) {
+  const std::string path = write_temp_file("catalog_bad_cel.json", R"({
+    "revision": "bad-cel", "defaultLanguage": "en",
+    "priorities": [{"key": "standard", "weight": 50}],
+    "advertisers": [{"id": 1, "name": "A"}], "templates": [{"id": 1, "key": "t"}],
+    "placements": [{"id": 1, "key": "p"}],
+    "ads": [{"id": 1, "advertiserId": 1, "placementIds": [1], "templateId": 1,
+             "priority": "standard", "weight": 1, "start": "2026-01-01T00:00:00Z",
+             "targeting": {"custom": "custom.age >= 18 && nobody.knows"},
+             "creatives": [{"id": 1, "contents": {"en": [{"key": "title", "value": "x"}]}}]}]})");
+  const FinishedRun run = run_to_exit(standard_flags({"--catalog=" + path}));
+  ASSERT_TRUE(run.exit) << "still running: a refused catalog must stop start-up";
+  EXPECT_EQ(run.exit->code, 2) << run.exit->describe();
+  EXPECT_NE(run.stderr_text.find("ads[0].targeting.custom: 1:21: undeclared reference to 'nobody'"), std::string::npos) << run.stderr_text;
+  EXPECT_NE(run.stderr_text.find("nobody"), std::string::npos) << run.stderr_text;
+  std::remove(path.c_str());
+}
+
 TEST(CatalogStartup, CatalogThatIsNotJsonExitsTwoWithItsPosition) {
   const std::string path = write_temp_file("catalog_truncated.json", "{\"revision\": \"x\",\n  \"ads\": [");
   const FinishedRun run = run_to_exit(standard_flags({"--catalog=" + path}));
