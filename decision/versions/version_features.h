@@ -10,7 +10,7 @@ struct VersionFeatures {
   bool format_filter = false;          // request `format` honoured (2025-01-01: native only)
   bool video = false;                  // video ads, `delivery`, `vast`, tracking.videoEvents
   bool verification = false;           // verification resources in creatives
-  bool destination_targeting = false;  // ads' `destination` rule and request's destination
+  bool destination_targeting = false;  // request `destination` read (ads with the rule need it)
   bool template_in_response = false;   // template object in the response shape
 };
 

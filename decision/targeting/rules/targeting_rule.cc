@@ -98,7 +98,7 @@ bool TargetingRule::eligible(const catalog::Ad& ad, uint32_t) {
   const catalog::Targeting& rules = ad.targeting;
   if (rules.custom) return false;  // see the header: CEL is not connected yet
   if (!rules.geo.empty() && !intersects(rules.geo, {geo_.data(), geo_count_})) return false;
-  if (destination_understood_ && !rules.destination.empty() &&
+  if (!rules.destination.empty() &&
       !intersects(rules.destination, {destination_.data(), destination_count_})) {
     return false;
   }

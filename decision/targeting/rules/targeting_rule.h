@@ -32,7 +32,9 @@ class TargetingRule final : public selection::EligibilityRule {
   explicit TargetingRule(GeoSources sources) : sources_(sources) {}
 
   // Once per request, before any placement. destination_understood: the version's flag;
-  // without it the ads' destination rule does not apply (2025-01-01 knows no destination).
+  // without it the request's destination is ignored, so, as with no destination given,
+  // destination-targeted ads are not eligible: an advertiser who named destinations never
+  // meant clients that cannot state one.
   void begin_request(const request::DecisionRequest& request, int64_t now_s, bool destination_understood);
   // Once per placement, before its ads are chosen.
   void begin_placement(const request::PlacementRequest& placement);

@@ -94,8 +94,9 @@ TEST_F(TargetingRuleTest, DestinationOnlyFromTheVersionThatKnowsIt) {
   EXPECT_TRUE(eligible(to_paris));
   start(R"({"placements":[{"key":"p"}]})");
   EXPECT_FALSE(eligible(to_paris));
-  start(R"({"placements":[{"key":"p"}]})", {&geonames(), &geoip()}, false);
-  EXPECT_TRUE(eligible(to_paris));  // 2025-01-01: the rule does not apply
+  // 2025-01-01: the request's destination is ignored, so the ad is not eligible.
+  start(R"({"placements":[{"key":"p","targeting":{"destination":[2988507]}}]})", {&geonames(), &geoip()}, false);
+  EXPECT_FALSE(eligible(to_paris));
 }
 
 TEST_F(TargetingRuleTest, LocationAndDaypartsUseTheRequestAndTheUsersClock) {
