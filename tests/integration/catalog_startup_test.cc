@@ -91,3 +91,28 @@ TEST(CatalogStartup, CatalogThatIsNotJsonExitsTwoWithItsPosition) {
 
 }  // namespace
 }  // namespace integration
+
+namespace integration {
+namespace {
+
+// Geography files are start-up input like the catalog: refused, they stop start-up with 2.
+TEST(GeoStartup, AFileThatIsNotAMaxMindDatabaseExitsTwo) {
+  const std::string path = write_temp_file("not_a_database.mmdb", "{\"just\": \"json\"}");
+  const FinishedRun run = run_to_exit(standard_flags({"--geoip-db=" + path}));
+  ASSERT_TRUE(run.exit) << "still running with an unusable --geoip-db";
+  EXPECT_EQ(run.exit->code, 2) << run.exit->describe();
+  EXPECT_NE(run.stderr_text.find("--geoip-db refused: " + path), std::string::npos) << run.stderr_text;
+  std::remove(path.c_str());
+}
+
+TEST(GeoStartup, AGeoNamesDirectoryWithoutTheDumpsExitsTwo) {
+  const FinishedRun run = run_to_exit(standard_flags({"--geonames-dir=/tmp"}));
+  ASSERT_TRUE(run.exit) << "still running with an unusable --geonames-dir";
+  EXPECT_EQ(run.exit->code, 2) << run.exit->describe();
+  EXPECT_NE(run.stderr_text.find("--geonames-dir refused: /tmp/countryInfo.txt: cannot be read"),
+            std::string::npos)
+      << run.stderr_text;
+}
+
+}  // namespace
+}  // namespace integration
