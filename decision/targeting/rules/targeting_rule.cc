@@ -29,11 +29,26 @@ std::span<const uint8_t> address_bytes(const request::IpAddress& ip) {
 }
 }  // namespace
 
+size_t TargetingRule::widen(uint64_t id, std::span<uint64_t, geo::kMaxWidened> out) const {
+  if (sources_.hierarchy != nullptr) return sources_.hierarchy->widen(id, out);
+  out[0] = id;  // without the dumps an id stands only for itself
+  return 1;
+}
+
+bool TargetingRule::names_gdpr_country(std::span<const uint64_t> ids) const {
+  for (uint64_t id : ids) {
+    std::array<uint64_t, geo::kMaxWidened> widened{};
+    const size_t n = widen(id, widened);
+    if (std::any_of(widened.begin(), widened.begin() + n, is_gdpr_country)) return true;
+  }
+  return false;
+}
+
 size_t TargetingRule::widen_sorted(std::span<const uint64_t> ids, std::span<uint64_t> out) const {
   size_t count = 0;
   for (uint64_t id : ids) {
     std::array<uint64_t, geo::kMaxWidened> widened{};
-    const size_t n = sources_.hierarchy ? sources_.hierarchy->widen(id, widened) : (widened[0] = id, 1);
+    const size_t n = widen(id, widened);
     for (size_t k = 0; k < n; ++k) out[count++] = widened[k];
   }
   std::sort(out.begin(), out.begin() + count);
@@ -61,15 +76,11 @@ void TargetingRule::begin_request(const request::DecisionRequest& request, int64
     if (std::optional<absl::TimeZone> zone = zones_.find(record.time_zone)) user_zone_ = *zone;
   }
 
-  in_gdpr_territory_ = record.in_european_union || is_gdpr_country(record.country_id);
-  for (const request::PlacementRequest& placement : request.placements()) {
-    if (in_gdpr_territory_) break;
-    for (uint64_t id : placement.targeting.geo()) {
-      std::array<uint64_t, geo::kMaxWidened> widened{};
-      const size_t n = sources_.hierarchy ? sources_.hierarchy->widen(id, widened) : (widened[0] = id, 1);
-      for (size_t k = 0; k < n && !in_gdpr_territory_; ++k) in_gdpr_territory_ = is_gdpr_country(widened[k]);
-    }
-  }
+  const auto placements = request.placements();
+  in_gdpr_territory_ = record.in_european_union || is_gdpr_country(record.country_id) ||
+                       std::any_of(placements.begin(), placements.end(), [&](const auto& placement) {
+                         return names_gdpr_country(placement.targeting.geo());
+                       });
   const request::User& user = request.user;
   if (!user.id) {
     user_id_usable_ = false;

@@ -54,6 +54,10 @@ class TargetingRule final : public selection::EligibilityRule {
   static constexpr size_t kMaxGeoSet = request::kMaxGeoIds * geo::kMaxWidened;
   static constexpr size_t kMaxDestinationSet = request::kMaxDestinationIds * geo::kMaxWidened;
 
+  // id and its known parents into out; returns the count.
+  size_t widen(uint64_t id, std::span<uint64_t, geo::kMaxWidened> out) const;
+  // Whether any id, widened, is a GDPR country.
+  bool names_gdpr_country(std::span<const uint64_t> ids) const;
   // Widened, sorted, unique ids into out; returns the count.
   size_t widen_sorted(std::span<const uint64_t> ids, std::span<uint64_t> out) const;
 
