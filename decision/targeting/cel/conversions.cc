@@ -207,7 +207,12 @@ size_t format_double_shortest_g(double d, char* out) {
   for (; at < text.size() && text[at] != 'e'; ++at) {
     if (text[at] != '.') digits[digit_count++] = text[at];
   }
-  const int exponent = std::atoi(text.data() + at + 1);
+  // The exponent ends where to_chars stopped: the buffer has no terminating NUL, so a
+  // C-string parse (atoi) would read on into whatever bytes follow.
+  size_t exponent_at = at + 1;
+  if (exponent_at < text.size() && text[exponent_at] == '+') ++exponent_at;
+  int exponent = 0;
+  std::from_chars(text.data() + exponent_at, text.data() + text.size(), exponent);
   // Go: %e when the exponent is < -4 or >= 6 (the precision it assumes for shortest).
   if (exponent < -4 || exponent >= 6) {
     *out++ = digits[0];
