@@ -89,7 +89,7 @@ void DecisionHandler::decide(const versions::Resolution& version, const http::Re
   const catalog::CatalogSnapshot& snapshot = *served.snapshot;
   const versions::VersionFeatures& features = version.features();
 
-  targeting_.begin_request(request_, now_s, features.destination_targeting);
+  targeting_.begin_request(request_, now_s, features.destination_targeting, served.custom_programs);
   chosen_.clear();
   size_t picks_used = 0;
   const auto placements = request_.placements();

@@ -144,6 +144,7 @@ struct DecisionRequest {
   uint32_t placement_count = 0;
   bool has_user = false;
   User user;
+  std::string_view user_json;    // raw JSON object text; empty when absent
   std::string_view device_json;  // raw JSON object text; empty when absent
   std::string_view app_json;     // raw JSON object text; empty when absent
 
@@ -154,7 +155,7 @@ struct DecisionRequest {
     placement_count = 0;
     has_user = false;
     user.clear();
-    device_json = app_json = {};
+    user_json = device_json = app_json = {};
   }
 };
 

@@ -80,7 +80,12 @@ bool read_root(ReadContext& ctx, ondemand::object& root, DecisionRequest& out) {
         ctx.forget_errors();
         out.user.clear();
         out.has_user = false;
+        out.user_json = {};
+        const char* start = value.raw_json_token().data();
         if (!read_user(ctx, value, out.user, out.has_user)) return false;
+        // The text too, for `custom` rules that read `user` (when it is an object: any
+        // other kind is an error reported above).
+        if (out.has_user && *start == '{' && !ctx.raw_since(start, out.user_json)) return false;
       } else if (key == "device") {
         PathScope scope(ctx.path, "device");
         ctx.forget_errors();

@@ -84,5 +84,29 @@ TEST(Targeting, LocationReachIsBothRadii) {
             (std::set<std::string>{"ad_1", "ad_2"}));
 }
 
+TEST(Targeting, CustomRulesReadTheRequestsObjects) {
+  const std::vector<TestAd> ads = {
+      {.id = 1, .placement_ids = {1},
+       .targeting_json = R"({"custom":"custom.age >= 18 && \"sports\" in custom.tags"})"},
+      {.id = 2, .placement_ids = {1}, .targeting_json = R"({"custom":"device.os == 'ios'"})"},
+      {.id = 3, .placement_ids = {1},
+       .targeting_json = R"j({"custom":"user.segments.exists(s, s == 'vip')"})j"},
+      {.id = 4, .placement_ids = {1}},
+      {.id = 5, .placement_ids = {1}, .targeting_json = R"({"custom":"custom.age / custom.zero > 1"})"},
+  };
+  GeoServer fixture(ads);
+  ASSERT_TRUE(fixture.server.serving()) << fixture.server.start_error();
+  EXPECT_EQ(ads_served(fixture.server,
+                       R"({"placements":[{"key":"slot","count":10,"targeting":{"custom":{"age":21,"zero":0,"tags":["news","sports"]}}}],)"
+                       R"("user":{"id":"u","segments":["vip"]},"device":{"os":"ios"}})"),
+            (std::set<std::string>{"ad_1", "ad_2", "ad_3", "ad_4"}));
+  // Too young, no device, no segments (reading them is an error): only the untargeted ad.
+  // The division by zero is an error on every request.
+  EXPECT_EQ(ads_served(fixture.server,
+                       R"({"placements":[{"key":"slot","count":10,"targeting":{"custom":{"age":17,"zero":0,"tags":["sports"]}}}],)"
+                       R"("user":{"id":"u"}})"),
+            (std::set<std::string>{"ad_4"}));
+}
+
 }  // namespace
 }  // namespace integration

@@ -56,7 +56,8 @@ size_t TargetingRule::widen_sorted(std::span<const uint64_t> ids, std::span<uint
 }
 
 void TargetingRule::begin_request(const request::DecisionRequest& request, int64_t now_s,
-                                  bool destination_understood) {
+                                  bool destination_understood, const CustomPrograms& programs) {
+  custom_.begin_request(request, programs);
   now_ = absl::FromUnixSeconds(now_s);
   destination_understood_ = destination_understood;
   const std::span<const uint8_t> ip = address_bytes(request.user.ip);
@@ -103,11 +104,11 @@ void TargetingRule::begin_placement(const request::PlacementRequest& placement) 
   }
   destination_count_ = destination_understood_ ? widen_sorted(targeting.destination(), destination_) : 0;
   points_ = targeting.location();
+  custom_.begin_placement(targeting);
 }
 
-bool TargetingRule::eligible(const catalog::Ad& ad, uint32_t) {
+bool TargetingRule::eligible(const catalog::Ad& ad, uint32_t ad_index) {
   const catalog::Targeting& rules = ad.targeting;
-  if (rules.custom) return false;  // see the header: CEL is not connected yet
   if (!rules.geo.empty() && !intersects(rules.geo, {geo_.data(), geo_count_})) return false;
   if (!rules.destination.empty() &&
       !intersects(rules.destination, {destination_.data(), destination_count_})) {
@@ -115,7 +116,7 @@ bool TargetingRule::eligible(const catalog::Ad& ad, uint32_t) {
   }
   if (!rules.locations.empty() && !location_matches(rules.locations, points_)) return false;
   if (!rules.dayparts.empty() && !dayparts_hold(rules.dayparts, now_, user_zone_)) return false;
-  return true;
+  return !rules.custom || custom_.holds(ad_index);
 }
 
 }  // namespace decision::targeting

@@ -3,11 +3,7 @@
 // hold. Facts about the request are worked out once (its GeoIP record, the user's time
 // zone, GDPR territory) and once per placement (its geo and destination sets, widened
 // through the GeoNames hierarchy), so eligible() only compares. Rules run cheapest first:
-// set intersections, then distances, then local clocks.
-//
-// The `custom` rule needs the CEL evaluator (decision/targeting/cel); until it is
-// connected an ad carrying one is not eligible, since serving it unchecked would show it
-// to the users it excludes.
+// set intersections, then distances, then local clocks, then CEL programs (custom/).
 #include <array>
 #include <cstdint>
 #include <span>
@@ -18,6 +14,8 @@
 #include "decision/request/decision_request.h"
 #include "decision/request/time_zone_cache.h"
 #include "decision/selection/ad_selector.h"
+#include "decision/targeting/custom/custom_programs.h"
+#include "decision/targeting/custom/custom_rule.h"
 
 namespace decision::targeting {
 
@@ -35,7 +33,9 @@ class TargetingRule final : public selection::EligibilityRule {
   // without it the request's destination is ignored, so, as with no destination given,
   // destination-targeted ads are not eligible: an advertiser who named destinations never
   // meant clients that cannot state one.
-  void begin_request(const request::DecisionRequest& request, int64_t now_s, bool destination_understood);
+  // programs: the `custom` rules of the catalog this request is served from.
+  void begin_request(const request::DecisionRequest& request, int64_t now_s,
+                     bool destination_understood, const CustomPrograms& programs);
   // Once per placement, before its ads are chosen.
   void begin_placement(const request::PlacementRequest& placement);
 
@@ -78,6 +78,7 @@ class TargetingRule final : public selection::EligibilityRule {
   std::array<uint64_t, kMaxDestinationSet> destination_{};
   size_t destination_count_ = 0;
   std::span<const request::GeoPoint> points_;
+  CustomRule custom_;
 };
 
 }  // namespace decision::targeting

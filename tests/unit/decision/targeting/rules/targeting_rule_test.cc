@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <vector>
 
 #include "decision/catalog/loader.h"
 #include "decision/request/request_reader.h"
@@ -40,13 +41,27 @@ class TargetingRuleTest : public ::testing::Test {
     const request::ReadResult read =
         reader_.read(body, {.format_understood = true, .destination_understood = true}, request_);
     ASSERT_TRUE(read.ok()) << body;
-    rule_->begin_request(request_, kMondayNoonUtc, destination_understood);
+    destination_understood_ = destination_understood;
+    restart();
+  }
+  // The same request again, with the catalog's programs as they now are.
+  void restart() {
+    rule_->begin_request(request_, kMondayNoonUtc, destination_understood_, programs_);
     rule_->begin_placement(request_.placements()[0]);
   }
   bool eligible(const catalog::Targeting& targeting) { return rule_->eligible(ad_with(targeting), 0); }
+  // An ad at index 0 of a catalog of its own, its programs compiled as a served catalog's are.
+  bool eligible_in_catalog(const catalog::Targeting& targeting) {
+    const std::vector<catalog::Ad> ads = {ad_with(targeting)};
+    programs_ = CustomPrograms(ads);
+    restart();
+    return rule_->eligible(ads[0], 0);
+  }
 
   request::RequestReader reader_;
   request::DecisionRequest request_;
+  CustomPrograms programs_;
+  bool destination_understood_ = true;
   std::optional<TargetingRule> rule_;
 };
 
@@ -119,11 +134,29 @@ TEST_F(TargetingRuleTest, LocationAndDaypartsUseTheRequestAndTheUsersClock) {
   EXPECT_FALSE(eligible(lunch));
 }
 
-TEST_F(TargetingRuleTest, CustomIsHeldBackUntilCelIsConnected) {
-  catalog::Targeting custom;
-  custom.custom = catalog::CustomExpression{"true", "ads[0].targeting.custom"};
-  start(R"({"placements":[{"key":"p"}]})");
-  EXPECT_FALSE(eligible(custom));
+catalog::Targeting custom(std::string source) {
+  catalog::Targeting t;
+  t.custom = catalog::CustomExpression{std::move(source), "ads[0].targeting.custom"};
+  return t;
+}
+
+TEST_F(TargetingRuleTest, CustomHoldsOnlyWhenTheExpressionIsTrue) {
+  start(R"({"placements":[{"key":"p","targeting":{"custom":{"age":27}}}]})");
+  EXPECT_TRUE(eligible_in_catalog(custom("custom.age >= 18")));
+  EXPECT_FALSE(eligible_in_catalog(custom("custom.age < 18")));
+  EXPECT_FALSE(eligible_in_catalog(custom("custom.missing == 1")));  // error: no such key
+  EXPECT_FALSE(eligible_in_catalog(custom("custom.age / 0 == 1")));  // error: division
+  EXPECT_FALSE(eligible_in_catalog(custom("custom.age")));           // an int, not true
+  EXPECT_FALSE(eligible_in_catalog(custom("nobody == 1")));          // never compiled
+}
+
+TEST_F(TargetingRuleTest, CustomIsCheckedAfterTheCheaperRules) {
+  start(R"({"placements":[{"key":"p","targeting":{"geo":[3017382],"custom":{"a":1}}}]})");
+  catalog::Targeting both = custom("custom.a == 1");
+  both.geo = {3017382};  // France
+  EXPECT_TRUE(eligible_in_catalog(both));
+  both.geo = {2635167};  // GB: geo fails, the expression alone would hold
+  EXPECT_FALSE(eligible_in_catalog(both));
 }
 
 TEST_F(TargetingRuleTest, GdprDecidesWhetherTheUserIdMayBeUsed) {
@@ -157,17 +190,22 @@ TEST(GdprTerritory, IdsMatchTheGeoNamesCountryTable) {
 
 TEST_F(TargetingRuleTest, EvaluatingAllocatesNothing) {
   const std::string body =
-      R"({"placements":[{"key":"p","targeting":{"geo":[2643743],"location":[{"lat":51.5,"lon":-0.12}]}}],)"
-      R"("user":{"id":"u","ip":"81.2.69.142"}})";
+      R"({"placements":[{"key":"p","targeting":{"geo":[2643743],"location":[{"lat":51.5,"lon":-0.12}],)"
+      R"("custom":{"tags":["a","b"]}}}],"user":{"id":"u","ip":"81.2.69.142"},"device":{"os":"ios"}})";
   start(body);
   catalog::Targeting all = geo({2635167});
   all.locations = {{51.5, -0.12, 5}};
   all.dayparts = {catalog::Daypart{catalog::kEveryDay, 0, 1440, "", {}}};
-  const catalog::Ad ad = ad_with(all);
-  bool held = true;
+  all.custom = catalog::CustomExpression{
+      R"(custom.tags.exists(t, t == "b") && user.id == "u" && device.os == "ios")", "ads[0]"};
+  const std::vector<catalog::Ad> ads = {ad_with(all)};
+  const catalog::Ad& ad = ads[0];
+  programs_ = CustomPrograms(ads);
+  restart();
+  bool held = rule_->eligible(ad, 0);  // warm: the first parse of user and device sizes their documents
   const uint64_t allocations = decision::testing::allocations_while([&] {
     for (int i = 0; i < 100; ++i) {
-      rule_->begin_request(request_, kMondayNoonUtc, true);
+      rule_->begin_request(request_, kMondayNoonUtc, true, programs_);
       rule_->begin_placement(request_.placements()[0]);
       held = held && rule_->eligible(ad, 0);
     }
