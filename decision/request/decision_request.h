@@ -125,7 +125,7 @@ enum class GdprConsent : uint8_t {
   kAbsent,         // no user.consent.gdpr (or null)
   kGranted,        // true
   kRefused,        // false
-  kConsentString,  // a TCF v2 string, kept undecoded in User::consent_string
+  kConsentString,  // a TCF v2 string (User::consent_string), decoded (tcf_consent.h)
 };
 
 struct User {
@@ -134,7 +134,10 @@ struct User {
   std::string_view timezone_name;      // empty when absent
   absl::TimeZone time_zone;           // loaded zone of timezone_name; UTC when absent
   GdprConsent gdpr = GdprConsent::kAbsent;
-  std::string_view consent_string;     // kConsentString: base64url segments joined by '.'
+  std::string_view consent_string;     // kConsentString: the TC string as sent
+  // kConsentString: whether the TC string consents to purpose 1 (store and/or access
+  // information on a device), the consent DESIGN section 4 asks for. False otherwise.
+  bool consent_string_purpose1 = false;
 
   void clear() { *this = User{}; }
 };

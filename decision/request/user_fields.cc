@@ -2,34 +2,12 @@
 // section 7), at the path of the field at fault.
 #include "decision/request/ip_address.h"
 #include "decision/request/read_context.h"
+#include "decision/request/tcf_consent.h"
 
 namespace decision::request {
 namespace {
 
 constexpr int kUserInvalid = 10020;
-
-bool is_base64url(char c) {
-  return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ||
-         c == '-' || c == '_';
-}
-
-// A TCF v2 consent string, not decoded here: base64url segments (core string, then
-// optional disclosed-vendors and publisher segments) joined by '.', none empty, no padding.
-bool is_consent_string(std::string_view text) {
-  if (text.empty() || text.size() > kMaxConsentStringBytes) return false;
-  bool segment_start = true;
-  for (char c : text) {
-    if (c == '.') {
-      if (segment_start) return false;
-      segment_start = true;
-    } else if (is_base64url(c)) {
-      segment_start = false;
-    } else {
-      return false;
-    }
-  }
-  return !segment_start;
-}
 
 // The kind of an optional member: false on a fault; `present` false for null (as absent).
 bool present_kind(ReadContext& ctx, ondemand::value& value, ondemand::json_type& kind,
@@ -57,7 +35,41 @@ bool read_checked_string(ReadContext& ctx, ondemand::value& value, std::string_v
   return true;
 }
 
+// The 10020 message for a string that is not a TC string. Messages outlive the error list,
+// so each fault has its own constant.
+std::string_view consent_string_message(TcfFault fault) {
+  switch (fault) {
+    case TcfFault::kEmptySegment:
+      return "gdpr must be true, false or a TCF v2 consent string: a segment is empty";
+    case TcfFault::kPadding:
+      return "gdpr must be true, false or a TCF v2 consent string: '=' padding is not allowed";
+    case TcfFault::kNotBase64url:
+      return "gdpr must be true, false or a TCF v2 consent string: a character is not "
+             "base64url (A-Z a-z 0-9 - _)";
+    case TcfFault::kVersion1:
+      return "gdpr must be true, false or a TCF v2 consent string: version 1, expected 2";
+    case TcfFault::kUnknownVersion:
+      return "gdpr must be true, false or a TCF v2 consent string: version is not 2";
+    case TcfFault::kCoreTruncated:
+      return "gdpr must be true, false or a TCF v2 consent string: the core segment ends "
+             "inside its fields";
+    case TcfFault::kLanguageNotLetters:
+      return "gdpr must be true, false or a TCF v2 consent string: consent language is not "
+             "two letters";
+    case TcfFault::kTrailingBits:
+      return "gdpr must be true, false or a TCF v2 consent string: non-zero bits after the "
+             "core fields";
+    case TcfFault::kUnknownSegmentType:
+      return "gdpr must be true, false or a TCF v2 consent string: segment type is not 1, 2 "
+             "or 3";
+    case TcfFault::kNone:
+      break;
+  }
+  return "gdpr must be true, false or a TCF v2 consent string";
+}
+
 bool read_gdpr(ReadContext& ctx, ondemand::value& value, User& out) {
+  static_assert(kMaxConsentStringBytes == 8 * 1024, "update the message");
   constexpr std::string_view kMessage = "gdpr must be true, false or a TCF v2 consent string";
   ondemand::json_type kind;
   bool present = false;
@@ -69,12 +81,27 @@ bool read_gdpr(ReadContext& ctx, ondemand::value& value, User& out) {
     out.gdpr = granted ? GdprConsent::kGranted : GdprConsent::kRefused;
     return true;
   }
-  return read_checked_string(ctx, value, kMessage, [&out](std::string_view text) {
-    if (!is_consent_string(text)) return false;
-    out.gdpr = GdprConsent::kConsentString;
-    out.consent_string = text;
+  if (kind != ondemand::json_type::string) {
+    ctx.error(kUserInvalid, kMessage);
+    return ctx.skip(value);
+  }
+  std::string_view text;
+  if (!ctx.get_string(value, text)) return false;
+  if (text.size() > kMaxConsentStringBytes) {
+    ctx.error(kUserInvalid,
+              "gdpr must be true, false or a TCF v2 consent string: longer than 8 KiB");
     return true;
-  });
+  }
+  TcfFault fault = TcfFault::kNone;
+  const std::optional<TcfConsent> consent = decode_tcf_consent(text, fault);
+  if (!consent) {
+    ctx.error(kUserInvalid, consent_string_message(fault));
+    return true;
+  }
+  out.gdpr = GdprConsent::kConsentString;
+  out.consent_string = text;
+  out.consent_string_purpose1 = consent->purpose1_consented;
+  return true;
 }
 
 bool read_consent(ReadContext& ctx, ondemand::value& value, User& out) {
@@ -96,6 +123,7 @@ bool read_consent(ReadContext& ctx, ondemand::value& value, User& out) {
         ctx.forget_errors();
         out.gdpr = GdprConsent::kAbsent;
         out.consent_string = {};
+        out.consent_string_purpose1 = false;
         ok = read_gdpr(ctx, field_value, out);
       } else {
         ok = ctx.skip(field_value);
@@ -158,6 +186,7 @@ bool read_user(ReadContext& ctx, ondemand::value& value, User& out, bool& presen
         ctx.forget_errors();
         out.gdpr = GdprConsent::kAbsent;
         out.consent_string = {};
+        out.consent_string_purpose1 = false;
         ok = read_consent(ctx, field_value, out);
       } else {
         ok = ctx.skip(field_value);

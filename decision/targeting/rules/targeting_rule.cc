@@ -89,6 +89,10 @@ void TargetingRule::begin_request(const request::DecisionRequest& request, int64
     user_id_usable_ = true;
   } else if (user.gdpr == request::GdprConsent::kRefused) {
     user_id_usable_ = false;
+  } else if (user.gdpr == request::GdprConsent::kConsentString) {
+    // A TC string speaks for itself, in the territory or not: a CMP that asked and was
+    // refused purpose 1 is a refusal wherever the user is.
+    user_id_usable_ = user.consent_string_purpose1;
   } else {
     user_id_usable_ = !in_gdpr_territory_;
   }

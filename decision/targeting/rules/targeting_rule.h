@@ -43,8 +43,7 @@ class TargetingRule final : public selection::EligibilityRule {
 
   // DESIGN section 4, GDPR: whether the user's id may be used (frequency caps, tokens).
   // No id: no. In GDPR territory (GeoIP's EU flag or country, or a GDPR country in any
-  // placement's geo): only with consent. A TCF consent string counts as no consent until
-  // its decoder lands.
+  // placement's geo): only with consent, `true` or a TC string consenting to purpose 1.
   bool user_id_usable() const { return user_id_usable_; }
   bool in_gdpr_territory() const { return in_gdpr_territory_; }
   // The zone dayparts read when they name none: user.timezone, else GeoIP's, else UTC.

@@ -117,20 +117,88 @@ TEST_F(UserConsent, GdprBooleanIsRead) {
   EXPECT_EQ(request().user.gdpr, GdprConsent::kAbsent);
 }
 
-TEST_F(UserConsent, GdprConsentStringIsKeptUndecoded) {
-  ASSERT_TRUE(read(with_user(R"({"consent":{"gdpr":"COvFyGBOvFyGBAbAAAENAPCAAOAAAAAAAAAAAEEUACCKAAA"}})")).ok());
+// Published TC strings (see tcf_consent_test.cc): the IAB specification's example with
+// purposes 1, 2 and 3 consented and a disclosed vendors segment; LiveRamp/iabconsent's fixture
+// with no purpose consented.
+constexpr std::string_view kPurpose1Consented =
+    "COvFyGBOvFyGBAbAAAENAPCAAOAAAAAAAAAAAEEUACCKAAA.IFoEUQQgAIQwgIwQABAEAAAAOIAACAIAAAAQAIAgEAA"
+    "CEAAAAAgAQBAAAAAAAGBAAgAAAAAAAFAAECAAAgAAQARAEQAAAAAJAAIAAgAAAYQEAAAQmAgBC3ZAYzUw";
+constexpr std::string_view kNoPurposeConsented =
+    "COvzTO5OvzTO5BZAFMENAPCgAAAAAAAAAAwIFoEUQQgAIQwgIwQABAEAAAAOIAACAIAAAAQAIAgEAACEAAAAAgAQBAAA"
+    "AAAAGBAAgAAAAAAAFAAECAAAgAAQARAEQAAAAAJAAIAAgAAAYQEAAAQmAgBC3ZAYzUwLQIoghAAQhhARggACAIAAAAcQ"
+    "AAEAQAAAAgAQBAIAAEIAAAABAAgCAAAAAAAMCABAAAAAAAAKAAIEAABAAAgAiAIgAAAAASAAQABAAAAwgIAAAhMBACFu"
+    "yAxmpgAA";
+
+std::string with_gdpr(std::string_view gdpr) {
+  return with_user(std::string(R"({"consent":{"gdpr":)") + std::string(gdpr) + "}}");
+}
+
+std::string with_gdpr_string(std::string_view text) {
+  return with_gdpr("\"" + std::string(text) + "\"");
+}
+
+TEST_F(UserConsent, GdprConsentStringIsDecodedForPurpose1) {
+  ASSERT_TRUE(read(with_gdpr_string(kPurpose1Consented)).ok());
   EXPECT_EQ(request().user.gdpr, GdprConsent::kConsentString);
-  EXPECT_EQ(request().user.consent_string, "COvFyGBOvFyGBAbAAAENAPCAAOAAAAAAAAAAAEEUACCKAAA");
-  ASSERT_TRUE(read(with_user(R"({"consent":{"gdpr":"CPc_-8A.IF-_d"}})")).ok());
+  EXPECT_EQ(request().user.consent_string, kPurpose1Consented);
+  EXPECT_TRUE(request().user.consent_string_purpose1);
+
+  ASSERT_TRUE(read(with_gdpr_string(kNoPurposeConsented)).ok());
+  EXPECT_EQ(request().user.gdpr, GdprConsent::kConsentString);
+  EXPECT_EQ(request().user.consent_string, kNoPurposeConsented);
+  EXPECT_FALSE(request().user.consent_string_purpose1);
+}
+
+TEST_F(UserConsent, LastGdprWins) {
+  ASSERT_TRUE(read(with_user(std::string(R"({"consent":{"gdpr":")") +
+                             std::string(kPurpose1Consented) + R"(","gdpr":false}})"))
+                  .ok());
+  EXPECT_EQ(request().user.gdpr, GdprConsent::kRefused);
+  EXPECT_TRUE(request().user.consent_string.empty());
+  EXPECT_FALSE(request().user.consent_string_purpose1);
 }
 
 TEST_F(UserConsent, GdprOtherValueIs10020) {
   for (const char* gdpr : {R"("")", R"("abc=")", R"("a..b")", R"(".ab")", R"("ab.")", R"("a b")",
-                           R"("a+b/c")", "1", "[]", "{}"}) {
-    EXPECT_EQ(only_error(with_user(std::string(R"({"consent":{"gdpr":)") + gdpr + "}}")),
-              (Error{10020, "user.consent.gdpr"}))
-        << gdpr;
+                           R"("a+b/c")", R"("CPc_-8A.IF-_d")", "1", "[]", "{}"}) {
+    EXPECT_EQ(only_error(with_gdpr(gdpr)), (Error{10020, "user.consent.gdpr"})) << gdpr;
   }
+}
+
+TEST_F(UserConsent, StringThatIsNotATcfV2ConsentStringIs10020WithTheReason) {
+  const std::string core(kPurpose1Consented.substr(0, kPurpose1Consented.find('.')));
+  const struct {
+    std::string text;
+    std::string_view reason;
+  } cases[] = {
+      {"", "a segment is empty"},
+      {core + ".", "a segment is empty"},
+      {core + "=", "'=' padding is not allowed"},
+      {core + "+", "a character is not base64url (A-Z a-z 0-9 - _)"},
+      {"BOEFEAyOEFEAyAHABDENAI4AAAB9vABAASA", "version 1, expected 2"},  // TCF v1.1's example
+      {"D" + core.substr(1), "version is not 2"},
+      {core.substr(0, 30), "the core segment ends inside its fields"},
+      {core.substr(0, 18) + "_" + core.substr(19), "consent language is not two letters"},
+      {core + "B", "non-zero bits after the core fields"},
+      {core + ".A", "segment type is not 1, 2 or 3"},
+      {std::string(kMaxConsentStringBytes + 1, 'A'), "longer than 8 KiB"},
+  };
+  for (const auto& c : cases) {
+    EXPECT_EQ(only_error(with_gdpr_string(c.text)), (Error{10020, "user.consent.gdpr"})) << c.text;
+    ASSERT_EQ(result_.errors.size(), 1u);
+    EXPECT_EQ(result_.errors[0].message,
+              "gdpr must be true, false or a TCF v2 consent string: " + std::string(c.reason))
+        << c.text;
+  }
+  EXPECT_EQ(only_error(with_gdpr("7")), (Error{10020, "user.consent.gdpr"}));
+  EXPECT_EQ(result_.errors[0].message, "gdpr must be true, false or a TCF v2 consent string");
+}
+
+TEST_F(UserConsent, LongestConsentStringIsRead) {
+  const std::string core(kPurpose1Consented.substr(0, kPurpose1Consented.find('.')));
+  const std::string padded = core + std::string(kMaxConsentStringBytes - core.size(), 'A');
+  ASSERT_TRUE(read(with_gdpr_string(padded)).ok());
+  EXPECT_TRUE(request().user.consent_string_purpose1);
 }
 
 TEST_F(UserConsent, NotAnObjectIs10020) {

@@ -178,6 +178,35 @@ TEST_F(TargetingRuleTest, GdprDecidesWhetherTheUserIdMayBeUsed) {
   EXPECT_FALSE(rule_->user_id_usable());  // no id
 }
 
+// Published TC strings (LiveRamp/iabconsent's fixtures, also in tcf_consent_test.cc): the
+// first consents to purposes 1, 3, 4 and 7, the second to none.
+constexpr std::string_view kPurpose1Granted =
+    "COvzTO5OvzTO5BRAAAENAPCoALIAADgAAAAAAewAwABAAlAB6ABBFADBQAQA9hAAAcAA";
+constexpr std::string_view kNoPurposeGranted =
+    "COvzTO5OvzTO5BZAFMENAPCgAAAAAAAAAAwIFoEUQQgAIQwgIwQABAEAAAAOIAACAIAAAAQAIAgEAACEAAAAAgAQBAAA"
+    "AAAAGBAAgAAAAAAAFAAECAAAgAAQARAEQAAAAAJAAIAAgAAAYQEAAAQmAgBC3ZAYzUwLQIoghAAQhhARggACAIAAAAcQ"
+    "AAEAQAAAAgAQBAIAAEIAAAABAAgCAAAAAAAMCABAAAAAAAAKAAIEAABAAAgAiAIgAAAAASAAQABAAAAwgIAAAhMBACFu"
+    "yAxmpgAA";
+
+std::string user_with_consent(std::string_view ip, std::string_view tc_string) {
+  return std::string(R"({"placements":[{"key":"p"}],"user":{"id":"u","ip":")") + std::string(ip) +
+         R"(","consent":{"gdpr":")" + std::string(tc_string) + R"("}}})";
+}
+
+TEST_F(TargetingRuleTest, ATcStringConsentsThroughPurposeOne) {
+  start(user_with_consent("89.160.20.112", kPurpose1Granted));  // SE
+  EXPECT_TRUE(rule_->in_gdpr_territory());
+  EXPECT_TRUE(rule_->user_id_usable());
+  start(user_with_consent("89.160.20.112", kNoPurposeGranted));
+  EXPECT_FALSE(rule_->user_id_usable());
+  // Outside the territory a TC string still speaks: refusing purpose 1 is a refusal.
+  start(user_with_consent("216.160.83.56", kNoPurposeGranted));  // US
+  EXPECT_FALSE(rule_->in_gdpr_territory());
+  EXPECT_FALSE(rule_->user_id_usable());
+  start(user_with_consent("216.160.83.56", kPurpose1Granted));
+  EXPECT_TRUE(rule_->user_id_usable());
+}
+
 TEST(GdprTerritory, IdsMatchTheGeoNamesCountryTable) {
   const geo::GeoNamesHierarchy& hierarchy = geonames();
   EXPECT_EQ(gdpr_countries().size(), 31u);
