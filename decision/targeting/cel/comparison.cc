@@ -1,5 +1,6 @@
 #include "decision/targeting/cel/comparison.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 
@@ -66,27 +67,27 @@ Ordering order_numbers(const Value& a, const Value& b) {
   }
 }
 
-bool lists_equal(const ListValue& a, const ListValue& b, Arena& arena) {
+bool lists_equal(const ListValue& a, const ListValue& b, Arena& arena, WorkMeter& work) {
   if (a.size() != b.size()) return false;
   size_t index = 0;
   bool equal = true;
   a.for_each(
       [&](const Value& item) {
-        equal = values_equal(item, b.at(index++, arena), arena);
+        equal = values_equal(item, b.at(index++, arena), arena, work);
         return equal;
       },
       arena);
   return equal;
 }
 
-bool maps_equal(const MapValue& a, const MapValue& b, Arena& arena) {
+bool maps_equal(const MapValue& a, const MapValue& b, Arena& arena, WorkMeter& work) {
   if (a.size() != b.size()) return false;
   bool equal = true;
   a.for_each_key(
       [&](const Value& key) {
         const std::optional<Value> mine = a.find(key, arena);
         const std::optional<Value> theirs = b.find(key, arena);
-        equal = mine && theirs && values_equal(*mine, *theirs, arena);
+        equal = mine && theirs && values_equal(*mine, *theirs, arena, work);
         return equal;
       },
       arena);
@@ -99,16 +100,18 @@ bool is_number(const Value& value) {
   return value.kind() == Kind::kInt || value.kind() == Kind::kUint || value.kind() == Kind::kDouble;
 }
 
-bool values_equal(const Value& a, const Value& b, Arena& arena) {
+bool values_equal(const Value& a, const Value& b, Arena& arena, WorkMeter& work) {
+  if (!work.charge(1)) return false;
   if (is_number(a) && is_number(b)) return order_numbers(a, b) == Ordering::kEqual;
   if (a.kind() != b.kind()) return false;
   switch (a.kind()) {
     case Kind::kNull: return true;
     case Kind::kBool: return a.as_bool() == b.as_bool();
     case Kind::kString:
-    case Kind::kBytes: return a.as_text() == b.as_text();
-    case Kind::kList: return lists_equal(a.as_list(), b.as_list(), arena);
-    case Kind::kMap: return maps_equal(a.as_map(), b.as_map(), arena);
+    case Kind::kBytes:
+      return work.charge(std::min(a.as_text().size(), b.as_text().size())) && a.as_text() == b.as_text();
+    case Kind::kList: return lists_equal(a.as_list(), b.as_list(), arena, work);
+    case Kind::kMap: return maps_equal(a.as_map(), b.as_map(), arena, work);
     case Kind::kType: return a.as_type() == b.as_type();
     default: return false;  // errors equal nothing; the evaluator never asks
   }

@@ -13,14 +13,16 @@
 //     values, in any order.
 #include "decision/targeting/cel/arena.h"
 #include "decision/targeting/cel/value.h"
+#include "decision/targeting/cel/work_meter.h"
 
 namespace decision::cel {
 
 enum class Ordering : uint8_t { kLess, kEqual, kGreater, kUnordered, kNoOverload };
 
 // Neither value is an error. The arena holds views of nested host collections read while
-// comparing lists and maps.
-bool values_equal(const Value& a, const Value& b, Arena& arena);
+// comparing lists and maps. Every element visited and every byte compared is charged to
+// work; once it is spent the answer is false and the caller reports the limit.
+bool values_equal(const Value& a, const Value& b, Arena& arena, WorkMeter& work);
 Ordering compare(const Value& a, const Value& b);
 
 bool is_number(const Value& value);

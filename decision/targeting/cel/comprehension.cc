@@ -17,7 +17,7 @@ bool Evaluator::for_each_in_range(const Node& node, const Value& range, Step ste
   Value& variable = locals_[node.count];
   bool within_bound = true;
   const auto visit = [&](const Value& item) {
-    if (++iterations_ > limits_.iterations_max) {
+    if (++iterations_ > limits_.iterations_max || !work_.charge(1)) {
       within_bound = false;
       return false;
     }

@@ -18,6 +18,20 @@ constexpr double kTwoTo63 = 9223372036854775808.0;
 constexpr double kTwoTo64 = 18446744073709551616.0;
 
 Value no_overload(uint32_t offset) { return Value::error(ErrorCode::kNoMatchingOverload, offset); }
+Value limit_exceeded(uint32_t offset) { return Value::error(ErrorCode::kLimitExceeded, offset); }
+
+// What an operation on value may cost beyond a constant: its bytes (searched, copied,
+// compared, counted) or its elements (concatenated, searched by `in`; nested ones charge as
+// values_equal visits them).
+uint64_t operand_weight(const Value& value) {
+  switch (value.kind()) {
+    case Kind::kString:
+    case Kind::kBytes: return value.as_text().size();
+    case Kind::kList: return value.as_list().size();
+    case Kind::kMap: return value.as_map().size();
+    default: return 0;
+  }
+}
 
 // A host reports a full arena without knowing where in the expression it was asked.
 Value located(const Value& value, uint32_t offset) {
@@ -66,10 +80,12 @@ std::optional<int64_t> list_index(const Value& index) {
 
 }  // namespace
 
-Evaluator::Evaluator(EvaluatorLimits limits) : limits_(limits), arena_(limits.arena_bytes_max) {}
+Evaluator::Evaluator(EvaluatorLimits limits)
+    : limits_(limits), arena_(limits.arena_bytes_max), work_(limits.work_max) {}
 
 Value Evaluator::evaluate(const Program& program, std::span<const Value> variables) {
   arena_.reset();
+  work_.reset();
   iterations_ = 0;
   program_ = &program;
   variables_ = variables;
@@ -140,11 +156,11 @@ Value Evaluator::dispatch(const Node& node) {
       return strict(node, [&](const Value& x, const Value& y) { return modulo(x, y, offset); });
     case Op::kEqual:
       return strict(node, [&](const Value& x, const Value& y) {
-        return Value::boolean(values_equal(x, y, arena_));
+        return Value::boolean(values_equal(x, y, arena_, work_));
       });
     case Op::kNotEqual:
       return strict(node, [&](const Value& x, const Value& y) {
-        return Value::boolean(!values_equal(x, y, arena_));
+        return Value::boolean(!values_equal(x, y, arena_, work_));
       });
     case Op::kLess: return ordering(node, [](Ordering o) { return o == Ordering::kLess; });
     case Op::kLessEqual:
@@ -171,13 +187,20 @@ template <typename Operation>
 Value Evaluator::strict(const Node& node, Operation operation) {
   const Value first = eval(node.operand[0]);
   if (first.is_error()) return first;
+  Value result;
   if constexpr (std::is_invocable_v<Operation, const Value&>) {
-    return operation(first);
+    if (!work_.charge(1 + operand_weight(first))) return limit_exceeded(node.offset);
+    result = operation(first);
   } else {
     const Value second = eval(node.operand[1]);
     if (second.is_error()) return second;
-    return operation(first, second);
+    if (!work_.charge(1 + operand_weight(first) + operand_weight(second))) {
+      return limit_exceeded(node.offset);
+    }
+    result = operation(first, second);
   }
+  // values_equal stops with false once the meter is spent: that false is not an answer.
+  return work_.spent() ? limit_exceeded(node.offset) : result;
 }
 
 template <typename Holds>
@@ -197,6 +220,7 @@ Value Evaluator::matches_literal(const Value& text, const Node& node) const {
 }
 
 Value Evaluator::create_list(const Node& node) {
+  if (!work_.charge(1 + node.count)) return limit_exceeded(node.offset);
   Value* items = arena_.allocate_array<Value>(node.count);
   if (items == nullptr && node.count > 0) {
     return Value::error(ErrorCode::kLimitExceeded, node.offset);
@@ -209,6 +233,7 @@ Value Evaluator::create_list(const Node& node) {
 }
 
 Value Evaluator::create_map(const Node& node) {
+  if (!work_.charge(1 + node.count)) return limit_exceeded(node.offset);
   Value* keys = arena_.allocate_array<Value>(node.count);
   Value* values = arena_.allocate_array<Value>(node.count);
   if ((keys == nullptr || values == nullptr) && node.count > 0) {
@@ -227,6 +252,8 @@ Value Evaluator::select(const Node& node, bool presence_test) {
   const Value operand = eval(node.operand[0]);
   if (operand.is_error()) return operand;
   if (operand.kind() != Kind::kMap) return Value::error(ErrorCode::kNoSuchField, node.offset);
+  // Host maps look keys up by scanning them.
+  if (!work_.charge(1 + operand.as_map().size())) return limit_exceeded(node.offset);
   const Value& field = program_->constant(node.operand[1]);
   const std::optional<Value> found = operand.as_map().find(field, arena_);
   if (presence_test) return Value::boolean(found.has_value());
@@ -259,7 +286,7 @@ Value Evaluator::in(const Value& element, const Value& container, uint32_t offse
     bool found = false;
     container.as_list().for_each(
         [&](const Value& item) {
-          found = values_equal(element, item, arena_);
+          found = values_equal(element, item, arena_, work_);
           return !found;
         },
         arena_);

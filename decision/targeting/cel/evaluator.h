@@ -20,12 +20,14 @@
 #include "decision/targeting/cel/limits.h"
 #include "decision/targeting/cel/program.h"
 #include "decision/targeting/cel/value.h"
+#include "decision/targeting/cel/work_meter.h"
 
 namespace decision::cel {
 
 struct EvaluatorLimits {
   size_t arena_bytes_max = kDefaultArenaBytesMax;
   uint64_t iterations_max = kDefaultIterationsMax;
+  uint64_t work_max = kDefaultWorkMax;
 };
 
 // A targeting rule holds only when its expression evaluates to true: false, an error or a
@@ -42,8 +44,10 @@ class Evaluator {
   // list and map in it, lives until the next evaluate().
   Value evaluate(const Program& program, std::span<const Value> variables);
 
-  // Bytes the last evaluation took from the arena (for tests and metrics).
+  // Bytes the last evaluation took from the arena, and the work it did (for tests and
+  // metrics).
   size_t arena_bytes_used() const { return arena_.bytes_used(); }
+  uint64_t work_used() const { return work_.used(); }
 
  private:
   // Constants, variables and comprehension variables are read here rather than
@@ -89,6 +93,7 @@ class Evaluator {
 
   EvaluatorLimits limits_;
   Arena arena_;
+  WorkMeter work_;
   std::vector<Value> locals_;
   const Program* program_ = nullptr;
   std::span<const Value> variables_;

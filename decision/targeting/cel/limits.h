@@ -23,5 +23,9 @@ inline constexpr size_t kDefaultArenaBytesMax = size_t{1} << 20;
 // Comprehension steps (all, exists, exists_one, map, filter) per evaluation: nested
 // macros multiply, so the product is bounded, not each loop.
 inline constexpr uint64_t kDefaultIterationsMax = 100'000;
+// Work per evaluation (work_meter.h): bytes scanned, copied or compared plus elements
+// visited. A typical rule spends tens of units; a million bounds the worst rule to about a
+// millisecond of a core.
+inline constexpr uint64_t kDefaultWorkMax = uint64_t{1} << 20;
 
 }  // namespace decision::cel

@@ -1,4 +1,5 @@
 #include "decision/targeting/cel/literal_regex.h"
+#include "decision/targeting/cel/text_search.h"
 
 namespace decision::cel {
 namespace {
@@ -91,7 +92,7 @@ bool LiteralRegex::matches_line(std::string_view line, bool at_text_start, bool 
       position = segment.size();
       continue;
     }
-    const size_t found = line.find(segment, position);
+    const size_t found = find_text(line, segment, position);
     if (found == std::string_view::npos) return false;
     position = found + segment.size();
   }

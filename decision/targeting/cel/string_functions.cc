@@ -2,6 +2,7 @@
 
 #include "decision/targeting/cel/collections.h"
 #include "decision/targeting/cel/utf8.h"
+#include "decision/targeting/cel/text_search.h"
 
 namespace decision::cel {
 namespace {
@@ -29,7 +30,7 @@ Value size_of(const Value& value, uint32_t offset) {
 
 Value contains(const Value& text, const Value& part, uint32_t offset) {
   if (!both_strings(text, part)) return no_overload(offset);
-  return Value::boolean(text.as_text().find(part.as_text()) != std::string_view::npos);
+  return Value::boolean(find_text(text.as_text(), part.as_text()) != std::string_view::npos);
 }
 
 Value starts_with(const Value& text, const Value& prefix, uint32_t offset) {
