@@ -49,7 +49,11 @@ GeoIpDatabase::~GeoIpDatabase() {
 std::string_view GeoIpDatabase::database_type() const { return db_->metadata.database_type; }
 
 GeoIpRecord GeoIpDatabase::lookup(std::span<const uint8_t> address) const {
-  GeoIpRecord record;
+  const std::optional<uint32_t> offset = record_offset(address);
+  return offset ? record_at(*offset) : GeoIpRecord{};
+}
+
+std::optional<uint32_t> GeoIpDatabase::record_offset(std::span<const uint8_t> address) const {
   sockaddr_storage storage{};
   if (address.size() == 4) {
     auto* v4 = reinterpret_cast<sockaddr_in*>(&storage);
@@ -60,27 +64,33 @@ GeoIpRecord GeoIpDatabase::lookup(std::span<const uint8_t> address) const {
     v6->sin6_family = AF_INET6;
     std::memcpy(&v6->sin6_addr, address.data(), 16);
   } else {
-    return record;
+    return std::nullopt;
   }
   int error = MMDB_SUCCESS;
-  MMDB_lookup_result_s result =
+  const MMDB_lookup_result_s result =
       MMDB_lookup_sockaddr(db_.get(), reinterpret_cast<const sockaddr*>(&storage), &error);
-  if (error != MMDB_SUCCESS || !result.found_entry) return record;
+  if (error != MMDB_SUCCESS || !result.found_entry) return std::nullopt;
+  return result.entry.offset;
+}
+
+GeoIpRecord GeoIpDatabase::record_at(uint32_t offset) const {
+  GeoIpRecord record;
   record.found = true;
+  MMDB_entry_s entry{db_.get(), offset};
   static const char* const kCountry[] = {"country", "geoname_id", nullptr};
   static const char* const kSubdivision[] = {"subdivisions", "0", "geoname_id", nullptr};
   static const char* const kCity[] = {"city", "geoname_id", nullptr};
   static const char* const kEu[] = {"country", "is_in_european_union", nullptr};
   static const char* const kTimeZone[] = {"location", "time_zone", nullptr};
-  record.country_id = geoname_id(&result.entry, kCountry);
-  record.subdivision_id = geoname_id(&result.entry, kSubdivision);
-  record.city_id = geoname_id(&result.entry, kCity);
+  record.country_id = geoname_id(&entry, kCountry);
+  record.subdivision_id = geoname_id(&entry, kSubdivision);
+  record.city_id = geoname_id(&entry, kCity);
   MMDB_entry_data_s data;
-  if (MMDB_aget_value(&result.entry, &data, kEu) == MMDB_SUCCESS && data.has_data &&
+  if (MMDB_aget_value(&entry, &data, kEu) == MMDB_SUCCESS && data.has_data &&
       data.type == MMDB_DATA_TYPE_BOOLEAN) {
     record.in_european_union = data.boolean;
   }
-  if (MMDB_aget_value(&result.entry, &data, kTimeZone) == MMDB_SUCCESS && data.has_data &&
+  if (MMDB_aget_value(&entry, &data, kTimeZone) == MMDB_SUCCESS && data.has_data &&
       data.type == MMDB_DATA_TYPE_UTF8_STRING) {
     record.time_zone = std::string_view(data.utf8_string, data.data_size);
   }

@@ -1,7 +1,5 @@
 #include "decision/targeting/rules/daypart_rule.h"
 
-#include <optional>
-
 #include "absl/time/civil_time.h"
 
 namespace decision::targeting {
@@ -14,21 +12,40 @@ LocalWeekMinute local_week_minute(absl::Time now, const absl::TimeZone& zone) {
   return out;
 }
 
-bool dayparts_hold(std::span<const catalog::Daypart> dayparts, absl::Time now,
-                   const absl::TimeZone& user_zone) {
-  // The user's clock is read once, and only if some daypart uses it.
-  std::optional<LocalWeekMinute> user_clock;
+void LocalClocks::reset(absl::Time now, const absl::TimeZone& user_zone) {
+  now_ = now;
+  user_zone_ = user_zone;
+  user_.reset();
+  zone_count_ = 0;
+}
+
+const LocalWeekMinute& LocalClocks::user() {
+  if (!user_) user_ = local_week_minute(now_, user_zone_);
+  return *user_;
+}
+
+LocalWeekMinute LocalClocks::in(const absl::TimeZone& zone) {
+  for (size_t i = 0; i < zone_count_; ++i) {
+    if (zones_[i].first == zone) return zones_[i].second;
+  }
+  const LocalWeekMinute clock = local_week_minute(now_, zone);
+  if (zone_count_ < kZonesKept) zones_[zone_count_++] = {zone, clock};
+  return clock;
+}
+
+bool dayparts_hold(std::span<const catalog::Daypart> dayparts, LocalClocks& clocks) {
   for (const catalog::Daypart& daypart : dayparts) {
-    LocalWeekMinute clock;
-    if (daypart.has_time_zone()) {
-      clock = local_week_minute(now, daypart.time_zone);
-    } else {
-      if (!user_clock) user_clock = local_week_minute(now, user_zone);
-      clock = *user_clock;
-    }
+    const LocalWeekMinute clock = daypart.has_time_zone() ? clocks.in(daypart.time_zone) : clocks.user();
     if (daypart.contains(clock.weekday_from_monday, clock.minute_of_day)) return true;
   }
   return false;
+}
+
+bool dayparts_hold(std::span<const catalog::Daypart> dayparts, absl::Time now,
+                   const absl::TimeZone& user_zone) {
+  LocalClocks clocks;
+  clocks.reset(now, user_zone);
+  return dayparts_hold(dayparts, clocks);
 }
 
 }  // namespace decision::targeting

@@ -58,11 +58,10 @@ size_t TargetingRule::widen_sorted(std::span<const uint64_t> ids, std::span<uint
 void TargetingRule::begin_request(const request::DecisionRequest& request, int64_t now_s,
                                   bool destination_understood, const CustomPrograms& programs) {
   custom_.begin_request(request, programs);
-  now_ = absl::FromUnixSeconds(now_s);
   destination_understood_ = destination_understood;
   const std::span<const uint8_t> ip = address_bytes(request.user.ip);
   geo::GeoIpRecord record;
-  if (sources_.geoip != nullptr && !ip.empty()) record = sources_.geoip->lookup(ip);
+  if (sources_.geoip != nullptr && !ip.empty()) record = geoip_records_.lookup(*sources_.geoip, ip);
 
   ip_geo_count_ = 0;
   for (uint64_t id : {record.country_id, record.subdivision_id, record.city_id}) {
@@ -76,6 +75,8 @@ void TargetingRule::begin_request(const request::DecisionRequest& request, int64
   } else if (!record.time_zone.empty()) {
     if (std::optional<absl::TimeZone> zone = zones_.find(record.time_zone)) user_zone_ = *zone;
   }
+
+  clocks_.reset(absl::FromUnixSeconds(now_s), user_zone_);
 
   const auto placements = request.placements();
   in_gdpr_territory_ = record.in_european_union || is_gdpr_country(record.country_id) ||
@@ -119,7 +120,7 @@ bool TargetingRule::eligible(const catalog::Ad& ad, uint32_t ad_index) {
     return false;
   }
   if (!rules.locations.empty() && !location_matches(rules.locations, points_)) return false;
-  if (!rules.dayparts.empty() && !dayparts_hold(rules.dayparts, now_, user_zone_)) return false;
+  if (!rules.dayparts.empty() && !dayparts_hold(rules.dayparts, clocks_)) return false;
   return !rules.custom || custom_.holds(ad_index);
 }
 

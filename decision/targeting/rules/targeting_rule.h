@@ -10,10 +10,12 @@
 
 #include "absl/time/time.h"
 #include "decision/geo/geoip_database.h"
+#include "decision/geo/geoip_record_cache.h"
 #include "decision/geo/geonames_hierarchy.h"
 #include "decision/request/decision_request.h"
 #include "decision/request/time_zone_cache.h"
 #include "decision/selection/ad_selector.h"
+#include "decision/targeting/rules/daypart_rule.h"
 #include "decision/targeting/custom/custom_programs.h"
 #include "decision/targeting/custom/custom_rule.h"
 
@@ -61,8 +63,8 @@ class TargetingRule final : public selection::EligibilityRule {
   size_t widen_sorted(std::span<const uint64_t> ids, std::span<uint64_t> out) const;
 
   GeoSources sources_;
+  geo::GeoIpRecordCache geoip_records_;
   request::TimeZoneCache zones_;
-  absl::Time now_;
   absl::TimeZone user_zone_;
   bool destination_understood_ = false;
   bool in_gdpr_territory_ = false;
@@ -77,6 +79,7 @@ class TargetingRule final : public selection::EligibilityRule {
   std::array<uint64_t, kMaxDestinationSet> destination_{};
   size_t destination_count_ = 0;
   std::span<const request::GeoPoint> points_;
+  LocalClocks clocks_;
   CustomRule custom_;
 };
 

@@ -89,5 +89,28 @@ TEST(DaypartRule, ADaypartsOwnZoneWinsOverTheUsers) {
   EXPECT_TRUE(dayparts_hold(user_evening, t, zone("Asia/Tokyo")));
 }
 
+TEST(DaypartRule, KeptClocksReadEveryZoneAsAFreshReadingWould) {
+  // More zones than LocalClocks keeps, each asked twice, in two orders.
+  const std::vector<std::string> names = {"Asia/Tokyo", "Europe/Paris", "America/New_York", "UTC",
+                                          "Asia/Kolkata", "Australia/Adelaide", "Pacific/Chatham",
+                                          "America/St_Johns", "Asia/Kathmandu", "Europe/London"};
+  const absl::Time t = utc(2026, 3, 29, 0, 45);  // Paris and London change clocks at 01:00 UTC
+  LocalClocks clocks;
+  clocks.reset(t, zone("Asia/Kathmandu"));
+  for (int pass = 0; pass < 2; ++pass) {
+    for (size_t i = 0; i < names.size(); ++i) {
+      const std::string& name = pass == 0 ? names[i] : names[names.size() - 1 - i];
+      const LocalWeekMinute kept = clocks.in(zone(name));
+      const LocalWeekMinute fresh = local_week_minute(t, zone(name));
+      EXPECT_EQ(kept.weekday_from_monday, fresh.weekday_from_monday) << name;
+      EXPECT_EQ(kept.minute_of_day, fresh.minute_of_day) << name;
+    }
+  }
+  EXPECT_EQ(clocks.user().minute_of_day, local_week_minute(t, zone("Asia/Kathmandu")).minute_of_day);
+  clocks.reset(t + absl::Hours(1), zone("UTC"));  // a new moment forgets every reading
+  EXPECT_EQ(clocks.in(zone("Asia/Tokyo")).minute_of_day, (9 + 1) * 60 + 45);
+  EXPECT_EQ(clocks.user().minute_of_day, 60 + 45);
+}
+
 }  // namespace
 }  // namespace decision::targeting
