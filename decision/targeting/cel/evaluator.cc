@@ -23,7 +23,7 @@ Value limit_exceeded(uint32_t offset) { return Value::error(ErrorCode::kLimitExc
 // What an operation on value may cost beyond a constant: its bytes (searched, copied,
 // compared, counted) or its elements (concatenated, searched by `in`; nested ones charge as
 // values_equal visits them).
-uint64_t operand_weight(const Value& value) {
+[[gnu::always_inline]] inline uint64_t operand_weight(const Value& value) {
   switch (value.kind()) {
     case Kind::kString:
     case Kind::kBytes: return value.as_text().size();
@@ -122,20 +122,20 @@ Value Evaluator::dispatch(const Node& node) {
     case Op::kFilter: return comprehension(node);
 
     case Op::kNot:
-      return strict(node, [&](const Value& x) {
+      return strict<false>(node, [&](const Value& x) {
         return x.is_bool() ? Value::boolean(!x.as_bool()) : no_overload(offset);
       });
-    case Op::kNegate: return strict(node, [&](const Value& x) { return negate(x, offset); });
+    case Op::kNegate: return strict<false>(node, [&](const Value& x) { return negate(x, offset); });
     case Op::kSize: return strict(node, [&](const Value& x) { return size_of(x, offset); });
     case Op::kToInt: return strict(node, [&](const Value& x) { return to_int(x, offset); });
     case Op::kToUint: return strict(node, [&](const Value& x) { return to_uint(x, offset); });
     case Op::kToDouble: return strict(node, [&](const Value& x) { return to_double(x, offset); });
     case Op::kToString:
       return strict(node, [&](const Value& x) { return to_string(x, arena_, offset); });
-    case Op::kToBool: return strict(node, [&](const Value& x) { return to_bool(x, offset); });
+    case Op::kToBool: return strict<false>(node, [&](const Value& x) { return to_bool(x, offset); });
     case Op::kToBytes: return strict(node, [&](const Value& x) { return to_bytes(x, offset); });
     case Op::kDyn: return eval(a);
-    case Op::kTypeOf: return strict(node, [](const Value& x) { return Value::type(type_of(x)); });
+    case Op::kTypeOf: return strict<false>(node, [](const Value& x) { return Value::type(type_of(x)); });
     case Op::kMatchesRegex:
       return strict(node, [&](const Value& x) { return matches_literal(x, node); });
 
@@ -147,20 +147,22 @@ Value Evaluator::dispatch(const Node& node) {
       return strict(node,
                     [&](const Value& x, const Value& y) { return add(x, y, arena_, offset); });
     case Op::kSubtract:
-      return strict(node, [&](const Value& x, const Value& y) { return subtract(x, y, offset); });
+      return strict<false>(node, [&](const Value& x, const Value& y) { return subtract(x, y, offset); });
     case Op::kMultiply:
-      return strict(node, [&](const Value& x, const Value& y) { return multiply(x, y, offset); });
+      return strict<false>(node, [&](const Value& x, const Value& y) { return multiply(x, y, offset); });
     case Op::kDivide:
-      return strict(node, [&](const Value& x, const Value& y) { return divide(x, y, offset); });
+      return strict<false>(node, [&](const Value& x, const Value& y) { return divide(x, y, offset); });
     case Op::kModulo:
-      return strict(node, [&](const Value& x, const Value& y) { return modulo(x, y, offset); });
+      return strict<false>(node, [&](const Value& x, const Value& y) { return modulo(x, y, offset); });
     case Op::kEqual:
       return strict(node, [&](const Value& x, const Value& y) {
-        return Value::boolean(values_equal(x, y, arena_, work_));
+        const bool equal = values_equal(x, y, arena_, work_);
+        return work_.spent() ? limit_exceeded(offset) : Value::boolean(equal);
       });
     case Op::kNotEqual:
       return strict(node, [&](const Value& x, const Value& y) {
-        return Value::boolean(!values_equal(x, y, arena_, work_));
+        const bool equal = values_equal(x, y, arena_, work_);
+        return work_.spent() ? limit_exceeded(offset) : Value::boolean(!equal);
       });
     case Op::kLess: return ordering(node, [](Ordering o) { return o == Ordering::kLess; });
     case Op::kLessEqual:
@@ -183,29 +185,28 @@ Value Evaluator::dispatch(const Node& node) {
   return no_overload(offset);
 }
 
-template <typename Operation>
+template <bool kCharged, typename Operation>
 Value Evaluator::strict(const Node& node, Operation operation) {
   const Value first = eval(node.operand[0]);
   if (first.is_error()) return first;
-  Value result;
   if constexpr (std::is_invocable_v<Operation, const Value&>) {
-    if (!work_.charge(1 + operand_weight(first))) return limit_exceeded(node.offset);
-    result = operation(first);
+    if (kCharged && !work_.charge(1 + operand_weight(first))) return limit_exceeded(node.offset);
+    return operation(first);
   } else {
     const Value second = eval(node.operand[1]);
     if (second.is_error()) return second;
-    if (!work_.charge(1 + operand_weight(first) + operand_weight(second))) {
+    if (kCharged && !work_.charge(1 + operand_weight(first) + operand_weight(second))) {
       return limit_exceeded(node.offset);
     }
-    result = operation(first, second);
+    return operation(first, second);
   }
-  // values_equal stops with false once the meter is spent: that false is not an answer.
-  return work_.spent() ? limit_exceeded(node.offset) : result;
 }
 
+// Numbers compare in constant time; strings and bytes charge their bytes.
 template <typename Holds>
 Value Evaluator::ordering(const Node& node, Holds holds) {
-  return strict(node, [&](const Value& x, const Value& y) {
+  return strict<false>(node, [&](const Value& x, const Value& y) {
+    if (!work_.charge(operand_weight(x) + operand_weight(y))) return limit_exceeded(node.offset);
     const Ordering order = compare(x, y);
     if (order == Ordering::kNoOverload) return no_overload(node.offset);
     return Value::boolean(holds(order));
@@ -253,7 +254,7 @@ Value Evaluator::select(const Node& node, bool presence_test) {
   if (operand.is_error()) return operand;
   if (operand.kind() != Kind::kMap) return Value::error(ErrorCode::kNoSuchField, node.offset);
   // Host maps look keys up by scanning them.
-  if (!work_.charge(1 + operand.as_map().size())) return limit_exceeded(node.offset);
+  if (!work_.charge(1)) return limit_exceeded(node.offset);
   const Value& field = program_->constant(node.operand[1]);
   const std::optional<Value> found = operand.as_map().find(field, arena_);
   if (presence_test) return Value::boolean(found.has_value());
@@ -287,10 +288,10 @@ Value Evaluator::in(const Value& element, const Value& container, uint32_t offse
     container.as_list().for_each(
         [&](const Value& item) {
           found = values_equal(element, item, arena_, work_);
-          return !found;
+          return !found && !work_.spent();
         },
         arena_);
-    return Value::boolean(found);
+    return work_.spent() ? limit_exceeded(offset) : Value::boolean(found);
   }
   if (container.kind() == Kind::kMap) {
     const std::optional<Value> lookup = map_key(element);

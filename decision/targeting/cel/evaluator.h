@@ -53,7 +53,7 @@ class Evaluator {
   // Constants, variables and comprehension variables are read here rather than
   // dispatched: they are about half the nodes of a typical rule, and the dispatch's
   // indirect jump is the main cost of walking a tree (measured in perf/cel_bench.cc).
-  Value eval(uint32_t id) {
+  [[gnu::always_inline]] Value eval(uint32_t id) {
     const Node& node = program_->node(id);
     if (node.op == Op::kConstant) return program_->constant(node.operand[0]);
     if (node.op == Op::kLocal) return locals_[node.operand[0]];
@@ -74,7 +74,9 @@ class Evaluator {
   Value conditional(const Node& node);
   // Strict operations: the first error among the operands (left to right) is the result;
   // operation takes one or two operand values.
-  template <typename Operation>
+  // kCharged: the operation's cost grows with its operands' bytes or elements, which it
+  // charges to the work meter first; operations on numbers and bools cost a constant.
+  template <bool kCharged = true, typename Operation>
   Value strict(const Node& node, Operation operation);
   // <, <=, >, >= : holds says which orderings make the relation true.
   template <typename Holds>
