@@ -1,24 +1,23 @@
 // CEL evaluation of typical targeting.custom rules over the request's `custom` map, read
 // in place through a host map: a simdjson DOM (json_host.h, as decisiond-cel reads its
-// bindings), and a flat array of entries scanned by key (the shape of the decision
-// request's targeting.custom, and so of its adapter). Every ad with a custom rule pays one
+// bindings and a decision reads user, device and app), and the decision request's own
+// adapter over its parsed targeting.custom members. Every ad with a custom rule pays one
 // evaluation per request, so the budget is well under 100 ns each, and no allocation once
 // warm.
 #include <benchmark/benchmark.h>
 #include <simdjson.h>
 
 #include <array>
-#include <optional>
+#include <string>
 #include <string_view>
-#include <utility>
 
+#include "decision/request/request_reader.h"
 #include "decision/targeting/cel/arena.h"
-#include "decision/targeting/cel/arena_collections.h"
-#include "decision/targeting/cel/collections.h"
 #include "decision/targeting/cel/compile.h"
 #include "decision/targeting/cel/evaluator.h"
 #include "decision/targeting/cel/json_host.h"
 #include "decision/targeting/cel/limits.h"
+#include "decision/targeting/custom/request_variables.h"
 #include "perf/allocation_counter.h"
 
 namespace {
@@ -42,30 +41,6 @@ constexpr std::array<std::string_view, 8> kExpressions = {
     R"(custom.country in ["FR","DE","ES"])",
     R"(custom.name.matches("^a.*z$"))",
     R"(custom.name.matches("^[a-z-]+z$"))",
-};
-
-// The decision request's shape: members in an array, found by scanning keys.
-class FlatMap final : public cel::MapValue {
- public:
-  static constexpr size_t kSize = 9;
-  using Entries = std::array<std::pair<std::string_view, cel::Value>, kSize>;
-  explicit FlatMap(const Entries& entries) : entries_(entries) {}
-  size_t size() const override { return kSize; }
-  std::optional<cel::Value> find(const cel::Value& key, cel::Arena&) const override {
-    if (key.kind() != cel::Kind::kString) return std::nullopt;
-    for (const auto& [name, value] : entries_) {
-      if (name == key.as_text()) return value;
-    }
-    return std::nullopt;
-  }
-  void for_each_key(cel::Visitor visit, cel::Arena&) const override {
-    for (const auto& entry : entries_) {
-      if (!visit(cel::Value::string(entry.first))) return;
-    }
-  }
-
- private:
-  const Entries& entries_;
 };
 
 void evaluate_repeatedly(benchmark::State& state, const cel::Value& custom) {
@@ -102,25 +77,22 @@ void BM_CelEvaluateJsonHost(benchmark::State& state) {
 }
 BENCHMARK(BM_CelEvaluateJsonHost)->DenseRange(0, kExpressions.size() - 1);
 
-void BM_CelEvaluateFlatHost(benchmark::State& state) {
-  cel::Arena bindings(cel::kDefaultArenaBytesMax);
-  const std::array<cel::Value, 4> tags = {cel::Value::string("news"), cel::Value::string("premium"),
-                                          cel::Value::string("sports"),
-                                          cel::Value::string("video")};
-  const FlatMap::Entries entries = {{
-      {"section", cel::Value::string("sports")},
-      {"age", cel::Value::integer(27)},
-      {"member", cel::Value::boolean(true)},
-      {"country", cel::Value::string("DE")},
-      {"tags", cel::make_list(tags, bindings, 0)},
-      {"name", cel::Value::string("alice-in-wonderland-z")},
-      {"device_class", cel::Value::string("mobile")},
-      {"visits", cel::Value::integer(12)},
-      {"score", cel::Value::floating(0.82)},
-  }};
-  const FlatMap custom(entries);
-  evaluate_repeatedly(state, cel::Value::map(&custom));
+// As a decision evaluates: the request read by the request reader, `custom` presented by
+// the targeting host over its parsed members (decision/targeting/custom).
+void BM_CelEvaluateRequestHost(benchmark::State& state) {
+  const std::string body =
+      std::string(R"({"placements":[{"key":"p","targeting":{"custom":)") + std::string(kCustom) + "}}]}";
+  decision::request::RequestReader reader;
+  decision::request::DecisionRequest request;
+  if (!reader.read(body, {}, request).ok()) {
+    state.SkipWithError("request refused");
+    return;
+  }
+  decision::targeting::RequestVariables variables;
+  variables.begin_request(request);
+  variables.begin_placement(request.placements()[0].targeting);
+  evaluate_repeatedly(state, variables.values(0b0001)[0]);
 }
-BENCHMARK(BM_CelEvaluateFlatHost)->DenseRange(0, kExpressions.size() - 1);
+BENCHMARK(BM_CelEvaluateRequestHost)->DenseRange(0, kExpressions.size() - 1);
 
 }  // namespace

@@ -2,6 +2,8 @@
 // those (DESIGN section 4), read into a flat list for the CEL `custom` variable. Nested
 // objects, nulls and arrays inside arrays are refused: CEL expressions over them would
 // fail at evaluation anyway, and a client learns it at once.
+#include <charconv>
+
 #include "decision/request/read_context.h"
 
 namespace decision::request {
@@ -12,6 +14,20 @@ constexpr std::string_view kBadValue =
     "custom values must be strings, numbers, booleans or arrays of those";
 constexpr std::string_view kBadItem = "custom array items must be strings, numbers or booleans";
 constexpr std::string_view kNumberRange = "custom numbers must fit a double";
+
+// Whether the literal in out.text is an integer of int64 or uint64 range, worked out once
+// here rather than at every CEL look-up of it.
+void classify_number(CustomValue& out) {
+  out.number_kind = CustomNumber::kDouble;
+  const std::string_view text = out.text;
+  if (text.find_first_of(".eE") != std::string_view::npos) return;
+  const char* end = text.data() + text.size();
+  if (std::from_chars(text.data(), end, out.int_number).ec == std::errc()) {
+    out.number_kind = CustomNumber::kInt;
+  } else if (std::from_chars(text.data(), end, out.uint_number).ec == std::errc()) {
+    out.number_kind = CustomNumber::kUint;
+  }
+}
 
 // A string, number or boolean into out. False only on a fault; `scalar` false for any
 // other kind (left unread).
@@ -29,6 +45,7 @@ bool read_scalar(ReadContext& ctx, ondemand::value& value, ondemand::json_type k
       if (!ctx.number_token(value, out.text)) return false;
       if (!ctx.get_double(value, out.number, in_range)) return false;
       if (!in_range) ctx.error(kCustomInvalid, kNumberRange);
+      classify_number(out);
       return true;
     }
     case ondemand::json_type::boolean:

@@ -45,11 +45,19 @@ struct GeoPoint {
 
 enum class CustomKind : uint8_t { kString, kNumber, kBool, kArray };
 
+// How a kNumber literal is written: as an integer that fits int64, one that fits only
+// uint64, or anything else (a fraction, an exponent, a larger integer). CEL's `custom`
+// reads it as int, uint or double accordingly (3 is not 3.0 there).
+enum class CustomNumber : uint8_t { kDouble, kInt, kUint };
+
 // A value of targeting.custom, or an item of an array value (never kArray then).
 struct CustomValue {
   CustomKind kind = CustomKind::kString;
   bool boolean = false;     // kBool
-  double number = 0;        // kNumber
+  CustomNumber number_kind = CustomNumber::kDouble;  // kNumber
+  double number = 0;        // kNumber, always (the nearest double)
+  int64_t int_number = 0;   // kNumber written as an int64
+  uint64_t uint_number = 0; // kNumber written as an integer past INT64_MAX
   // kString: the unescaped string. kNumber: the literal as written (so a reader can tell
   // 3 from 3.0). kBool: "true" or "false". kArray: the array's raw JSON text.
   std::string_view text;

@@ -1,7 +1,5 @@
 #include "decision/targeting/custom/request_variables.h"
 
-#include <charconv>
-
 #include "decision/targeting/cel/arena.h"
 #include "decision/targeting/cel/compile_options.h"
 
@@ -20,19 +18,13 @@ class EmptyMap final : public cel::MapValue {
 };
 constexpr EmptyMap kEmptyMap;
 
-// The literal as written decides: "3" is an int, "3.0" and "3e0" are doubles.
+// The literal as written decides (the reader classified it): "3" is an int, "3.0" and "3e0"
+// are doubles.
 cel::Value number_value(const request::CustomValue& value) {
-  const std::string_view text = value.text;
-  if (text.find_first_of(".eE") == std::string_view::npos) {
-    const char* end = text.data() + text.size();
-    int64_t signed_value = 0;
-    if (std::from_chars(text.data(), end, signed_value).ec == std::errc()) {
-      return cel::Value::integer(signed_value);
-    }
-    uint64_t unsigned_value = 0;
-    if (std::from_chars(text.data(), end, unsigned_value).ec == std::errc()) {
-      return cel::Value::unsigned_integer(unsigned_value);
-    }
+  switch (value.number_kind) {
+    case request::CustomNumber::kInt: return cel::Value::integer(value.int_number);
+    case request::CustomNumber::kUint: return cel::Value::unsigned_integer(value.uint_number);
+    case request::CustomNumber::kDouble: break;
   }
   return cel::Value::floating(value.number);
 }

@@ -22,6 +22,23 @@ TEST_F(Custom, ScalarsAreReadWithTheirLiterals) {
   EXPECT_EQ(t.custom()[4].value.text, "a\"b");
 }
 
+TEST_F(Custom, NumbersKeepWhetherTheyWereWrittenAsIntegers) {
+  ASSERT_TRUE(read(with_targeting(R"({"custom":{"i":-27,"d":27.0,"e":27e0,"u":18446744073709551615,)"
+                                  R"("huge":18446744073709551616,"list":[3,3.5]}})")).ok());
+  const Targeting& t = placement().targeting;
+  ASSERT_EQ(t.custom().size(), 6u);
+  EXPECT_EQ(t.custom()[0].value.number_kind, CustomNumber::kInt);
+  EXPECT_EQ(t.custom()[0].value.int_number, -27);
+  EXPECT_EQ(t.custom()[1].value.number_kind, CustomNumber::kDouble);
+  EXPECT_EQ(t.custom()[2].value.number_kind, CustomNumber::kDouble);
+  EXPECT_EQ(t.custom()[3].value.number_kind, CustomNumber::kUint);
+  EXPECT_EQ(t.custom()[3].value.uint_number, UINT64_MAX);
+  EXPECT_EQ(t.custom()[4].value.number_kind, CustomNumber::kDouble);  // past uint64
+  EXPECT_EQ(t.custom()[4].value.number, 18446744073709551616.0);
+  EXPECT_EQ(t.items(t.custom()[5])[0].number_kind, CustomNumber::kInt);
+  EXPECT_EQ(t.items(t.custom()[5])[1].number_kind, CustomNumber::kDouble);
+}
+
 TEST_F(Custom, ArraysOfScalarsAreRead) {
   ASSERT_TRUE(read(with_targeting(R"({"custom":{"tags":["news", "sport"],"none":[],"mixed":[1,true,"x"]}})")).ok());
   const Targeting& t = placement().targeting;
