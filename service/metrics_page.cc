@@ -148,6 +148,11 @@ void decisions(const ProcessView& view, std::string& out) {
        &DecisionCounters::invalid_bodies},
       {"decisiond_decision_token_failures_total", "Decisions answered 500 because a tracking token could "
        "not be sealed, by core.", &DecisionCounters::token_failures},
+      {"decisiond_decision_custom_rule_evaluations_total", "CEL targeting rules evaluated (once per "
+       "program and placement, however many ads share it), by core.", &DecisionCounters::custom_evaluations},
+      {"decisiond_decision_custom_rule_errors_total", "CEL targeting rule evaluations that ended in an "
+       "error, leaving their ads ineligible (a missing key, an overflow, a limit), by core.",
+       &DecisionCounters::custom_errors},
   };
   for (const Family& family : kFamilies) {
     header(out, family.name, "counter", family.help);

@@ -121,6 +121,9 @@ void DecisionHandler::decide(const versions::Resolution& version, const http::Re
     if (picked == 0) counters_.empty_placements.add();
   }
 
+  counters_.custom_evaluations.set(targeting_.custom_evaluations());
+  counters_.custom_errors.set(targeting_.custom_errors());
+
   const localization::LanguagePreferences languages = localization::parse_accept_language(
       request.find_header(localization::kAcceptLanguageHeader));
   if (!languages.present()) counters_.language_missing.add();

@@ -52,6 +52,8 @@ struct DecisionCounters {
   runtime::CoreCounter wrong_media_type;     // 415
   runtime::CoreCounter invalid_bodies;       // 400 10001 and 422
   runtime::CoreCounter token_failures;       // 500: a tracking token could not be sealed
+  runtime::CoreCounter custom_evaluations;   // CEL targeting rules run
+  runtime::CoreCounter custom_errors;        // of which ended in an error (ad not eligible)
 };
 
 class DecisionHandler final : public http::Handler {

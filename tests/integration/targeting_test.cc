@@ -9,6 +9,7 @@
 
 #include "tests/integration/decision_client.h"
 #include "tests/integration/decision_reply.h"
+#include "tests/integration/metrics_scrape.h"
 #include "tests/integration/server_process.h"
 #include "tests/integration/test_catalog.h"
 
@@ -106,6 +107,14 @@ TEST(Targeting, CustomRulesReadTheRequestsObjects) {
                        R"({"placements":[{"key":"slot","count":10,"targeting":{"custom":{"age":17,"zero":0,"tags":["sports"]}}}],)"
                        R"("user":{"id":"u"}})"),
             (std::set<std::string>{"ad_4"}));
+  // Every rule ran and some ended in errors (the division always; the missing keys): the
+  // page says so, so an operator sees a rule that never holds.
+  const std::string page = scrape_metrics(fixture.server);
+  const double evaluations = sum_samples(page, "decisiond_decision_custom_rule_evaluations_total", {}).value_or(0);
+  const double errors = sum_samples(page, "decisiond_decision_custom_rule_errors_total", {}).value_or(0);
+  EXPECT_GE(evaluations, 2.0 * kRounds * 4);  // 4 rules, 2 requests of kRounds each
+  EXPECT_GE(errors, 2.0 * kRounds * 1 + kRounds * 2);
+  EXPECT_LT(errors, evaluations);
 }
 
 }  // namespace

@@ -35,6 +35,7 @@ bool CustomRule::holds(uint32_t ad_index) {
   const cel::Value result =
       evaluator_.evaluate(programs_->program(index), variables_.values(programs_->variables(index)));
   ++evaluations_;
+  if (result.is_error()) ++errors_;
   const bool holds = cel::holds(result);
   result_stamp_[index] = stamp_;
   result_holds_[index] = holds ? 1 : 0;

@@ -26,8 +26,11 @@ class CustomRule {
   // Whether the custom rule of the ad at ad_index holds; true when it has none.
   bool holds(uint32_t ad_index);
 
-  // Evaluations run since construction (cached results excluded), for tests and metrics.
+  // Since construction, for tests and metrics: evaluations run (results kept for a
+  // placement not counted again), and those that ended in an error (a missing key, an
+  // overflow, a limit): a rule that errs on most requests is an operator's bug to see.
   uint64_t evaluations() const { return evaluations_; }
+  uint64_t errors() const { return errors_; }
 
  private:
   void next_stamp();
@@ -41,6 +44,7 @@ class CustomRule {
   std::vector<uint8_t> result_holds_;
   uint32_t stamp_ = 0;
   uint64_t evaluations_ = 0;
+  uint64_t errors_ = 0;
 };
 
 }  // namespace decision::targeting

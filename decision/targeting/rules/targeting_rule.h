@@ -48,6 +48,9 @@ class TargetingRule final : public selection::EligibilityRule {
   // placement's geo): only with consent, `true` or a TC string consenting to purpose 1.
   bool user_id_usable() const { return user_id_usable_; }
   bool in_gdpr_territory() const { return in_gdpr_territory_; }
+  // CustomRule's running totals (custom_rule.h).
+  uint64_t custom_evaluations() const { return custom_.evaluations(); }
+  uint64_t custom_errors() const { return custom_.errors(); }
   // The zone dayparts read when they name none: user.timezone, else GeoIP's, else UTC.
   const absl::TimeZone& user_zone() const { return user_zone_; }
 
