@@ -48,6 +48,9 @@ class GeoIpDatabase {
   GeoIpRecord record_at(uint32_t offset) const;
 
   std::string_view database_type() const;
+  // The open file behind this object: what a record offset is an offset into (a moved-into
+  // object has another).
+  const void* identity() const { return db_.get(); }
 
  private:
   explicit GeoIpDatabase(std::unique_ptr<MMDB_s> db);

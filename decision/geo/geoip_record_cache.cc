@@ -3,9 +3,9 @@
 namespace decision::geo {
 
 GeoIpRecord GeoIpRecordCache::lookup(const GeoIpDatabase& database, std::span<const uint8_t> address) {
-  if (database_ != &database) {
+  if (database_ != database.identity()) {
     slots_->fill(Slot{});
-    database_ = &database;
+    database_ = database.identity();
   }
   const std::optional<uint32_t> offset = database.record_offset(address);
   if (!offset) return {};

@@ -85,6 +85,11 @@ bool maps_equal(const MapValue& a, const MapValue& b, Arena& arena, WorkMeter& w
   bool equal = true;
   a.for_each_key(
       [&](const Value& key) {
+        // Two look-ups, each a scan of its map's keys.
+        if (!work.charge(1 + a.size() + b.size())) {
+          equal = false;
+          return false;
+        }
         const std::optional<Value> mine = a.find(key, arena);
         const std::optional<Value> theirs = b.find(key, arena);
         equal = mine && theirs && values_equal(*mine, *theirs, arena, work);

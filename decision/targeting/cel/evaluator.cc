@@ -90,7 +90,11 @@ Value Evaluator::evaluate(const Program& program, std::span<const Value> variabl
   program_ = &program;
   variables_ = variables;
   if (locals_.size() < program.local_count()) locals_.resize(program.local_count());
-  return eval(program.root());
+  const Value result = eval(program.root());
+  // && and || absorb errors, so a spent meter can hide inside a result that looks like an
+  // answer; what ran past the bound is never one.
+  if (work_.spent()) return limit_exceeded(program.node(program.root()).offset);
+  return result;
 }
 
 // One switch, one indirect jump per node: each case calls its operation directly.
@@ -154,13 +158,15 @@ Value Evaluator::dispatch(const Node& node) {
       return strict<false>(node, [&](const Value& x, const Value& y) { return divide(x, y, offset); });
     case Op::kModulo:
       return strict<false>(node, [&](const Value& x, const Value& y) { return modulo(x, y, offset); });
+    // Equality charges what it compares (values_equal), not its operands' sizes: two
+    // strings of different lengths are unequal at once.
     case Op::kEqual:
-      return strict(node, [&](const Value& x, const Value& y) {
+      return strict<false>(node, [&](const Value& x, const Value& y) {
         const bool equal = values_equal(x, y, arena_, work_);
         return work_.spent() ? limit_exceeded(offset) : Value::boolean(equal);
       });
     case Op::kNotEqual:
-      return strict(node, [&](const Value& x, const Value& y) {
+      return strict<false>(node, [&](const Value& x, const Value& y) {
         const bool equal = values_equal(x, y, arena_, work_);
         return work_.spent() ? limit_exceeded(offset) : Value::boolean(!equal);
       });
@@ -253,8 +259,8 @@ Value Evaluator::select(const Node& node, bool presence_test) {
   const Value operand = eval(node.operand[0]);
   if (operand.is_error()) return operand;
   if (operand.kind() != Kind::kMap) return Value::error(ErrorCode::kNoSuchField, node.offset);
-  // Host maps look keys up by scanning them.
-  if (!work_.charge(1)) return limit_exceeded(node.offset);
+  // Maps, the host's and the arena's, look keys up by scanning them.
+  if (!work_.charge(1 + operand.as_map().size())) return limit_exceeded(node.offset);
   const Value& field = program_->constant(node.operand[1]);
   const std::optional<Value> found = operand.as_map().find(field, arena_);
   if (presence_test) return Value::boolean(found.has_value());

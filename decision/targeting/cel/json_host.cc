@@ -24,7 +24,13 @@ Value json_value(simdjson::dom::element element, Arena& arena) {
 }
 
 Value JsonList::at(size_t index, Arena& arena) const {
-  return json_value(array_.at(index).value_unsafe(), arena);
+  if (!cursor_set_ || index < cursor_index_) {
+    cursor_ = array_.begin();
+    cursor_index_ = 0;
+    cursor_set_ = true;
+  }
+  for (; cursor_index_ < index; ++cursor_index_) ++cursor_;
+  return json_value(*cursor_, arena);
 }
 
 void JsonList::for_each(Visitor visit, Arena& arena) const {

@@ -19,11 +19,18 @@ class JsonList final : public ListValue {
  public:
   explicit JsonList(simdjson::dom::array array) : array_(array) {}
   size_t size() const override { return array_.size(); }
+  // simdjson reaches an element by walking from the first, so at() resumes from the last
+  // index it was asked for: asking in order (list equality, indexing in a loop) stays
+  // linear rather than quadratic.
   Value at(size_t index, Arena& arena) const override;
   void for_each(Visitor visit, Arena& arena) const override;
 
  private:
   simdjson::dom::array array_;
+  // A view lives for one evaluation, in its arena: the cursor is that evaluation's alone.
+  mutable simdjson::dom::array::iterator cursor_{};
+  mutable size_t cursor_index_ = 0;
+  mutable bool cursor_set_ = false;
 };
 
 // String keys only: a lookup by any other kind of key finds nothing.

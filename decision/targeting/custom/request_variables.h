@@ -37,6 +37,9 @@ class CustomMembersMap final : public cel::MapValue {
 class RequestVariables {
  public:
   RequestVariables();
+  // values_ points into this object (custom_, the parsed maps): it stays where it is built.
+  RequestVariables(const RequestVariables&) = delete;
+  RequestVariables& operator=(const RequestVariables&) = delete;
 
   // The request's texts must outlive every value handed out until the next call.
   void begin_request(const request::DecisionRequest& request);

@@ -66,6 +66,15 @@ TEST_F(CelJsonHost, MapKeysAndListElementsIterateInDocumentOrder) {
   EXPECT_EQ(list.as_list().at(1, arena_).as_int(), 2);
 }
 
+TEST_F(CelJsonHost, ListElementsByIndexInAnyOrder) {
+  // at() resumes from the index it last reached; going back starts over.
+  const Value list = parse("[10, 11, 12, 13, 14, 15]");
+  const ListValue& items = list.as_list();
+  for (size_t index : {0, 1, 2, 4, 5, 3, 1, 5, 0, 5}) {
+    EXPECT_EQ(items.at(index, arena_).as_int(), static_cast<int64_t>(10 + index)) << index;
+  }
+}
+
 TEST_F(CelJsonHost, NumbersByTheirJsonForm) {
   const Value list = parse("[21, -21, 9223372036854775808, 21.0, 2.1e1, true, null, \"s\"]");
   std::vector<Kind> kinds;

@@ -7,6 +7,8 @@
 
 #include <simdjson.h>
 
+#include <array>
+#include <span>
 #include <string>
 
 #include "decision/targeting/cel/compile.h"
@@ -96,6 +98,60 @@ TEST(CelWorkLimit, TheBoundIsTheOperandsBytes) {
   ASSERT_TRUE(answered.is_bool());
   EXPECT_FALSE(answered.as_bool());
   EXPECT_GE(enough.work_used(), 1000u);
+}
+
+// A JSON object of n keys "k0".."k{n-1}" (values 1) as `custom`.
+class WideBinding {
+ public:
+  explicit WideBinding(int keys) {
+    json_ = "{\"custom\":{";
+    for (int i = 0; i < keys; ++i) json_ += (i ? ",\"k" : "\"k") + std::to_string(i) + "\":1";
+    json_ += "}}";
+    simdjson::dom::element document;
+    EXPECT_EQ(parser_.parse(json_).get(document), simdjson::SUCCESS);
+    variables_[0] = json_value(document["custom"].value_unsafe(), arena_);
+  }
+  std::span<const Value> variables() const { return variables_; }
+
+ private:
+  std::string json_;
+  simdjson::dom::parser parser_;
+  Arena arena_{kDefaultArenaBytesMax};
+  std::array<Value, 1> variables_{};
+};
+
+TEST(CelWorkLimit, SelectingAFieldChargesTheKeysItScans) {
+  const WideBinding custom(5000);
+  const absl::StatusOr<Program> program = compile("custom.k4999 == 1");
+  ASSERT_TRUE(program.ok());
+  Evaluator small(EvaluatorLimits{.work_max = 1000});
+  const Value stopped = small.evaluate(*program, custom.variables());
+  ASSERT_TRUE(stopped.is_error());
+  EXPECT_EQ(stopped.error_code(), ErrorCode::kLimitExceeded);
+  Evaluator enough(EvaluatorLimits{.work_max = 10'000});
+  EXPECT_TRUE(holds(enough.evaluate(*program, custom.variables())));
+}
+
+TEST(CelWorkLimit, MapEqualityChargesEveryLookUp) {
+  // 2,000 keys, each looked up in both maps by a scan: millions of key comparisons.
+  const WideBinding custom(2000);
+  const absl::StatusOr<Program> program = compile("custom == custom");
+  ASSERT_TRUE(program.ok());
+  Evaluator evaluator;
+  const Value result = evaluator.evaluate(*program, custom.variables());
+  ASSERT_TRUE(result.is_error());
+  EXPECT_EQ(result.error_code(), ErrorCode::kLimitExceeded);
+}
+
+TEST(CelWorkLimit, ASpentBoundIsNeverAbsorbedIntoAnAnswer) {
+  // `||` absorbs an error when the other side is true; a spent meter must still show.
+  const WideBinding custom(5000);
+  const absl::StatusOr<Program> program = compile("custom.k4999 == 1 || true");
+  ASSERT_TRUE(program.ok());
+  Evaluator small(EvaluatorLimits{.work_max = 1000});
+  const Value result = small.evaluate(*program, custom.variables());
+  ASSERT_TRUE(result.is_error());
+  EXPECT_EQ(result.error_code(), ErrorCode::kLimitExceeded);
 }
 
 TEST(CelWorkLimit, TypicalRulesSpendLittle) {
