@@ -1,5 +1,8 @@
 #include "service/catalog_startup.h"
 
+#include <string>
+
+#include "absl/container/flat_hash_map.h"
 #include "decision/catalog/loader.h"
 #include "decision/targeting/cel/compile.h"
 #include "service/demo_catalog.h"
@@ -9,9 +12,16 @@ namespace service {
 StartupCatalog load_startup_catalog(const ServiceConfig& config) {
   StartupCatalog result;
   decision::catalog::LoadResult loaded;
-  // A custom rule that does not compile refuses the catalog, with its position.
+  // A custom rule that does not compile refuses the catalog, with its position. Catalogs
+  // repeat a few rules over many ads, so each distinct source is compiled once here (and
+  // once more by the served catalog, which keeps the programs).
   decision::catalog::LoadOptions options;
-  options.check_custom = [](std::string_view source) { return decision::cel::compile(source).status(); };
+  absl::flat_hash_map<std::string, absl::Status> verdicts;
+  options.check_custom = [&verdicts](std::string_view source) {
+    auto [verdict, inserted] = verdicts.try_emplace(std::string(source));
+    if (inserted) verdict->second = decision::cel::compile(source).status();
+    return verdict->second;
+  };
   if (config.catalog_path.empty()) {
     result.source = "built-in demo catalog";
     loaded = decision::catalog::load_catalog(demo_catalog_json(), options);
