@@ -69,14 +69,15 @@ void TargetingRule::begin_request(const request::DecisionRequest& request, int64
   }
   std::sort(ip_geo_.begin(), ip_geo_.begin() + ip_geo_count_);
 
-  user_zone_ = absl::UTCTimeZone();
+  // The zone dayparts read when they name none: user.timezone, else GeoIP's, else UTC.
+  absl::TimeZone user_zone = absl::UTCTimeZone();
   if (!request.user.timezone_name.empty()) {
-    user_zone_ = request.user.time_zone;  // checked by the request reader
+    user_zone = request.user.time_zone;  // checked by the request reader
   } else if (!record.time_zone.empty()) {
-    if (std::optional<absl::TimeZone> zone = zones_.find(record.time_zone)) user_zone_ = *zone;
+    if (std::optional<absl::TimeZone> zone = zones_.find(record.time_zone)) user_zone = *zone;
   }
 
-  clocks_.reset(absl::FromUnixSeconds(now_s), user_zone_);
+  clocks_.reset(absl::FromUnixSeconds(now_s), user_zone);
 
   const auto placements = request.placements();
   in_gdpr_territory_ = record.in_european_union || is_gdpr_country(record.country_id) ||

@@ -51,8 +51,6 @@ class TargetingRule final : public selection::EligibilityRule {
   // CustomRule's running totals (custom_rule.h).
   uint64_t custom_evaluations() const { return custom_.evaluations(); }
   uint64_t custom_errors() const { return custom_.errors(); }
-  // The zone dayparts read when they name none: user.timezone, else GeoIP's, else UTC.
-  const absl::TimeZone& user_zone() const { return user_zone_; }
 
  private:
   static constexpr size_t kMaxGeoSet = request::kMaxGeoIds * geo::kMaxWidened;
@@ -68,7 +66,6 @@ class TargetingRule final : public selection::EligibilityRule {
   GeoSources sources_;
   geo::GeoIpRecordCache geoip_records_;
   request::TimeZoneCache zones_;
-  absl::TimeZone user_zone_;
   bool destination_understood_ = false;
   bool in_gdpr_territory_ = false;
   bool user_id_usable_ = false;
