@@ -15,6 +15,7 @@ void Connection::open(runtime::SocketId socket) {
   close_after_flush_ = false;
   peer_closed_ = false;
   linger_on_close_ = false;
+  awaiting_reply_ = false;
   sent_ = 0;
   parser_.reset();
   arm(TimerKind::kIdle, server_.limits().idle_timeout_ms);
@@ -34,9 +35,9 @@ void Connection::refuse(runtime::SocketId socket) {
 void Connection::drain() {
   if (phase_ != Phase::kOpen) return;
   close_after_flush_ = close_after_flush_ || !parser_.in_message();
-  // A request being read is answered first; its reply then carries Connection: close
-  // (Server::draining()).
-  if (!parser_.in_message() && !send_in_flight_ && queued_.empty()) begin_close();
+  // A request being read (or waited for) is answered first; its reply then carries
+  // Connection: close (Server::draining()).
+  if (!parser_.in_message() && !send_in_flight_ && queued_.empty() && !awaiting_reply_) begin_close();
 }
 
 void Connection::arm(TimerKind kind, int64_t delay_ms) {
@@ -50,7 +51,7 @@ void Connection::on_receive(std::string_view bytes) {
     linger_on_close_ = true;  // after the last request: discard, and drain before closing
     return;
   }
-  if (!held_input_.empty() || output_backlogged()) {
+  if (!held_input_.empty() || output_backlogged() || awaiting_reply_) {
     if (held_input_.size() + bytes.size() > server_.limits().max_input_backlog_bytes) {
       // A client that pipelines without reading its replies: bounded, then cut off.
       server_.metrics().backlog_overflows.add();
@@ -86,6 +87,11 @@ void Connection::process(std::string_view bytes) {
     // A whole request.
     completed_any = true;
     dispatch();
+    if (awaiting_reply_) {
+      // The request's view stays in the parser until the reply comes: hold the rest.
+      if (!bytes.empty()) held_input_.append(bytes);
+      break;
+    }
     if (close_after_flush_) {
       if (!bytes.empty()) linger_on_close_ = true;  // pipelined past a closing request
       break;
@@ -116,13 +122,45 @@ void Connection::dispatch() {
     set_error(response, 400, 10007, "malformed HTTP request: Host header missing");
   } else {
     match = server_.router().match(request, response);
-    if (match.handler != nullptr) match.handler->handle(request, response);
+    if (match.handler != nullptr) {
+      response.set_ticket(ReplyTicket(this, generation_));
+      match.handler->handle(request, response);
+    }
+  }
+  if (response.deferred()) {
+    awaiting_reply_ = true;
+    awaited_ = {match.route, started_ns, request.keep_alive, request.method == Method::kHead};
+    server_.metrics().deferred_replies.add();
+    return;
   }
   const bool close = !request.keep_alive || response.close() || server_.draining();
   append_reply(queued_, response, server_.date(), close, request.method == Method::kHead);
   server_.metrics().record(match.route, response.status(),
                            server_.reactor().clock().monotonic_ns() - started_ns);
   if (close) close_after_flush_ = true;
+}
+
+bool Connection::complete_deferred(uint32_t generation, const Response& reply) {
+  if (generation != generation_ || !awaiting_reply_ || phase_ == Phase::kFree) return false;
+  awaiting_reply_ = false;
+  if (phase_ != Phase::kOpen) return false;  // closing: the client is gone
+  const bool close = !awaited_.keep_alive || reply.close() || server_.draining();
+  append_reply(queued_, reply, server_.date(), close, awaited_.head);
+  server_.metrics().record(awaited_.route, reply.status(),
+                           server_.reactor().clock().monotonic_ns() - awaited_.started_ns);
+  if (close) {
+    close_after_flush_ = true;
+    if (!held_input_.empty()) linger_on_close_ = true;  // pipelined past a closing request
+  } else if (!held_input_.empty() && !output_backlogged()) {
+    resume_held_input();  // flushes
+    return true;
+  }
+  flush();
+  return true;
+}
+
+bool ReplyTicket::complete(const Response& reply) const {
+  return connection_ != nullptr && connection_->complete_deferred(generation_, reply);
 }
 
 void Connection::reply_error(int status, int code, std::string_view message) {
@@ -142,7 +180,7 @@ bool Connection::output_backlogged() const {
 void Connection::flush() {
   if (phase_ != Phase::kOpen || send_in_flight_) return;
   if (queued_.empty()) {
-    if (close_after_flush_) begin_close();
+    if (close_after_flush_ && !awaiting_reply_) begin_close();
     return;
   }
   sending_.clear();
@@ -165,7 +203,9 @@ void Connection::on_send_complete(int result) {
     server_.reactor().send(socket_, sending_.data() + sent_, sending_.size() - sent_);
     return;
   }
-  if (!held_input_.empty() && !output_backlogged() && !close_after_flush_) resume_held_input();
+  if (!held_input_.empty() && !output_backlogged() && !close_after_flush_ && !awaiting_reply_) {
+    resume_held_input();
+  }
   flush();
 }
 
@@ -239,6 +279,8 @@ void Connection::on_expire() {
 
 void Connection::on_released() {
   phase_ = Phase::kFree;
+  ++generation_;
+  awaiting_reply_ = false;
   timer_kind_ = TimerKind::kNone;
   server_.reactor().timers().cancel(*this);
   queued_.clear();

@@ -9,6 +9,7 @@
 #include <string_view>
 
 #include "http/request_parser.h"
+#include "http/response.h"
 #include "runtime/reactor.h"
 #include "runtime/timer_wheel.h"
 
@@ -27,6 +28,9 @@ class Connection final : public runtime::SocketEvents, private runtime::Timer {
   void drain();
   void close_now() { abort(); }
   bool in_use() const { return phase_ != Phase::kFree; }
+  // The deferred reply of the request being waited for (reply_ticket.h). False when the
+  // ticket is stale: the connection closed or was reused since it was issued.
+  bool complete_deferred(uint32_t generation, const Response& reply);
 
   void on_receive(std::string_view bytes) override;
   void on_peer_closed(int error) override;
@@ -48,8 +52,19 @@ class Connection final : public runtime::SocketEvents, private runtime::Timer {
   void abort();
   void arm(TimerKind kind, int64_t delay_ms);
 
+  // What a deferred reply needs to be written and counted when it comes.
+  struct AwaitedReply {
+    uint32_t route = 0;
+    int64_t started_ns = 0;
+    bool keep_alive = true;
+    bool head = false;
+  };
+
   Server& server_;
   runtime::SocketId socket_;
+  uint32_t generation_ = 0;  // bumped on release: tickets of an earlier client go stale
+  bool awaiting_reply_ = false;  // a handler deferred; no further request is read meanwhile
+  AwaitedReply awaited_;
   Phase phase_ = Phase::kFree;
   TimerKind timer_kind_ = TimerKind::kNone;
   bool send_in_flight_ = false;

@@ -5,6 +5,8 @@ namespace http {
 void Response::reset() {
   status_ = 200;
   close_ = false;
+  deferred_ = false;
+  ticket_ = {};
   content_type_ = {};
   extra_headers_.clear();
   body_.clear();

@@ -4,6 +4,8 @@
 #include <string>
 #include <string_view>
 
+#include "http/reply_ticket.h"
+
 namespace http {
 
 class Response {
@@ -23,6 +25,16 @@ class Response {
   void set_close() { close_ = true; }
   bool close() const { return close_; }
 
+  // The reply will come later (reply_ticket.h): the connection holds its place in the
+  // order of replies until the ticket is completed. Nothing else set here is sent.
+  ReplyTicket defer() {
+    deferred_ = true;
+    return ticket_;
+  }
+  bool deferred() const { return deferred_; }
+  // Set by the connection before the handler runs.
+  void set_ticket(ReplyTicket ticket) { ticket_ = ticket; }
+
   // Shorthands.
   void set_json(int status) {
     status_ = status;
@@ -33,6 +45,8 @@ class Response {
  private:
   int status_ = 200;
   bool close_ = false;
+  bool deferred_ = false;
+  ReplyTicket ticket_;
   std::string_view content_type_;
   std::string extra_headers_;  // "Name: value\r\n"...
   std::string body_;

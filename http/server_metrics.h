@@ -45,6 +45,7 @@ class ServerMetrics {
   Counter request_timeouts;
   Counter idle_timeouts;
   Counter backlog_overflows;    // pipelined input beyond the backlog bound
+  Counter deferred_replies;     // replies a handler gave later, after another core answered
 
  private:
   std::vector<std::string> route_names_;

@@ -178,6 +178,9 @@ void render_metrics(const ProcessView& view, int64_t now_wall_s, std::string& ou
            &ServerMetrics::connections_open);
   per_core(view, out, "decisiond_http_connections_accepted_total", "counter",
            "Connections accepted, by listener and core.", &ServerMetrics::connections_accepted);
+  per_core(view, out, "decisiond_http_deferred_replies_total", "counter",
+           "Replies given after another core answered (a decision for a user another core owns), by "
+           "listener and core.", &ServerMetrics::deferred_replies);
   limit_hits(view, out);
   decisions(view, out);
 }
