@@ -1,0 +1,70 @@
+#pragma once
+// One core's frequency-cap state (DESIGN section 4, step 3): windowed impression counts per
+// (user, ad) for every cap of the ad, for the users this core owns. Single-threaded.
+//
+// Entries (32 bytes each, in a ShardedTable keyed so that all of a user's entries share a
+// shard):
+//   - "recent" entry per (user, ad): the 5 latest impression times. It answers every cap
+//     with impressions <= 5 exactly: such a cap {n, W} holds when fewer than n of them fall
+//     in the last W seconds, and the n-th latest is the only one that matters.
+//   - "bucketed" entry per (user, ad, cap) for each cap with impressions > 5: the counts of
+//     8 consecutive buckets ceil(W/7) seconds wide, the newest holding now (so the 7 before
+//     it span the whole window). The window's count is the sum of every bucket that
+//     overlaps the last W seconds, a partly covered oldest bucket counted whole: it can only
+//     over-count, by at most that bucket's impressions, so the ad may be held back for up to
+//     W/7 longer than an exact count would, and is never served more than n times in any
+//     window. Counts saturate at 65,535 per bucket (a saturated bucket blocks).
+// Keys are 64-bit fingerprints of (user key, ad id, cap); two entries whose fingerprints
+// collide share counts, which can only make capping stricter. docs/caps.md has the
+// arithmetic.
+//
+// Memory: entries live until their newest impression has left the longest window they
+// serve; sweep_step() reclaims dead ones a few slots at a time.
+#include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
+
+#include "absl/status/status.h"
+#include "caps/cap_store.h"
+#include "caps/sharded_table.h"
+
+namespace caps {
+
+class CapPartition final : public CapStore {
+ public:
+  static constexpr uint32_t kRecentImpressions = 5;
+  static constexpr uint32_t kBuckets = 8;
+
+  struct Entry {
+    uint64_t key = 0;
+    uint32_t expires_s = 0;
+    // Recent: impression times (unix seconds), newest first, 0 = none. Bucketed: words[0] is
+    // the start of bucket 0 (seconds); words[1..4] hold 8 uint16 counts, oldest first.
+    uint32_t words[5] = {};
+  };
+  static_assert(sizeof(Entry) == 32);
+
+  static constexpr uint32_t kShards = ShardedTable<Entry>::kShards;
+
+  bool allows(uint64_t user_key, uint64_t ad_id, std::span<const CapRule> caps, int64_t now_s) override;
+  void record(uint64_t user_key, uint64_t ad_id, std::span<const CapRule> caps, int64_t now_s) override;
+
+  // Reclaims dead entries, visiting at most max_slots slots.
+  void sweep_step(int64_t now_s, uint32_t max_slots) { table_.sweep_step(now_s, max_slots); }
+
+  uint32_t shard_of(uint64_t user_key) const { return ShardedTable<Entry>::shard_of(user_key); }
+  void serialize_shard(uint32_t shard, int64_t now_s, std::string& out) const {
+    table_.serialize_shard(shard, now_s, out);
+  }
+  absl::Status load_shard(uint32_t shard, std::string_view bytes) { return table_.load_shard(shard, bytes); }
+
+  uint64_t entries() const { return table_.entries(); }
+  uint64_t bytes() const { return table_.bytes(); }
+  uint64_t reclaimed() const { return table_.reclaimed(); }
+
+ private:
+  ShardedTable<Entry> table_;
+};
+
+}  // namespace caps
