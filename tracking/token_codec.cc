@@ -1,6 +1,7 @@
 #include "tracking/token_codec.h"
 
 #include <openssl/evp.h>
+#include <xxhash.h>
 
 #include "tracking/crypto_failure.h"
 
@@ -43,7 +44,18 @@ TokenCodec::~TokenCodec() {
 
 absl::Status TokenCodec::encode(const TrackingEvent& event, std::string& out) {
   if (absl::Status encodable = check_encodable(event); !encodable.ok()) return encodable;
+  uint8_t* const payload = raw_.data() + kKeyIdBytes + kNonceBytes;
+  return seal(write_payload(event, std::span<uint8_t, kMaxPayloadBytes>(payload, kMaxPayloadBytes)), out);
+}
 
+absl::Status TokenCodec::encode_any_kind(const TrackingEvent& event, std::string& out) {
+  uint8_t* const payload = raw_.data() + kKeyIdBytes + kNonceBytes;
+  const size_t size = write_payload_of_any_kind(event, std::span<uint8_t, kMaxPayloadBytes>(payload, kMaxPayloadBytes));
+  if (size == 0) return absl::InvalidArgumentError("event breaks a bound of the payload");
+  return seal(size, out);
+}
+
+absl::Status TokenCodec::seal(size_t payload_size, std::string& out) {
   uint8_t* const key_id = raw_.data();
   uint8_t* const nonce = key_id + kKeyIdBytes;
   uint8_t* const payload = nonce + kNonceBytes;
@@ -54,8 +66,6 @@ absl::Status TokenCodec::encode(const TrackingEvent& event, std::string& out) {
   // messages per key, where a repeat (which would expose the GHASH key) stays below 2^-32;
   // rotate keys well before a key has issued that many tokens.
   if (!nonces_.take(nonce)) return absl::InternalError("RAND_bytes failed");
-  const size_t payload_size =
-      write_payload(event, std::span<uint8_t, kMaxPayloadBytes>(payload, kMaxPayloadBytes));
   uint8_t* const tag = payload + payload_size;
 
   const AssociatedData aad = associated_data(key_id);
@@ -113,6 +123,8 @@ DecodedToken TokenCodec::decode(std::string_view token, int64_t now_s, std::stri
     return decoded;
   }
 
+  // The key id and nonce name the token: stable, and distinct for distinct tokens.
+  decoded.token_id = XXH3_64bits(raw_.data(), kKeyIdBytes + kNonceBytes);
   // Only authenticated plaintext reaches the caller's storage.
   storage.assign(reinterpret_cast<const char*>(payload), payload_size);
   if (!read_payload(storage, decoded.event)) {

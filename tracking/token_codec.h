@@ -58,6 +58,9 @@ struct DecodedToken {
   // Filled when the token is authentic (kValid, and kExpired so that late calls can still
   // be logged); its strings point into the storage passed to decode.
   TrackingEvent event;
+  // Filled with event: the token's identity for exactly-once impressions, a 64-bit hash of
+  // its key id and nonce (which never repeat under one key: docs/tokens.md).
+  uint64_t token_id = 0;
 
   bool ok() const { return verdict == TokenVerdict::kValid; }
 };
@@ -86,6 +89,10 @@ class TokenCodec {
   // OpenSSL fails.
   absl::Status encode(const TrackingEvent& event, std::string& out);
 
+  // As encode, for an event of any kind, known to this build or not (its kind-specific
+  // bytes in event.extra): the tokens a newer build mints, for tests and tools.
+  absl::Status encode_any_kind(const TrackingEvent& event, std::string& out);
+
   // Authenticates and reads token; expiry is judged against now_s only (the codec never
   // reads a clock). The plaintext is copied into storage, which the decoded strings view:
   // keep storage unchanged while using them. On failure storage is left empty.
@@ -96,6 +103,9 @@ class TokenCodec {
     uint16_t id;
     EVP_CIPHER_CTX* context;
   };
+
+  // Seals the payload already written after the header in raw_, and appends the token.
+  absl::Status seal(size_t payload_size, std::string& out);
 
   uint16_t signing_key_id_;
   EVP_CIPHER_CTX* encrypt_context_;

@@ -62,28 +62,61 @@ class PayloadReader {
   std::string_view rest_;
 };
 
-bool read_kind_fields(PayloadReader& reader, TrackingEvent& event) {
+// The kind's own bytes, as version 2 lays them out for every kind.
+bool read_kind_fields(std::string_view bytes, TrackingEvent& event) {
   switch (event.kind) {
     case EventKind::kImpression:
+    case EventKind::kError:
+    case EventKind::kVerificationNotExecuted:
+      return bytes.empty();
+    case EventKind::kClick:
+      event.click_url = bytes;
       return true;
-    case EventKind::kClick: {
-      uint64_t length;
-      return reader.varint(length) && length <= kMaxClickUrlBytes &&
-             reader.bytes(length, event.click_url);
-    }
-    case EventKind::kCustom: {
-      uint8_t length;
-      return reader.byte(length) && length >= 1 && length <= kMaxEventNameBytes &&
-             reader.bytes(length, event.custom_name);
-    }
-    case EventKind::kVideo: {
-      uint8_t code;
-      if (!reader.byte(code)) return false;
-      event.milestone = static_cast<VideoMilestone>(code);
+    case EventKind::kCustom:
+      event.custom_name = bytes;
+      return !bytes.empty() && bytes.size() <= kMaxEventNameBytes;
+    case EventKind::kVideo:
+      if (bytes.size() != 1) return false;
+      event.milestone = static_cast<VideoMilestone>(bytes[0]);
       return !milestone_name(event.milestone).empty();  // a known milestone
-    }
   }
-  return false;  // an unknown kind
+  event.extra = bytes;  // a kind of a newer build: carried, not read
+  return true;
+}
+
+std::string_view kind_bytes(const TrackingEvent& event, uint8_t& milestone) {
+  switch (event.kind) {
+    case EventKind::kClick: return event.click_url;
+    case EventKind::kCustom: return event.custom_name;
+    case EventKind::kVideo:
+      milestone = static_cast<uint8_t>(event.milestone);
+      return {reinterpret_cast<const char*>(&milestone), 1};
+    case EventKind::kImpression:
+    case EventKind::kError:
+    case EventKind::kVerificationNotExecuted:
+      return {};
+  }
+  return event.extra;
+}
+
+size_t write_any(const TrackingEvent& event, std::span<uint8_t, kMaxPayloadBytes> out) {
+  uint8_t* at = out.data();
+  *at++ = kPayloadVersion;
+  *at++ = static_cast<uint8_t>(event.kind);
+  *at++ = event.user_id ? kFlagUserId : 0;
+  uint8_t milestone = 0;
+  const std::string_view own = kind_bytes(event, milestone);
+  at = put_bytes(put_varint(at, own.size()), own);
+  at = put_varint(at, event.ad_id);
+  at = put_varint(at, event.creative_id);
+  at = put_varint(at, event.placement_id);
+  std::memcpy(at, event.request_id.data(), event.request_id.size());
+  at += event.request_id.size();
+  at = put_varint(at, static_cast<uint64_t>(event.issued_at_s));
+  // The lifetime rather than the expiry: a few bytes instead of five.
+  at = put_varint(at, static_cast<uint64_t>(event.expires_at_s - event.issued_at_s));
+  if (event.user_id) at = put_bytes(put_varint(at, event.user_id->size()), *event.user_id);
+  return static_cast<size_t>(at - out.data());
 }
 
 }  // namespace
@@ -92,6 +125,8 @@ absl::Status check_encodable(const TrackingEvent& event) {
   switch (event.kind) {
     case EventKind::kImpression:
     case EventKind::kClick:
+    case EventKind::kError:
+    case EventKind::kVerificationNotExecuted:
       break;
     case EventKind::kCustom:
       if (event.custom_name.empty() || event.custom_name.size() > kMaxEventNameBytes) {
@@ -118,6 +153,7 @@ absl::Status check_encodable(const TrackingEvent& event) {
   if (event.kind != EventKind::kClick && !event.click_url.empty()) {
     return absl::InvalidArgumentError("click_url: only click events carry a URL");
   }
+  if (!event.extra.empty()) return absl::InvalidArgumentError("extra: only kinds of other builds carry it");
   if (event.click_url.size() > kMaxClickUrlBytes) {
     return absl::InvalidArgumentError(absl::StrCat("click_url: more than ", kMaxClickUrlBytes,
                                                    " bytes (", event.click_url.size(), ")"));
@@ -136,34 +172,16 @@ absl::Status check_encodable(const TrackingEvent& event) {
 }
 
 size_t write_payload(const TrackingEvent& event, std::span<uint8_t, kMaxPayloadBytes> out) {
-  uint8_t* at = out.data();
-  *at++ = kPayloadVersion;
-  *at++ = static_cast<uint8_t>(event.kind);
-  *at++ = event.user_id ? kFlagUserId : 0;
-  switch (event.kind) {
-    case EventKind::kImpression:
-      break;
-    case EventKind::kClick:
-      at = put_bytes(put_varint(at, event.click_url.size()), event.click_url);
-      break;
-    case EventKind::kCustom:
-      *at++ = static_cast<uint8_t>(event.custom_name.size());
-      at = put_bytes(at, event.custom_name);
-      break;
-    case EventKind::kVideo:
-      *at++ = static_cast<uint8_t>(event.milestone);
-      break;
+  return write_any(event, out);
+}
+
+size_t write_payload_of_any_kind(const TrackingEvent& event, std::span<uint8_t, kMaxPayloadBytes> out) {
+  if (is_known_kind(event.kind)) return check_encodable(event).ok() ? write_any(event, out) : 0;
+  if (event.extra.size() > kMaxKindBytes || (event.user_id && event.user_id->size() > kMaxUserIdBytes) ||
+      event.issued_at_s < 0 || event.expires_at_s <= event.issued_at_s) {
+    return 0;
   }
-  at = put_varint(at, event.ad_id);
-  at = put_varint(at, event.creative_id);
-  at = put_varint(at, event.placement_id);
-  std::memcpy(at, event.request_id.data(), event.request_id.size());
-  at += event.request_id.size();
-  at = put_varint(at, static_cast<uint64_t>(event.issued_at_s));
-  // The lifetime rather than the expiry: a few bytes instead of five.
-  at = put_varint(at, static_cast<uint64_t>(event.expires_at_s - event.issued_at_s));
-  if (event.user_id) at = put_bytes(put_varint(at, event.user_id->size()), *event.user_id);
-  return static_cast<size_t>(at - out.data());
+  return write_any(event, out);
 }
 
 bool read_payload(std::string_view payload, TrackingEvent& event) {
@@ -173,7 +191,12 @@ bool read_payload(std::string_view payload, TrackingEvent& event) {
   if (!reader.byte(version) || version != kPayloadVersion) return false;
   if (!reader.byte(kind) || !reader.byte(flags) || (flags & ~kFlagUserId) != 0) return false;
   event.kind = static_cast<EventKind>(kind);
-  if (!read_kind_fields(reader, event)) return false;
+  uint64_t own_length;
+  std::string_view own;
+  if (!reader.varint(own_length) || own_length > kMaxKindBytes || !reader.bytes(own_length, own) ||
+      !read_kind_fields(own, event)) {
+    return false;
+  }
 
   std::string_view request_id;
   uint64_t issued_at_s, lifetime_s;

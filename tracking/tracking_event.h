@@ -20,13 +20,21 @@ inline constexpr size_t kMaxUserIdBytes = 256;
 inline constexpr size_t kMaxClickUrlBytes = 2048;
 inline constexpr size_t kMaxEventNameBytes = 64;
 
-// Wire values: they are written into tokens, so never renumber.
+// Wire values: they are written into tokens, so never renumber. An open set (DESIGN
+// section 5): a token may carry a value this build has no name for (minted by a newer
+// build); it decodes, and is accepted and logged as "unknown".
 enum class EventKind : uint8_t {
   kImpression = 1,
   kClick = 2,
   kCustom = 3,  // named by the creative's customEvents
   kVideo = 4,   // a video milestone
+  kError = 5,   // a VAST player error; the code comes in the URL's `code` parameter
+  kVerificationNotExecuted = 6,  // an Open Measurement verification that did not run
 };
+
+constexpr bool is_known_kind(EventKind kind) {
+  return kind >= EventKind::kImpression && kind <= EventKind::kVerificationNotExecuted;
+}
 
 enum class VideoMilestone : uint8_t {
   kStart = 1,
@@ -52,6 +60,8 @@ struct TrackingEvent {
   int64_t issued_at_s = 0;   // Unix seconds
   int64_t expires_at_s = 0;  // Unix seconds; the token is expired when now_s >= expires_at_s
   std::string_view click_url;  // kClick only; empty when the creative has no click URL
+  // Kinds this build does not know: their kind-specific bytes, carried but not read.
+  std::string_view extra;
 };
 
 // The spec's names of the milestones, as in tracking.videoEvents.
@@ -83,8 +93,10 @@ constexpr std::string_view event_name(const TrackingEvent& event) {
     case EventKind::kClick: return "click";
     case EventKind::kCustom: return event.custom_name;
     case EventKind::kVideo: return milestone_name(event.milestone);
+    case EventKind::kError: return "error";
+    case EventKind::kVerificationNotExecuted: return "verification_not_executed";
   }
-  return {};
+  return "unknown";
 }
 
 }  // namespace tracking

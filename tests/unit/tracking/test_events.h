@@ -37,7 +37,9 @@ inline TrackingEvent video_event(VideoMilestone milestone) {
 inline std::vector<TrackingEvent> every_kind_of_event() {
   std::vector<TrackingEvent> events = {sample_event(EventKind::kImpression),
                                        sample_event(EventKind::kClick),
-                                       sample_event(EventKind::kCustom)};
+                                       sample_event(EventKind::kCustom),
+                                       sample_event(EventKind::kError),
+                                       sample_event(EventKind::kVerificationNotExecuted)};
   TrackingEvent click_without_url = sample_event(EventKind::kClick);
   click_without_url.click_url = {};
   events.push_back(click_without_url);

@@ -276,3 +276,37 @@ TEST(TokenCodec, CodecKeepsWorkingAfterRefusals) {
 
 }  // namespace
 }  // namespace tracking
+
+namespace tracking {
+namespace {
+
+TEST(TokenCodecIdentity, EachTokenHasItsOwnIdAndKeepsIt) {
+  const KeyRing keys = testing::ring_of({1});
+  TokenCodec codec(keys);
+  std::string first, second, storage;
+  ASSERT_TRUE(codec.encode(testing::sample_event(EventKind::kImpression), first).ok());
+  ASSERT_TRUE(codec.encode(testing::sample_event(EventKind::kImpression), second).ok());
+  const DecodedToken a = codec.decode(first, testing::kIssuedAtS, storage);
+  const DecodedToken again = codec.decode(first, testing::kIssuedAtS + 1, storage);
+  const DecodedToken b = codec.decode(second, testing::kIssuedAtS, storage);
+  ASSERT_TRUE(a.ok() && again.ok() && b.ok());
+  EXPECT_EQ(a.token_id, again.token_id);
+  EXPECT_NE(a.token_id, b.token_id);  // the same event, sealed twice: two tokens
+}
+
+TEST(TokenCodecIdentity, TokensOfKindsUnknownToThisBuildDecode) {
+  const KeyRing keys = testing::ring_of({1});
+  TokenCodec codec(keys);
+  TrackingEvent future = testing::sample_event(EventKind::kImpression);
+  future.kind = static_cast<EventKind>(77);
+  future.extra = "opaque";
+  std::string token, storage;
+  ASSERT_TRUE(codec.encode_any_kind(future, token).ok());
+  const DecodedToken decoded = codec.decode(token, testing::kIssuedAtS, storage);
+  ASSERT_TRUE(decoded.ok()) << verdict_name(decoded.verdict);
+  EXPECT_EQ(static_cast<int>(decoded.event.kind), 77);
+  EXPECT_EQ(event_name(decoded.event), "unknown");
+}
+
+}  // namespace
+}  // namespace tracking

@@ -22,7 +22,7 @@ std::string payload_of(const TrackingEvent& event) {
 
 // An impression payload written by hand, ids given as raw varint bytes.
 std::string impression_payload(std::string ad_id_varint) {
-  std::string payload = {char{1}, char{1}, char{0}};  // version, impression, no flags
+  std::string payload = {char{2}, char{1}, char{0}, char{0}};  // version, impression, no flags, no kind bytes
   payload += ad_id_varint;
   payload += std::string{char{2}, char{3}};            // creative 2, placement 3
   payload += std::string(16, 'r');                     // request id
@@ -48,8 +48,10 @@ TEST(TokenPayload, StartsWithTheVersionByte) {
 
 TEST(TokenPayload, UnknownVersionIsRefused) {
   std::string payload = payload_of(sample_event(EventKind::kImpression));
-  payload[0] = 2;
+  payload[0] = 3;
   TrackingEvent event;
+  EXPECT_FALSE(read_payload(payload, event));
+  payload[0] = 1;  // the layout before kinds became an open set
   EXPECT_FALSE(read_payload(payload, event));
 }
 
@@ -105,6 +107,47 @@ TEST(TokenPayload, ImpressionWithUserIdFitsInAShortToken) {
   TrackingEvent event = sample_event(EventKind::kImpression);
   event.user_id = "user-4711";
   EXPECT_LE(payload_of(event).size(), 45u);
+}
+
+}  // namespace
+}  // namespace tracking
+
+namespace tracking {
+namespace {
+
+TEST(TokenPayload, KindsOfNewerBuildsAreReadWithTheirBytesSkipped) {
+  TrackingEvent future = testing::sample_event(EventKind::kImpression);
+  future.kind = static_cast<EventKind>(42);
+  future.extra = "whatever a newer build puts here";
+  uint8_t buffer[kMaxPayloadBytes];
+  const size_t size = write_payload_of_any_kind(future, buffer);
+  ASSERT_GT(size, 0u);
+  TrackingEvent read;
+  ASSERT_TRUE(read_payload(std::string_view(reinterpret_cast<const char*>(buffer), size), read));
+  EXPECT_EQ(static_cast<int>(read.kind), 42);
+  EXPECT_EQ(event_name(read), "unknown");
+  EXPECT_EQ(read.ad_id, future.ad_id);
+  EXPECT_EQ(read.extra, future.extra);
+}
+
+TEST(TokenPayload, ErrorAndVerificationKindsRoundTripWithNoBytesOfTheirOwn) {
+  for (EventKind kind : {EventKind::kError, EventKind::kVerificationNotExecuted}) {
+    const TrackingEvent event = testing::sample_event(kind);
+    ASSERT_TRUE(check_encodable(event).ok());
+    uint8_t buffer[kMaxPayloadBytes];
+    const size_t size = write_payload(event, buffer);
+    TrackingEvent read;
+    ASSERT_TRUE(read_payload(std::string_view(reinterpret_cast<const char*>(buffer), size), read));
+    EXPECT_EQ(read.kind, kind);
+    EXPECT_EQ(buffer[3], 0) << "no kind-specific bytes";
+  }
+}
+
+TEST(TokenPayload, KnownKindWithBytesItDoesNotHaveIsRefused) {
+  std::string payload = {char{2}, char{1}, char{0}, char{1}, 'x'};  // an impression with one byte
+  payload += std::string{char{1}, char{2}, char{3}} + std::string(16, 'r') + std::string{char{0x64}, char{0x0a}};
+  TrackingEvent event;
+  EXPECT_FALSE(read_payload(payload, event));
 }
 
 }  // namespace
