@@ -28,6 +28,7 @@
 #include "absl/status/status.h"
 #include "caps/cap_store.h"
 #include "caps/sharded_table.h"
+#include "caps/user_key.h"
 
 namespace caps {
 
@@ -46,6 +47,7 @@ class CapPartition final : public CapStore {
   static_assert(sizeof(Entry) == 32);
 
   static constexpr uint32_t kShards = ShardedTable<Entry>::kShards;
+  static_assert(kShards == kOwnerShards, "owner_core() hands out whole shards");
 
   bool allows(uint64_t user_key, uint64_t ad_id, std::span<const CapRule> caps, int64_t now_s) override;
   void record(uint64_t user_key, uint64_t ad_id, std::span<const CapRule> caps, int64_t now_s) override;

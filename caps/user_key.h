@@ -12,10 +12,13 @@ namespace caps {
 // counts, which makes capping stricter for them, never looser.
 uint64_t user_key(std::string_view user_id);
 
-// Multiply-shift on the key's high half: uniform over cores, and independent of the low
-// bits that pick a user's shard inside a partition.
+// A partition is 1024 shards picked by the key's low 10 bits (sharded_table.h), and a shard
+// belongs to core shard % cores: so a change of --cores moves whole shards between cores,
+// which is what lets start-up hand a snapshot's shards to their new owners. (With a core
+// count that does not divide 1024 the shares differ by one shard in 1024/cores.)
+inline constexpr uint32_t kOwnerShards = 1024;
 inline uint32_t owner_core(uint64_t key, uint32_t cores) {
-  return static_cast<uint32_t>(((key >> 32) * cores) >> 32);
+  return static_cast<uint32_t>(key & (kOwnerShards - 1)) % cores;
 }
 
 }  // namespace caps

@@ -17,6 +17,8 @@
 
 #include <benchmark/benchmark.h>
 
+#include "caps/cap_partition.h"
+
 #include "decision/catalog/loader.h"
 #include "decision/endpoint/decision_handler.h"
 #include "decision/geo/geoip_database.h"
@@ -122,7 +124,10 @@ void BM_Decision(benchmark::State& state) {
   settings.base_url = "https://ads.example.com";
   settings.seed = 1;
   if (state.range(1) != 0) settings.geo = geo_sources();
-  decision::endpoint::DecisionHandler handler(clock, 0, versions, keys, settings, bench.served);
+  // One core owning every user; capped ads are looked up in an (empty) partition.
+  caps::CapPartition cap_partition;
+  decision::endpoint::DecisionHandler handler(clock, 0, versions, keys, settings, bench.served,
+                                              decision::endpoint::CoreLinks{nullptr, nullptr, &cap_partition, nullptr});
 
   std::vector<std::string> bodies;
   for (int u = 0; u < kUsers; ++u) {

@@ -1,5 +1,6 @@
 #include "runtime/reactor.h"
 
+#include <fcntl.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -274,10 +275,45 @@ void Reactor::on_tick() {
   if (!stopping_) arm_tick();
 }
 
+void Reactor::write(int fd, const char* data, size_t length, uint64_t offset, FileCompletion& done, uint8_t tag) {
+  io_uring_sqe* sqe = next_sqe();
+  io_uring_prep_write(sqe, fd, data, static_cast<unsigned>(length), offset);
+  io_uring_sqe_set_data64(sqe, file_user_data(done, tag));
+}
+
+void Reactor::sync_data(int fd, FileCompletion& done, uint8_t tag) {
+  io_uring_sqe* sqe = next_sqe();
+  io_uring_prep_fsync(sqe, fd, IORING_FSYNC_DATASYNC);
+  io_uring_sqe_set_data64(sqe, file_user_data(done, tag));
+}
+
+void Reactor::open(const char* path, int flags, unsigned mode, FileCompletion& done, uint8_t tag) {
+  io_uring_sqe* sqe = next_sqe();
+  io_uring_prep_openat(sqe, AT_FDCWD, path, flags, mode);
+  io_uring_sqe_set_data64(sqe, file_user_data(done, tag));
+}
+
+void Reactor::close(int fd, FileCompletion& done, uint8_t tag) {
+  io_uring_sqe* sqe = next_sqe();
+  io_uring_prep_close(sqe, fd);
+  io_uring_sqe_set_data64(sqe, file_user_data(done, tag));
+}
+
+void Reactor::rename(const char* from, const char* to, FileCompletion& done, uint8_t tag) {
+  io_uring_sqe* sqe = next_sqe();
+  io_uring_prep_renameat(sqe, AT_FDCWD, from, AT_FDCWD, to, 0);
+  io_uring_sqe_set_data64(sqe, file_user_data(done, tag));
+}
+
+void Reactor::remove_loop_hook(LoopHook& hook) {
+  std::erase(loop_hooks_, &hook);
+}
+
 void Reactor::run() {
   arm_tick();
   drain_mailbox();
   while (!stopping_) {
+    for (size_t i = 0; i < loop_hooks_.size(); ++i) loop_hooks_[i]->before_wait();
     flush_wakes();
     const int rc = io_uring_submit_and_wait(&ring_, 1);
     if (rc < 0 && rc != -EINTR && rc != -ETIME && rc != -EBUSY && rc != -EAGAIN) {
@@ -295,6 +331,7 @@ void Reactor::run() {
     }
     io_uring_cq_advance(&ring_, seen);
   }
+  for (size_t i = 0; i < loop_hooks_.size(); ++i) loop_hooks_[i]->before_wait();
   flush_wakes();
   io_uring_submit(&ring_);
 }
@@ -314,6 +351,12 @@ void Reactor::dispatch(const io_uring_cqe& cqe) {
     case Op::kWake:
       drain_mailbox();
       return;
+    case Op::kFile: {
+      // Sign-extend nothing: user-space addresses have the top 16 bits clear.
+      auto* done = reinterpret_cast<FileCompletion*>(data & 0xffff'ffff'ffffull);
+      done->on_file_complete(static_cast<uint8_t>(data >> 48), cqe.res);
+      return;
+    }
     case Op::kWakeSent:
       // Only failures arrive here (success is skipped): retry on the next iteration;
       // the receiver's tick drains its queues anyway.

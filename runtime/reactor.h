@@ -12,6 +12,7 @@
 #include "absl/status/status.h"
 #include "runtime/buffer_ring.h"
 #include "runtime/clock.h"
+#include "runtime/file_io.h"
 #include "runtime/mailbox.h"
 #include "runtime/message.h"
 #include "runtime/timer_wheel.h"
@@ -55,7 +56,7 @@ class Acceptor {
   virtual void on_accept(int fd) = 0;
 };
 
-class Reactor {
+class Reactor final : public FileIo {
  public:
   Reactor(uint32_t index, Mailbox& mailbox, const Clock& clock, const ReactorConfig& config);
   Reactor(const Reactor&) = delete;
@@ -93,6 +94,15 @@ class Reactor {
   // loop iteration. False when that queue is full.
   bool post(uint32_t to_core, const Message& message);
 
+  // FileIo: file operations through this core's ring.
+  void write(int fd, const char* data, size_t length, uint64_t offset, FileCompletion& done, uint8_t tag) override;
+  void sync_data(int fd, FileCompletion& done, uint8_t tag) override;
+  void open(const char* path, int flags, unsigned mode, FileCompletion& done, uint8_t tag) override;
+  void close(int fd, FileCompletion& done, uint8_t tag) override;
+  void rename(const char* from, const char* to, FileCompletion& done, uint8_t tag) override;
+  void add_loop_hook(LoopHook& hook) override { loop_hooks_.push_back(&hook); }
+  void remove_loop_hook(LoopHook& hook) override;
+
   void run();
   void request_stop() { stopping_ = true; }
   bool stopping() const { return stopping_; }
@@ -101,7 +111,7 @@ class Reactor {
   static uint64_t wake_token() { return user_data(Op::kWake, 0, UINT32_MAX); }
 
  private:
-  enum class Op : uint8_t { kAccept = 1, kRecv, kSend, kCancel, kShutdown, kClose, kTick, kWake, kWakeSent };
+  enum class Op : uint8_t { kAccept = 1, kRecv, kSend, kCancel, kShutdown, kClose, kTick, kWake, kWakeSent, kFile };
 
   struct SocketSlot {
     int fd = -1;
@@ -126,6 +136,12 @@ class Reactor {
     return (uint64_t{static_cast<uint8_t>(op)} << 56) | (uint64_t{generation & 0xffffff} << 32) | slot;
   }
   io_uring_sqe* next_sqe();
+  // File operations carry their completion object's address (48 bits on x86-64 and
+  // arm64) and the caller's tag in the user data.
+  static uint64_t file_user_data(FileCompletion& done, uint8_t tag) {
+    return (uint64_t{static_cast<uint8_t>(Op::kFile)} << 56) | (uint64_t{tag} << 48) |
+           (reinterpret_cast<uintptr_t>(&done) & 0xffff'ffff'ffffull);
+  }
   SocketSlot* live_slot(SocketId id);
   void arm_accept(uint32_t listener);
   void arm_recv(uint32_t slot);
@@ -157,6 +173,7 @@ class Reactor {
   bool any_wake_pending_ = false;
   bool accept_rearm_pending_ = false;
   bool stopping_ = false;
+  std::vector<LoopHook*> loop_hooks_;
 };
 
 }  // namespace runtime

@@ -15,6 +15,13 @@ void ReadyHandler::handle(const http::Request&, http::Response& response) {
     http::set_error(response, 503, 10098, "shutting down");
     return;
   }
+  for (const CoreServices* core : view_.cores) {
+    // healthy() is a relaxed atomic of that core's log: a read, not cross-core work.
+    if (!core->event_log().healthy()) {
+      http::set_error(response, 503, 10098, "event log: the disk refuses writes; events are held in memory");
+      return;
+    }
+  }
   response.set_text(200, "ready\n");
 }
 

@@ -12,14 +12,17 @@ class HealthHandler final : public http::Handler {
   void handle(const http::Request&, http::Response& response) override;
 };
 
-// 200 when this core serves traffic; 503 once it drains for shutdown.
+// 200 when this core serves traffic; 503 once it drains for shutdown, and while any
+// core's event log cannot write (the disk refuses): decisions and impressions are still
+// served then, but their events pile up in memory, so a balancer should prefer another node.
 class ReadyHandler final : public http::Handler {
  public:
-  explicit ReadyHandler(const bool& draining) : draining_(draining) {}
+  ReadyHandler(const bool& draining, const ProcessView& view) : draining_(draining), view_(view) {}
   void handle(const http::Request&, http::Response& response) override;
 
  private:
   const bool& draining_;
+  const ProcessView& view_;
 };
 
 class MetricsHandler final : public http::Handler {

@@ -1,5 +1,7 @@
 #include "service/core_services.h"
 
+#include "tracking/events/log_files.h"
+
 namespace service {
 
 namespace {
@@ -30,19 +32,62 @@ decision::endpoint::DecisionSettings decision_settings(const ProcessView& view) 
   settings.max_body_bytes = view.config.public_limits.max_body_bytes;
   settings.process_start_wall_ns = view.started_wall_ns;
   settings.geo = view.geo;
+  settings.max_cross_core_asks = view.config.max_cross_core_asks;
   return settings;
 }
+
+tracking::events::EventLogSettings event_log_settings(const ProcessView& view, uint32_t core) {
+  tracking::events::EventLogSettings settings;
+  settings.directory = tracking::events::core_dir(view.config.state_dir, core);
+  settings.flush_interval_ms = absl::ToInt64Milliseconds(view.config.events_flush);
+  settings.file_bytes = view.config.events_file_bytes;
+  return settings;
+}
+
+// Slots of each table visited per tick when reclaiming expired entries: 10 ticks a second
+// reach every slot of a 15 M-entry partition in a few minutes, at tens of microseconds a tick.
+constexpr uint32_t kSweepSlotsPerTick = 8192;
 }  // namespace
 
-CoreServices::CoreServices(runtime::Reactor& reactor, const ProcessView& view)
+CoreServices::CoreServices(runtime::Reactor& reactor, const ProcessView& view, tracking::state::CoreState state)
     : reactor_(reactor),
       view_(view),
-      decision_(reactor.clock(), reactor.index(), view.versions, view.keys, decision_settings(view),
-                view.catalog),
+      channel_(reactor),
+      state_(std::move(state)),
+      log_(reactor, reactor.timers(), reactor.clock(), event_log_settings(view, reactor.index()), state_.next_seq),
+      ad_caps_(view.catalog),
+      impressions_(reactor.index(), *state_.dedup, *state_.caps, ad_caps_, log_),
+      decision_(reactor.clock(), reactor.index(), view.versions, view.keys, decision_settings(view), view.catalog,
+                decision::endpoint::CoreLinks{&channel_, &view.decision_peers, state_.caps.get(), &log_}),
+      tracking_(reactor.clock(), reactor.index(), view.versions, view.keys, view.config.max_cross_core_asks,
+                tracking::endpoint::TrackingLinks{&channel_, &view.tracking_peers, &impressions_, &log_}),
+      snapshots_(reactor, reactor.timers(), channel_, reactor.clock(), view.config.state_dir, state_, log_,
+                 absl::ToInt64Milliseconds(view.config.snapshot_interval)),
       public_router_(public_routes(decision_, tracking_, vast_)),
       admin_router_(admin_routes(health_, ready_, metrics_, catalog_reload_, explain_)),
       public_server_(reactor, public_router_, view.config.public_limits),
       admin_server_(reactor, admin_router_, view.config.admin_limits) {}
+
+absl::Status CoreServices::start() {
+  if (absl::Status opened = log_.start(); !opened.ok()) return opened;
+  snapshots_.start();
+  reactor_.timers().schedule(sweeper_, 100);
+  return absl::OkStatus();
+}
+
+void CoreServices::Sweeper::on_expire() {
+  CoreServices& c = owner_;
+  const int64_t now_s = c.reactor_.clock().wall_s();
+  c.state_.caps->sweep_step(now_s, kSweepSlotsPerTick);
+  c.state_.dedup->sweep_step(now_s, kSweepSlotsPerTick);
+  c.gauges_.cap_entries.set(c.state_.caps->entries());
+  c.gauges_.cap_bytes.set(c.state_.caps->bytes());
+  c.gauges_.cap_reclaimed.set(c.state_.caps->reclaimed());
+  c.gauges_.dedup_entries.set(c.state_.dedup->entries());
+  c.gauges_.dedup_bytes.set(c.state_.dedup->bytes());
+  c.gauges_.dedup_reclaimed.set(c.state_.dedup->reclaimed());
+  c.reactor_.timers().schedule(*this, 100);
+}
 
 void CoreServices::listen(int public_fd, int admin_fd) {
   reactor_.listen(public_fd, public_server_);
@@ -62,7 +107,8 @@ void CoreServices::shut_down() {
 void CoreServices::server_drained() {
   if (--servers_draining_ == 0) {
     reactor_.timers().cancel(drain_deadline_);
-    reactor_.request_stop();
+    // Every accepted event reaches the disk before the core stops.
+    log_.close([this] { reactor_.request_stop(); });
   }
 }
 

@@ -4,6 +4,13 @@
 #include <functional>
 
 #include "decision/endpoint/decision_handler.h"
+#include "runtime/reactor_channel.h"
+#include "service/catalog_ad_caps.h"
+#include "tracking/endpoint/impression_counter.h"
+#include "tracking/endpoint/tracking_handler.h"
+#include "tracking/events/event_log.h"
+#include "tracking/state/core_state.h"
+#include "tracking/state/snapshot_writer.h"
 #include "http/router.h"
 #include "http/server.h"
 #include "runtime/reactor.h"
@@ -16,8 +23,11 @@ namespace service {
 
 class CoreServices {
  public:
-  CoreServices(runtime::Reactor& reactor, const ProcessView& view);
+  CoreServices(runtime::Reactor& reactor, const ProcessView& view, tracking::state::CoreState state);
 
+  // Opens the event log and starts the background work (snapshots, reclaiming expired
+  // state); at set-up, before serving.
+  absl::Status start();
   void listen(int public_fd, int admin_fd);
   // Shutdown: stop accepting, finish in-flight requests, then stop the reactor; after
   // the drain timeout whatever is left is closed.
@@ -26,11 +36,34 @@ class CoreServices {
   const http::ServerMetrics& public_metrics() const { return public_server_.metrics(); }
   const http::ServerMetrics& admin_metrics() const { return admin_server_.metrics(); }
   const decision::endpoint::DecisionHandler& decisions() const { return decision_; }
+  // For the peers tables (ProcessView), filled at set-up.
+  decision::endpoint::DecisionHandler& decision_handler() { return decision_; }
+  tracking::endpoint::TrackingHandler& tracking_handler() { return tracking_; }
+  const tracking::endpoint::TrackingHandler& tracking() const { return tracking_; }
+  const tracking::endpoint::ImpressionCounter& impressions() const { return impressions_; }
+  const tracking::events::EventLog& event_log() const { return log_; }
+  const tracking::state::SnapshotWriter& snapshots() const { return snapshots_; }
+  // Entries and bytes of this core's partitions, refreshed every tick by the sweeper.
+  struct StateGauges {
+    runtime::CoreCounter cap_entries, cap_bytes, cap_reclaimed, dedup_entries, dedup_bytes, dedup_reclaimed;
+  };
+  const StateGauges& state_gauges() const { return gauges_; }
 
  private:
   class DrainDeadline final : public runtime::Timer {
    public:
     explicit DrainDeadline(CoreServices& owner) : owner_(owner) {}
+    void on_expire() override;
+
+   private:
+    CoreServices& owner_;
+  };
+
+  // Every tick: reclaims a bounded number of slots of expired caps and dedup entries, and
+  // refreshes the gauges. Never a stop-the-world sweep.
+  class Sweeper final : public runtime::Timer {
+   public:
+    explicit Sweeper(CoreServices& owner) : owner_(owner) {}
     void on_expire() override;
 
    private:
@@ -43,13 +76,21 @@ class CoreServices {
   const ProcessView& view_;
   bool draining_ = false;
 
+  runtime::ReactorChannel channel_;
+  tracking::state::CoreState state_;
+  tracking::events::EventLog log_;
+  CatalogAdCaps ad_caps_;
+  tracking::endpoint::ImpressionCounter impressions_;
   decision::endpoint::DecisionHandler decision_;
-  NotBuiltHandler tracking_{"GET /v1/tracking"};
+  tracking::endpoint::TrackingHandler tracking_;
+  tracking::state::SnapshotWriter snapshots_;
+  Sweeper sweeper_{*this};
+  StateGauges gauges_;
   NotBuiltHandler vast_{"GET /v1/vast"};
   NotBuiltHandler catalog_reload_{"POST /admin/catalog"};
   NotBuiltHandler explain_{"POST /admin/explain"};
   HealthHandler health_;
-  ReadyHandler ready_{draining_};
+  ReadyHandler ready_{draining_, view_};
   MetricsHandler metrics_{view_, reactor_};
 
   http::Router public_router_;

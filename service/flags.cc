@@ -3,6 +3,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <optional>
+#include <string_view>
 #include <thread>
 
 #include "absl/flags/flag.h"
@@ -29,6 +31,13 @@ ABSL_FLAG(int64_t, max_body_bytes, 64 * 1024, "largest request body accepted; la
 ABSL_FLAG(absl::Duration, request_timeout, absl::Seconds(10), "time allowed from a request's first byte to its last");
 ABSL_FLAG(absl::Duration, idle_timeout, absl::Seconds(60), "keep-alive connection idle time before it is closed");
 ABSL_FLAG(int32_t, max_connections_per_core, 10000, "connections one core holds; more are answered 503");
+ABSL_FLAG(absl::Duration, events_flush, absl::Seconds(1),
+          "how often event log writes are synced to disk (the most a crash loses)");
+ABSL_FLAG(std::string, events_file_bytes, "256MiB", "size at which an event log file is rotated (bytes, KiB, MiB, GiB)");
+ABSL_FLAG(absl::Duration, snapshot_interval, absl::Seconds(60),
+          "how often each core snapshots its frequency caps and impression dedup state (bounds start-up replay)");
+ABSL_FLAG(int32_t, max_cross_core_asks, 1024,
+          "per core and kind: decisions or impressions handed to another core at once; more are answered 503");
 ABSL_FLAG(absl::Duration, drain_timeout, absl::Seconds(5), "on SIGTERM, time given to in-flight requests");
 
 namespace service {
@@ -47,6 +56,28 @@ absl::Status check_readable(absl::string_view flag, const std::string& path, boo
     return invalid(flag, absl::StrCat("'", path, "' is not a ", directory ? "directory" : "file"));
   }
   return absl::OkStatus();
+}
+
+// "268435456", "256MiB", "64KiB", "1GiB".
+std::optional<uint64_t> parse_bytes(std::string_view text) {
+  struct Unit {
+    std::string_view suffix;
+    uint64_t bytes;
+  };
+  constexpr Unit kUnits[] = {{"GiB", 1ull << 30}, {"MiB", 1ull << 20}, {"KiB", 1ull << 10}, {"B", 1}};
+  uint64_t multiplier = 1;
+  for (const Unit& unit : kUnits) {
+    if (text.ends_with(unit.suffix)) {
+      text.remove_suffix(unit.suffix.size());
+      multiplier = unit.bytes;
+      break;
+    }
+  }
+  uint64_t value = 0;
+  if (!absl::SimpleAtoi(absl::string_view(text.data(), text.size()), &value) || value > (UINT64_MAX / multiplier)) {
+    return std::nullopt;
+  }
+  return value * multiplier;
 }
 
 absl::Status check_positive(absl::string_view flag, absl::Duration d) {
@@ -133,6 +164,20 @@ absl::StatusOr<ServiceConfig> resolve_config() {
   c.admin_limits.max_body_bytes = std::max<size_t>(limits.max_body_bytes, 64 << 20);  // catalogs
   c.drain_timeout = absl::GetFlag(FLAGS_drain_timeout);
   if (absl::Status s = check_positive("drain-timeout", c.drain_timeout); !s.ok()) return s;
+
+  c.events_flush = absl::GetFlag(FLAGS_events_flush);
+  if (absl::Status s = check_positive("events-flush", c.events_flush); !s.ok()) return s;
+  const std::optional<uint64_t> file_bytes = parse_bytes(absl::GetFlag(FLAGS_events_file_bytes));
+  // A file must hold at least a few lines; a line is at most a few KiB.
+  if (!file_bytes || *file_bytes < (64u << 10)) {
+    return invalid("events-file-bytes", "must be a size of at least 64KiB, such as 256MiB");
+  }
+  c.events_file_bytes = *file_bytes;
+  c.snapshot_interval = absl::GetFlag(FLAGS_snapshot_interval);
+  if (absl::Status s = check_positive("snapshot-interval", c.snapshot_interval); !s.ok()) return s;
+  const int32_t asks = absl::GetFlag(FLAGS_max_cross_core_asks);
+  if (asks < 0 || asks > 1'000'000) return invalid("max-cross-core-asks", "must be 0 to 1000000");
+  c.max_cross_core_asks = static_cast<uint32_t>(asks);
   return c;
 }
 

@@ -29,6 +29,10 @@ struct ServiceConfig {
   std::string versions_path;     // empty: built-in table
   std::optional<uint64_t> seed;  // empty: random
   absl::Duration drain_timeout;
+  absl::Duration events_flush;      // how often event log writes are synced
+  uint64_t events_file_bytes = 0;   // size at which an event log file is rotated
+  absl::Duration snapshot_interval; // how often each core snapshots its caps and dedup state
+  uint32_t max_cross_core_asks = 0; // per core: decisions and impressions handed over at once
   http::HttpLimits public_limits;
   http::HttpLimits admin_limits;
 };

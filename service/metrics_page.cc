@@ -153,6 +153,16 @@ void decisions(const ProcessView& view, std::string& out) {
       {"decisiond_decision_custom_rule_errors_total", "CEL targeting rule evaluations that ended in an "
        "error, leaving their ads ineligible (a missing key, an overflow, a limit), by core.",
        &DecisionCounters::custom_errors},
+      {"decisiond_decision_capped_ads_total", "Candidate ads refused by a frequency cap, by core.",
+       &DecisionCounters::capped_ads},
+      {"decisiond_decision_forwarded_total", "Decisions handed to the core owning their user, by the core "
+       "that received them.", &DecisionCounters::forwarded},
+      {"decisiond_decision_served_for_peers_total", "Decisions decided for another core's connection, by the "
+       "owner core.", &DecisionCounters::served_for_peers},
+      {"decisiond_decision_cross_core_asks_refused_total", "Decisions answered 503 10098 because the bound of "
+       "decisions handed to other cores was reached, by core.", &DecisionCounters::asks_refused},
+      {"decisiond_decision_cross_core_asks_abandoned_total", "Forwarded decisions whose client had gone when "
+       "the owner answered, by core.", &DecisionCounters::asks_abandoned},
   };
   for (const Family& family : kFamilies) {
     header(out, family.name, "counter", family.help);
@@ -162,6 +172,115 @@ void decisions(const ProcessView& view, std::string& out) {
     }
   }
 }
+template <typename Counters>
+struct CounterFamily {
+  const char* name;
+  const char* type;
+  const char* help;
+  const runtime::CoreCounter Counters::*counter;
+};
+
+// One family per counter, by core, from each core's object of that kind.
+template <typename Counters, size_t N, typename Get>
+void families(const ProcessView& view, std::string& out, const CounterFamily<Counters> (&list)[N], Get get) {
+  for (const CounterFamily<Counters>& family : list) {
+    header(out, family.name, family.type, family.help);
+    for (uint32_t core = 0; core < view.cores.size(); ++core) {
+      const Counters& counters = get(*view.cores[core]);
+      absl::StrAppend(&out, family.name, "{core=\"", core, "\"} ", (counters.*family.counter).get(), "\n");
+    }
+  }
+}
+
+void tracking_metrics(const ProcessView& view, std::string& out) {
+  using tracking::endpoint::TrackingCounters;
+  static constexpr CounterFamily<TrackingCounters> kTracking[] = {
+      {"decisiond_tracking_rejected_versions_total", "counter", "Tracking calls refused for their version header, by core.",
+       &TrackingCounters::rejected_versions},
+      {"decisiond_tracking_invalid_tokens_total", "counter", "Tracking calls answered 400 10050, by core.",
+       &TrackingCounters::invalid_tokens},
+      {"decisiond_tracking_expired_tokens_total", "counter", "Tracking calls answered 410 10051, by core.",
+       &TrackingCounters::expired_tokens},
+      {"decisiond_tracking_impression_calls_total", "counter", "Impression calls accepted (first or repeat), by receiving core.",
+       &TrackingCounters::impressions},
+      {"decisiond_tracking_clicks_total", "counter", "Click calls accepted, by core.", &TrackingCounters::clicks},
+      {"decisiond_tracking_custom_events_total", "counter", "Custom event calls accepted, by core.",
+       &TrackingCounters::custom_events},
+      {"decisiond_tracking_video_events_total", "counter", "Video milestone calls accepted, by core.",
+       &TrackingCounters::video_events},
+      {"decisiond_tracking_player_errors_total", "counter", "VAST player error calls accepted, by core.",
+       &TrackingCounters::errors},
+      {"decisiond_tracking_other_kinds_total", "counter",
+       "Calls of other kinds accepted (verification_not_executed, kinds unknown to this build), by core.",
+       &TrackingCounters::other_kinds},
+      {"decisiond_tracking_forwarded_total", "counter", "Impressions handed to the core that counts them, by receiving core.",
+       &TrackingCounters::forwarded},
+      {"decisiond_tracking_cross_core_asks_refused_total", "counter",
+       "Impression calls answered 503 10098 because the bound of impressions handed to other cores was reached, by core.",
+       &TrackingCounters::asks_refused},
+  };
+  families(view, out, kTracking, [](const CoreServices& c) -> const TrackingCounters& { return c.tracking().counters(); });
+
+  using tracking::endpoint::ImpressionCounters;
+  static constexpr CounterFamily<ImpressionCounters> kImpressions[] = {
+      {"decisiond_impressions_counted_total", "counter", "Impressions counted (first call of their token), by owner core.",
+       &ImpressionCounters::counted},
+      {"decisiond_impressions_duplicate_total", "counter",
+       "Impression calls of a token already counted (answered 204, not counted), by owner core.",
+       &ImpressionCounters::duplicates},
+  };
+  families(view, out, kImpressions, [](const CoreServices& c) -> const ImpressionCounters& { return c.impressions().counters(); });
+
+  using Gauges = CoreServices::StateGauges;
+  static constexpr CounterFamily<Gauges> kState[] = {
+      {"decisiond_cap_entries", "gauge", "Frequency-cap entries held, by core.", &Gauges::cap_entries},
+      {"decisiond_cap_bytes", "gauge", "Bytes held by the frequency-cap partition, by core.", &Gauges::cap_bytes},
+      {"decisiond_cap_entries_reclaimed_total", "counter", "Expired frequency-cap entries reclaimed, by core.",
+       &Gauges::cap_reclaimed},
+      {"decisiond_dedup_entries", "gauge", "Impression tokens remembered as counted, by core.", &Gauges::dedup_entries},
+      {"decisiond_dedup_bytes", "gauge", "Bytes held by the impression dedup set, by core.", &Gauges::dedup_bytes},
+      {"decisiond_dedup_entries_reclaimed_total", "counter", "Expired dedup entries reclaimed, by core.",
+       &Gauges::dedup_reclaimed},
+  };
+  families(view, out, kState, [](const CoreServices& c) -> const Gauges& { return c.state_gauges(); });
+
+  using tracking::events::EventLogCounters;
+  static constexpr CounterFamily<EventLogCounters> kLog[] = {
+      {"decisiond_events_written_total", "counter", "Event log lines written, by core.", &EventLogCounters::events_written},
+      {"decisiond_events_written_bytes_total", "counter", "Event log bytes written, by core.", &EventLogCounters::bytes_written},
+      {"decisiond_events_dropped_total", "counter",
+       "Event log lines lost (past the pending bound while the disk refused, or at shutdown), by core.",
+       &EventLogCounters::events_dropped},
+      {"decisiond_events_write_errors_total", "counter", "Event log writes, syncs or opens the kernel refused, by core.",
+       &EventLogCounters::write_errors},
+      {"decisiond_events_syncs_total", "counter", "Event log fdatasyncs, by core.", &EventLogCounters::syncs},
+      {"decisiond_events_sync_latency_microseconds", "gauge", "Duration of the last event log fdatasync, by core.",
+       &EventLogCounters::sync_latency_us},
+      {"decisiond_events_sync_latency_max_microseconds", "gauge", "Longest event log fdatasync since start, by core.",
+       &EventLogCounters::sync_latency_us_max},
+      {"decisiond_events_pending_bytes", "gauge", "Event log bytes appended and not yet written, by core.",
+       &EventLogCounters::pending_bytes},
+  };
+  families(view, out, kLog, [](const CoreServices& c) -> const EventLogCounters& { return c.event_log().counters(); });
+
+  header(out, "decisiond_events_log_healthy", "gauge", "1 while the core's event log writes succeed, 0 while the disk refuses.");
+  for (uint32_t core = 0; core < view.cores.size(); ++core) {
+    absl::StrAppend(&out, "decisiond_events_log_healthy{core=\"", core, "\"} ",
+                    view.cores[core]->event_log().healthy() ? 1 : 0, "\n");
+  }
+
+  using tracking::state::SnapshotCounters;
+  static constexpr CounterFamily<SnapshotCounters> kSnapshots[] = {
+      {"decisiond_snapshots_written_total", "counter", "Cap and dedup snapshots written, by core.", &SnapshotCounters::written},
+      {"decisiond_snapshots_failed_total", "counter", "Snapshots abandoned because the disk refused, by core.",
+       &SnapshotCounters::failed},
+      {"decisiond_snapshot_last_bytes", "gauge", "Size of the last snapshot, by core.", &SnapshotCounters::last_bytes},
+      {"decisiond_snapshot_last_duration_milliseconds", "gauge", "Time the last snapshot took to write, by core.",
+       &SnapshotCounters::last_duration_ms},
+  };
+  families(view, out, kSnapshots, [](const CoreServices& c) -> const SnapshotCounters& { return c.snapshots().counters(); });
+}
+
 }  // namespace
 
 void render_metrics(const ProcessView& view, int64_t now_wall_s, std::string& out) {
@@ -183,6 +302,7 @@ void render_metrics(const ProcessView& view, int64_t now_wall_s, std::string& ou
            "listener and core.", &ServerMetrics::deferred_replies);
   limit_hits(view, out);
   decisions(view, out);
+  tracking_metrics(view, out);
 }
 
 }  // namespace service

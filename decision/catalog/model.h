@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "absl/time/time.h"
+#include "caps/cap_store.h"
 
 namespace decision::catalog {
 
@@ -118,10 +119,8 @@ struct Creative {
   const LocalizedContents& default_language_contents() const { return contents[default_contents]; }
 };
 
-struct FrequencyCap {
-  uint32_t impressions = 0;
-  uint32_t window_s = 0;
-};
+// The cap store's own type, so an ad's caps reach it as they are (no copy per decision).
+using FrequencyCap = caps::CapRule;
 
 struct GeoCircle {
   double lat = 0;

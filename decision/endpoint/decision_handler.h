@@ -3,9 +3,13 @@
 //   1. the version header, before anything else (400 10042, 410 10043);
 //   2. Content-Type application/json (415 10002);
 //   3. the body, read and validated in one pass (400 10001, 422 with every error);
-//   4. per placement, in request order: its ads chosen (unknown key: no creatives and
-//      warning 20003), never the same ad twice in one response;
-//   5. the 200 body, tracking tokens sealed into it.
+//   4. a user whose id may be used and whom another core owns (hash(user.id) % cores): the
+//      decision is handed to that core (forwarded_decision.h), which runs these steps
+//      again with its own cap partition while this core serves other connections;
+//   5. per placement, in request order: its ads chosen (unknown key: no creatives and
+//      warning 20003), never the same ad twice in one response, frequency caps read from
+//      this core's partition;
+//   6. the 200 body, tracking tokens sealed into it.
 // Every reply past step 1 echoes the version served.
 //
 // Everything a decision touches is owned by the handler and reused, so a warm core
@@ -14,7 +18,11 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
+#include "caps/cap_store.h"
+#include "decision/capping/frequency_cap_rule.h"
+#include "decision/endpoint/forwarded_decision.h"
 #include "decision/endpoint/request_ids.h"
 #include "decision/endpoint/served_catalog.h"
 #include "decision/request/request_reader.h"
@@ -25,7 +33,10 @@
 #include "decision/versions/version_resolver.h"
 #include "http/router.h"
 #include "runtime/clock.h"
+#include "runtime/core_channel.h"
 #include "runtime/core_counter.h"
+#include "runtime/loan_pool.h"
+#include "tracking/events/event_log.h"
 #include "tracking/key_ring.h"
 #include "tracking/token_codec.h"
 
@@ -38,6 +49,18 @@ struct DecisionSettings {
   size_t max_body_bytes = request::RequestReader::kDefaultCapacityBytes;
   int64_t process_start_wall_ns = 0;
   targeting::GeoSources geo;     // --geonames-dir, --geoip-db (either may be absent)
+  uint32_t max_cross_core_asks = 1024;  // --max-cross-core-asks: decisions handed over at once
+};
+
+class DecisionHandler;
+
+// What ties one core's handler to the others. The peers table is filled before any core
+// serves and never changed; a core reads another's entry only to address a message to it.
+struct CoreLinks {
+  runtime::CoreChannel* channel = nullptr;
+  const std::vector<DecisionHandler*>* peers = nullptr;  // indexed by core
+  caps::CapStore* caps = nullptr;  // this core's partition: the users hash(id) % cores == core
+  tracking::events::EventLog* log = nullptr;  // this core's: a line per creative served
 };
 
 // Per core, single writer; read by metrics scrapes.
@@ -54,6 +77,11 @@ struct DecisionCounters {
   runtime::CoreCounter token_failures;       // 500: a tracking token could not be sealed
   runtime::CoreCounter custom_evaluations;   // CEL targeting rules run
   runtime::CoreCounter custom_errors;        // of which ended in an error (ad not eligible)
+  runtime::CoreCounter capped_ads;           // candidates refused by a frequency cap
+  runtime::CoreCounter forwarded;            // decisions handed to the user's owner core
+  runtime::CoreCounter served_for_peers;     // decisions decided here for another core
+  runtime::CoreCounter asks_refused;         // 503 10098: the bound of asks was reached
+  runtime::CoreCounter asks_abandoned;       // the client left before the owner answered
 };
 
 class DecisionHandler final : public http::Handler {
@@ -61,9 +89,16 @@ class DecisionHandler final : public http::Handler {
   // versions and keys must outlive the handler.
   DecisionHandler(const runtime::Clock& clock, uint32_t core_index,
                   const versions::VersionTable& versions, const tracking::KeyRing& keys,
-                  const DecisionSettings& settings, std::shared_ptr<const ServedCatalog> catalog);
+                  const DecisionSettings& settings, std::shared_ptr<const ServedCatalog> catalog,
+                  const CoreLinks& links);
 
   void handle(const http::Request& request, http::Response& response) override;
+  uint32_t asks_in_flight() const { return asks_.on_loan(); }
+
+  // The two ends of a forwarded decision, run by the cross-core messages: on the owner
+  // core, decide and send home; back home, reply to the waiting connection.
+  void decide_for_peer(ForwardedDecision& ask);
+  void finish_forwarded(ForwardedDecision& ask);
 
   // The core's catalog: replaced on this core's thread only.
   void set_catalog(std::shared_ptr<const ServedCatalog> catalog) { catalog_ = std::move(catalog); }
@@ -71,9 +106,14 @@ class DecisionHandler final : public http::Handler {
   const request::RequestReaderCounters& reader_counters() const { return reader_.counters(); }
 
  private:
-  // Steps 4 and 5, for a request already read into request_.
+  // forwarded: the request was handed over by another core, which found this one owns
+  // the user; it is decided here whatever the hash says.
+  void serve(const http::Request& request, http::Response& response, bool forwarded);
+  // Steps 4 to 6, for a request already read into request_.
   void decide(const versions::Resolution& version, const http::Request& request, int64_t now_s,
-              http::Response& response);
+              http::Response& response, bool forwarded);
+  // Step 4: lends the request to owner_core; false when no ask can be made (at a bound).
+  bool forward(const http::Request& request, http::Response& response, uint32_t owner_core);
 
   const runtime::Clock& clock_;
   std::shared_ptr<const ServedCatalog> catalog_;
@@ -87,7 +127,11 @@ class DecisionHandler final : public http::Handler {
   selection::AdSelector selector_{random_};
   selection::ChosenAds chosen_;
   targeting::TargetingRule targeting_;
+  capping::FrequencyCapRule cap_rule_{targeting_};
   RequestIds request_ids_;
+  CoreLinks core_links_;
+  uint32_t core_index_ = 0;
+  runtime::LoanPool<ForwardedDecision> asks_;
   std::array<selection::Pick, request::kMaxPlacements * request::kCountMax> picks_{};
   std::array<response::PlacementDecision, request::kMaxPlacements> placements_{};
   DecisionCounters counters_;

@@ -11,6 +11,8 @@
 #include <string>
 #include <vector>
 
+#include "caps/cap_partition.h"
+#include "caps/user_key.h"
 #include "decision/catalog/loader.h"
 #include "tests/support/allocation_count.h"
 #include "tests/unit/decision/response/response_fixtures.h"
@@ -32,6 +34,7 @@ constexpr std::string_view kCatalog = R"json({
   "ads": [
     {"id": 101, "advertiserId": 1, "placementIds": [7], "templateId": 3, "priority": "sponsorship",
      "weight": 1, "format": "native", "start": "2026-01-01T00:00:00Z",
+     "frequencyCaps": [{"impressions": 1, "windowSeconds": 3600}],
      "creatives": [{"id": 201, "contents": {"en": [{"key": "t", "value": "sponsor"}]}}]},
     {"id": 102, "advertiserId": 2, "placementIds": [7, 8], "templateId": 4, "priority": "standard",
      "weight": 5, "format": "native", "start": "2026-01-01T00:00:00Z",
@@ -68,7 +71,8 @@ class DecisionHandlerTest : public ::testing::Test {
     settings.base_url = "https://ads.example.test";
     settings.seed = seed;
     settings.process_start_wall_ns = kNowNs;
-    return DecisionHandler(clock_, 0, versions_, keys_, settings, catalog_);
+    // One core, which owns every user: caps are read from caps_ in place.
+    return DecisionHandler(clock_, 0, versions_, keys_, settings, catalog_, CoreLinks{nullptr, nullptr, &caps_, nullptr});
   }
 
   http::Response& post(DecisionHandler& handler, std::string_view body,
@@ -106,6 +110,7 @@ class DecisionHandlerTest : public ::testing::Test {
   versions::VersionTable versions_ = versions::VersionTable::built_in();
   tracking::KeyRing keys_ = response::testing::response_keys();
   std::shared_ptr<const ServedCatalog> catalog_ = served_catalog();
+  caps::CapPartition caps_;
   http::Request request_;
   http::Response response_;
 };
@@ -274,6 +279,44 @@ TEST_F(DecisionHandlerTest, AWarmCoreAllocatesNothingPerDecision) {
   });
   EXPECT_EQ(allocations, 0u);
   EXPECT_EQ(handler.counters().decisions.get(), 108u);
+}
+
+}  // namespace
+}  // namespace decision::endpoint
+
+namespace decision::endpoint {
+namespace {
+
+constexpr caps::CapRule kOnePerHour[] = {{1, 3600}};
+
+TEST_F(DecisionHandlerTest, AdWhoseCapTheUserReachedIsNotServedToThatUser) {
+  DecisionHandler handler = make_handler(21);
+  const std::string u1 = R"({"placements":[{"key":"home_top","count":10}],"user":{"id":"u1"}})";
+  EXPECT_THAT(ads_of(post(handler, u1))[0], ::testing::Contains("ad_101"));
+  caps_.record(caps::user_key("u1"), 101, kOnePerHour, kNowNs / 1'000'000'000);
+  EXPECT_THAT(ads_of(post(handler, u1))[0], ::testing::Not(::testing::Contains("ad_101")));
+  // Another user is not capped by u1's impressions.
+  EXPECT_THAT(ads_of(post(handler, R"({"placements":[{"key":"home_top","count":10}],"user":{"id":"u2"}})"))[0],
+              ::testing::Contains("ad_101"));
+}
+
+TEST_F(DecisionHandlerTest, WithoutAUserIdCapsDoNotApply) {
+  DecisionHandler handler = make_handler(22);
+  caps_.record(caps::user_key(""), 101, kOnePerHour, kNowNs / 1'000'000'000);
+  EXPECT_THAT(ads_of(post(handler, R"({"placements":[{"key":"home_top","count":10}]})"))[0],
+              ::testing::Contains("ad_101"));
+}
+
+TEST_F(DecisionHandlerTest, GdprUserWithoutConsentIsNeitherCappedNorRead) {
+  DecisionHandler handler = make_handler(23);
+  caps_.record(caps::user_key("u3"), 101, kOnePerHour, kNowNs / 1'000'000'000);
+  // France (3017382) is in GDPR territory; consent refused: no cap state is read.
+  const std::string body =
+      R"({"placements":[{"key":"home_top","count":10,"targeting":{"geo":[3017382]}}],"user":{"id":"u3","consent":{"gdpr":false}}})";
+  EXPECT_THAT(ads_of(post(handler, body))[0], ::testing::Contains("ad_101"));
+  const std::string consenting =
+      R"({"placements":[{"key":"home_top","count":10,"targeting":{"geo":[3017382]}}],"user":{"id":"u3","consent":{"gdpr":true}}})";
+  EXPECT_THAT(ads_of(post(handler, consenting))[0], ::testing::Not(::testing::Contains("ad_101")));
 }
 
 }  // namespace

@@ -1,0 +1,44 @@
+#pragma once
+// DESIGN section 4, step 3, as the selector's eligibility rule: an ad passes when its
+// targeting holds and, for a user whose id may be used, every frequency cap of the ad still
+// allows one more impression. Targeting runs first; the cap store is asked only for ads
+// that passed everything else and carry caps.
+//
+// No user id, or one GDPR forbids using: caps are not applied and no cap state is read
+// (the store is never asked). Impressions count when their tracking URL is called, not
+// here: deciding never writes cap state.
+#include <cstdint>
+#include <optional>
+
+#include "caps/cap_store.h"
+#include "decision/selection/ad_selector.h"
+
+namespace decision::capping {
+
+class FrequencyCapRule final : public selection::EligibilityRule {
+ public:
+  // targeting: the rule that runs first (the request's targeting).
+  explicit FrequencyCapRule(selection::EligibilityRule& targeting) : targeting_(targeting) {}
+
+  // Once per request. store: the cap partition that owns user_key (this core's), or null
+  // when caps do not apply (no usable user id).
+  void begin_request(caps::CapStore* store, std::optional<uint64_t> user_key, int64_t now_s) {
+    store_ = user_key ? store : nullptr;
+    user_key_ = user_key.value_or(0);
+    now_s_ = now_s;
+  }
+
+  bool eligible(const catalog::Ad& ad, uint32_t ad_index) override;
+
+  // Ads refused by a cap so far (a running total, for metrics).
+  uint64_t capped() const { return capped_; }
+
+ private:
+  selection::EligibilityRule& targeting_;
+  caps::CapStore* store_ = nullptr;
+  uint64_t user_key_ = 0;
+  int64_t now_s_ = 0;
+  uint64_t capped_ = 0;
+};
+
+}  // namespace decision::capping

@@ -1,0 +1,201 @@
+#include "tracking/endpoint/tracking_handler.h"
+
+#include <cstdio>
+#include <cstdlib>
+
+#include "http/error_body.h"
+#include "tracking/endpoint/impression_owner.h"
+#include "tracking/endpoint/tracking_query.h"
+
+namespace tracking::endpoint {
+
+namespace {
+constexpr int kTokenInvalid = 10050;
+constexpr int kTokenExpired = 10051;
+constexpr int kOverloaded = 10098;
+constexpr std::string_view kRepeatedHeaderValue = "(repeated header)";
+
+absl::CivilDay utc_day(int64_t now_s) {
+  int64_t days = now_s / 86400;
+  if (now_s % 86400 < 0) --days;
+  return absl::CivilDay(1970, 1, 1) + days;
+}
+
+void run_on_owner(runtime::Reactor&, const runtime::Message& message) {
+  auto* owner = reinterpret_cast<TrackingHandler*>(message.words[0]);
+  owner->count_for_peer(*static_cast<ImpressionNotice*>(message.pointer));
+}
+
+void run_at_home(runtime::Reactor&, const runtime::Message& message) {
+  auto* home = reinterpret_cast<TrackingHandler*>(message.words[0]);
+  home->notice_returned(*static_cast<ImpressionNotice*>(message.pointer));
+}
+
+std::string_view kind_name(const TrackingEvent& event) {
+  switch (event.kind) {
+    case EventKind::kImpression: return "impression";
+    case EventKind::kClick: return "click";
+    case EventKind::kCustom: return "custom";
+    case EventKind::kVideo: return "video";
+    case EventKind::kError: return "error";
+    case EventKind::kVerificationNotExecuted: return "verification_not_executed";
+  }
+  return "unknown";
+}
+}  // namespace
+
+TrackingHandler::TrackingHandler(const runtime::Clock& clock, uint32_t core_index,
+                                 const decision::versions::VersionTable& versions, const KeyRing& keys,
+                                 uint32_t max_cross_core_asks, const TrackingLinks& links)
+    : clock_(clock),
+      core_index_(core_index),
+      versions_(versions, decision::versions::kTrackingVersionHeader),
+      codec_(keys),
+      links_(links),
+      notices_(max_cross_core_asks, static_cast<uint32_t>(links.peers->size())) {
+  token_storage_.reserve(kMaxPayloadBytes);
+  local_notice_.user_id.reserve(kMaxUserIdBytes);
+}
+
+void TrackingHandler::handle(const http::Request& request, http::Response& response) {
+  const int64_t now_ms = clock_.wall_ns() / 1'000'000;
+  const int64_t now_s = now_ms / 1000;
+  const std::optional<std::string_view> version_header =
+      request.has_repeated_header(decision::versions::kTrackingVersionHeader)
+          ? std::optional<std::string_view>(kRepeatedHeaderValue)
+          : request.find_header(decision::versions::kTrackingVersionHeader);
+  const decision::versions::Resolution& version = versions_.resolve(version_header, utc_day(now_s));
+  if (!version.served()) {
+    counters_.rejected_versions.add();
+    decision::versions::VersionResolver::write_error(version, response);
+    return;
+  }
+  versions_.add_reply_headers(version, response);
+  response.add_header("Cache-Control", "no-store");
+
+  const TrackingQuery query = parse_tracking_query(request.query);
+  if (!query.token) {
+    counters_.invalid_tokens.add();
+    http::set_error(response, 400, kTokenInvalid,
+                    query.token_repeated ? "tracking token invalid: t given more than once"
+                                         : "tracking token invalid: t is missing");
+    return;
+  }
+  const DecodedToken decoded = codec_.decode(*query.token, now_s, token_storage_);
+  switch (decoded.verdict) {
+    case TokenVerdict::kValid:
+      break;
+    case TokenVerdict::kExpired:
+      counters_.expired_tokens.add();
+      http::set_error(response, 410, kTokenExpired, "tracking token expired");
+      return;
+    default:
+      counters_.invalid_tokens.add();
+      http::set_error(response, 400, kTokenInvalid, "tracking token invalid");
+      return;
+  }
+  accept(decoded.event, decoded.token_id, query.code, now_ms, response);
+}
+
+void TrackingHandler::accept(const TrackingEvent& event, uint64_t token_id, std::optional<std::string_view> code,
+                             int64_t now_ms, http::Response& response) {
+  response.set_status(204);
+  switch (event.kind) {
+    case EventKind::kImpression:
+      if (!route_impression(event, token_id, now_ms)) {
+        counters_.asks_refused.add();
+        response.add_header("Retry-After", "1");
+        http::set_error(response, 503, kOverloaded,
+                        "overloaded: too many impressions waiting on other cores, retry later");
+        return;
+      }
+      counters_.impressions.add();
+      return;  // logged by the core that counts it
+    case EventKind::kClick:
+      counters_.clicks.add();
+      if (!event.click_url.empty()) {
+        response.set_status(302);
+        response.add_header("Location", event.click_url);
+      }
+      break;
+    case EventKind::kCustom: counters_.custom_events.add(); break;
+    case EventKind::kVideo: counters_.video_events.add(); break;
+    case EventKind::kError: counters_.errors.add(); break;
+    default: counters_.other_kinds.add(); break;
+  }
+  log_event(event, now_ms, event.kind == EventKind::kError ? std::optional<int>(vast_error_code(code)) : std::nullopt);
+}
+
+bool TrackingHandler::route_impression(const TrackingEvent& event, uint64_t token_id, int64_t now_ms) {
+  const uint32_t cores = static_cast<uint32_t>(links_.peers->size());
+  const uint32_t owner = impression_owner_core(event.user_id, token_id, cores);
+  ImpressionNotice* notice = &local_notice_;
+  if (owner != core_index_) {
+    notice = notices_.take(owner);
+    if (notice == nullptr) return false;
+  }
+  notice->home = this;
+  notice->home_core = core_index_;
+  notice->owner_core = owner;
+  notice->time_ms = now_ms;
+  notice->token_id = token_id;
+  notice->issued_s = event.issued_at_s;
+  notice->expires_s = event.expires_at_s;
+  notice->ad_id = event.ad_id;
+  notice->creative_id = event.creative_id;
+  notice->placement_id = event.placement_id;
+  notice->request_id = event.request_id;
+  notice->has_user = event.user_id.has_value();
+  notice->user_id.assign(event.user_id.value_or(""));
+  if (owner == core_index_) {
+    links_.impressions->count(*notice);
+    return true;
+  }
+  runtime::Message message;
+  message.run = &run_on_owner;
+  message.pointer = notice;
+  message.words[0] = reinterpret_cast<uintptr_t>((*links_.peers)[owner]);
+  if (!links_.channel->post(owner, message)) {
+    notices_.give_back(notice, owner);
+    return false;
+  }
+  counters_.forwarded.add();
+  return true;
+}
+
+void TrackingHandler::count_for_peer(ImpressionNotice& notice) {
+  links_.impressions->count(notice);
+  runtime::Message message;
+  message.run = &run_at_home;
+  message.pointer = &notice;
+  message.words[0] = reinterpret_cast<uintptr_t>(notice.home);
+  // LoanPool bounds each pair's notices so that their returns always fit the queue home.
+  if (!links_.channel->post(notice.home_core, message)) {
+    std::fprintf(stderr, "decisiond: core %u: the return queue to core %u is full\n", core_index_,
+                 notice.home_core);
+    std::abort();
+  }
+}
+
+void TrackingHandler::notice_returned(ImpressionNotice& notice) { notices_.give_back(&notice, notice.owner_core); }
+
+void TrackingHandler::log_event(const TrackingEvent& event, int64_t now_ms, std::optional<int> code) {
+  events::EventRecord record;
+  record.time_ms = now_ms;
+  record.kind = kind_name(event);
+  if (event.kind == EventKind::kCustom || event.kind == EventKind::kVideo) record.name = event_name(event);
+  record.ad = event.ad_id;
+  record.creative = event.creative_id;
+  record.placement = event.placement_id;
+  record.request_id = event.request_id;
+  record.user = event.user_id;
+  record.core = core_index_;
+  record.tracking = true;
+  record.issued_s = event.issued_at_s;
+  record.expires_s = event.expires_at_s;
+  record.code = code;
+  record.kind_code = static_cast<uint8_t>(event.kind);
+  links_.log->append(record);
+}
+
+}  // namespace tracking::endpoint

@@ -1,0 +1,91 @@
+#pragma once
+// GET /v1/tracking on one core (DESIGN sections 5 and 6):
+//   1. X-Tracking-Version, before anything else (400 10042, 410 10043); every later reply
+//      echoes the version served, with the deprecation headers when due;
+//   2. the token `t`: missing, malformed, tampered with or sealed under a key we do not hold
+//      is 400 10050; authentic but expired is 410 10051;
+//   3. by kind: an impression is counted by the core that owns it (impression_counter.h),
+//      handed over by message when that is another core, and answered 204 at once: once
+//      the notice is queued it will be counted and logged, and a repeat is a duplicate
+//      anyway; a click is 302 to its destination, carried in the token so it works for
+//      the token's whole life even after the ad has left the catalog (204 when the creative
+//      has none); custom events, video milestones, player errors (with `code`) and kinds
+//      this build does not know are 204. Every accepted call is written to the event log.
+// Replies carry Cache-Control: no-store, so no cache between player and server swallows a
+// call. HEAD is served by the router as GET without the body.
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "decision/versions/version_resolver.h"
+#include "http/router.h"
+#include "runtime/clock.h"
+#include "runtime/core_channel.h"
+#include "runtime/core_counter.h"
+#include "runtime/loan_pool.h"
+#include "tracking/endpoint/impression_counter.h"
+#include "tracking/endpoint/impression_notice.h"
+#include "tracking/events/event_log.h"
+#include "tracking/key_ring.h"
+#include "tracking/token_codec.h"
+
+namespace tracking::endpoint {
+
+class TrackingHandler;
+
+struct TrackingLinks {
+  runtime::CoreChannel* channel = nullptr;
+  const std::vector<TrackingHandler*>* peers = nullptr;  // indexed by core; filled before serving
+  ImpressionCounter* impressions = nullptr;  // this core's
+  events::EventLog* log = nullptr;           // this core's
+};
+
+// Per core, single writer; read by metrics scrapes.
+struct TrackingCounters {
+  runtime::CoreCounter rejected_versions;  // 400 10042, 410 10043
+  runtime::CoreCounter invalid_tokens;     // 400 10050
+  runtime::CoreCounter expired_tokens;     // 410 10051
+  runtime::CoreCounter impressions;        // impression calls accepted (first or repeat)
+  runtime::CoreCounter clicks;
+  runtime::CoreCounter custom_events;
+  runtime::CoreCounter video_events;
+  runtime::CoreCounter errors;             // VAST player errors
+  runtime::CoreCounter other_kinds;        // verification_not_executed and kinds unknown to this build
+  runtime::CoreCounter forwarded;          // impressions handed to their owner core
+  runtime::CoreCounter asks_refused;       // 503 10098: the bound of asks was reached
+};
+
+class TrackingHandler final : public http::Handler {
+ public:
+  TrackingHandler(const runtime::Clock& clock, uint32_t core_index,
+                  const decision::versions::VersionTable& versions, const KeyRing& keys,
+                  uint32_t max_cross_core_asks, const TrackingLinks& links);
+
+  void handle(const http::Request& request, http::Response& response) override;
+  const TrackingCounters& counters() const { return counters_; }
+
+  // The two ends of a handed-over impression, run by the cross-core messages.
+  void count_for_peer(ImpressionNotice& notice);
+  void notice_returned(ImpressionNotice& notice);
+
+ private:
+  // Step 3 for an authentic, unexpired token.
+  void accept(const TrackingEvent& event, uint64_t token_id, std::optional<std::string_view> code,
+              int64_t now_ms, http::Response& response);
+  // False when the impression could not be handed over (at a bound).
+  bool route_impression(const TrackingEvent& event, uint64_t token_id, int64_t now_ms);
+  void log_event(const TrackingEvent& event, int64_t now_ms, std::optional<int> code);
+
+  const runtime::Clock& clock_;
+  const uint32_t core_index_;
+  decision::versions::VersionResolver versions_;
+  TokenCodec codec_;
+  std::string token_storage_;
+  TrackingLinks links_;
+  runtime::LoanPool<ImpressionNotice> notices_;
+  ImpressionNotice local_notice_;  // an impression this core owns, counted at once
+  TrackingCounters counters_;
+};
+
+}  // namespace tracking::endpoint

@@ -1,0 +1,23 @@
+#pragma once
+// The query of GET /v1/tracking (DESIGN section 5): `t`, the sealed token, and for player
+// errors `code`, the VAST error code the player put in place of [ERRORCODE]. Anything else
+// in the query is ignored (a player or proxy may add cache-busters).
+#include <cstdint>
+#include <optional>
+#include <string_view>
+
+namespace tracking::endpoint {
+
+struct TrackingQuery {
+  std::optional<std::string_view> token;  // absent, or given more than once: nullopt
+  bool token_repeated = false;
+  std::optional<std::string_view> code;   // raw text of the first `code`
+};
+
+TrackingQuery parse_tracking_query(std::string_view query);
+
+// `code` is the one unauthenticated parameter: an integer 100..999 is the player's VAST error
+// code; anything else, or none, is 900 (VAST's "undefined error").
+int vast_error_code(std::optional<std::string_view> code);
+
+}  // namespace tracking::endpoint

@@ -1,0 +1,33 @@
+#pragma once
+// One line of the event log (DESIGN section 9, docs/events.md): a decision's creative, or a
+// tracking call. Strings are views into the caller's data, valid during append().
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string_view>
+
+namespace tracking::events {
+
+struct EventRecord {
+  int64_t time_ms = 0;
+  // "decision", "impression", "click", "custom", "video", "error",
+  // "verification_not_executed", or "unknown" (a kind this build cannot name).
+  std::string_view kind;
+  std::string_view name;  // the custom event's name or the video milestone; else empty
+  uint64_t ad = 0;
+  uint64_t creative = 0;
+  uint64_t placement = 0;
+  std::array<uint8_t, 16> request_id{};
+  std::optional<std::string_view> user;  // only when the user id may be used
+  uint32_t core = 0;
+  // Tracking events only.
+  bool tracking = false;
+  bool duplicate = false;  // an impression token already counted
+  int64_t issued_s = 0;
+  int64_t expires_s = 0;
+  uint64_t token_id = 0;   // impressions: the dedup id, to rebuild the dedup set at start
+  std::optional<int> code; // player errors: the VAST error code
+  uint8_t kind_code = 0;   // the token's kind byte (kept for unknown kinds)
+};
+
+}  // namespace tracking::events

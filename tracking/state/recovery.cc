@@ -1,0 +1,128 @@
+#include "tracking/state/recovery.h"
+
+#include <chrono>
+#include <fstream>
+#include <iterator>
+#include <optional>
+
+#include "caps/user_key.h"
+#include "tracking/dedup/impression_key.h"
+#include "tracking/events/event_log_reader.h"
+#include "tracking/events/log_files.h"
+#include "tracking/state/snapshot_format.h"
+
+namespace tracking::state {
+
+namespace {
+
+struct LoadedSnapshot {
+  std::string bytes;  // the views of view point here
+  SnapshotView view;
+};
+
+std::optional<LoadedSnapshot> load_snapshot(const std::string& path, RecoveryReport& report) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return std::nullopt;
+  LoadedSnapshot loaded;
+  loaded.bytes.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  absl::StatusOr<SnapshotView> view = parse_snapshot(loaded.bytes);
+  if (!view.ok() || view->header.shards != kShards) {
+    ++report.snapshots_refused;
+    report.notes.push_back(path + " refused (" +
+                           (view.ok() ? std::string("another shard count") : std::string(view.status().message())) +
+                           "): replaying its core's log from the start");
+    return std::nullopt;
+  }
+  loaded.view = *std::move(view);
+  return loaded;
+}
+
+}  // namespace
+
+Recovered recover_state(const std::string& state_dir, uint32_t cores, int64_t now_s, const AdCapsLookup& caps_of) {
+  const auto started = std::chrono::steady_clock::now();
+  Recovered out;
+  RecoveryReport& report = out.report;
+  out.cores.resize(cores);
+
+  // The snapshots of the last run's cores; they agree on its core count.
+  const std::vector<uint32_t> dirs = events::list_core_dirs(state_dir);
+  uint32_t highest = cores;
+  for (uint32_t d : dirs) highest = std::max(highest, d + 1);
+  std::vector<std::optional<LoadedSnapshot>> snapshots(highest);
+  uint32_t snapshot_cores = 0;
+  int64_t newest = INT64_MIN;
+  for (uint32_t k = 0; k < highest; ++k) {
+    snapshots[k] = load_snapshot(snapshot_path(state_dir, k), report);
+    if (snapshots[k] && snapshots[k]->view.header.written_s > newest) {
+      newest = snapshots[k]->view.header.written_s;
+      snapshot_cores = snapshots[k]->view.header.cores;
+    }
+  }
+  for (uint32_t k = 0; k < highest; ++k) {
+    // A leftover of an older core count, or a snapshot in the wrong file: not the last run's.
+    if (snapshots[k] && (snapshots[k]->view.header.cores != snapshot_cores || snapshots[k]->view.header.core != k)) {
+      report.notes.push_back(snapshot_path(state_dir, k) + " ignored: written under another core count");
+      snapshots[k].reset();
+    }
+  }
+  // The snapshot that holds shard s, if any.
+  auto holder = [&](uint32_t shard) -> const LoadedSnapshot* {
+    if (snapshot_cores == 0) return nullptr;
+    const uint32_t k = shard_owner(shard, snapshot_cores);
+    return snapshots[k] ? &*snapshots[k] : nullptr;
+  };
+
+  for (uint32_t shard = 0; shard < kShards; ++shard) {
+    const LoadedSnapshot* snapshot = holder(shard);
+    if (snapshot == nullptr) continue;
+    CoreState& owner = out.cores[shard_owner(shard, cores)];
+    const SnapshotShard& saved = snapshot->view.shards[shard];
+    const absl::Status caps_loaded = owner.caps->load_shard(shard, saved.caps);
+    const absl::Status dedup_loaded = owner.dedup->load_shard(shard, saved.dedup);
+    if (!caps_loaded.ok() || !dedup_loaded.ok()) {
+      report.notes.push_back("a snapshot shard did not load: " + std::string((caps_loaded.ok() ? dedup_loaded : caps_loaded).message()));
+    }
+  }
+  for (const auto& s : snapshots) report.snapshots_loaded += s ? 1 : 0;
+
+  // Replay. A log holds impressions only of shards its core owned when it wrote them; a
+  // shard's holder snapshot already has everything of it logged before its seq, and
+  // (after a change of core count) everything logged in other cores' files.
+  std::vector<uint64_t> next_seq(highest, 0);
+  for (uint32_t d : dirs) {
+    const std::string directory = events::core_dir(state_dir, d);
+    const bool own_snapshot = d < snapshots.size() && snapshots[d].has_value();
+    const uint64_t from = own_snapshot ? snapshots[d]->view.header.start_seq : 0;
+    const std::vector<events::LogFile> files = events::list_log_files(directory);
+    if (!files.empty()) next_seq[d] = std::max(next_seq[d], files.back().first_seq);
+    const events::ReadStats stats = events::read_core_log(directory, from, [&](const events::ParsedEvent& e) {
+      next_seq[d] = std::max(next_seq[d], e.seq + 1);
+      if (e.kind != "impression" || e.duplicate) return;
+      const std::optional<uint64_t> user_key =
+          e.user ? std::optional<uint64_t>(caps::user_key(*e.user)) : std::nullopt;
+      const uint64_t dedup_key = dedup::impression_key(user_key, e.token_id);
+      const uint32_t shard = static_cast<uint32_t>(dedup_key & (kShards - 1));
+      if (const LoadedSnapshot* snapshot = holder(shard)) {
+        if (d != snapshot->view.header.core || e.seq < snapshot->view.shards[shard].seq) return;
+      }
+      CoreState& owner = out.cores[shard_owner(shard, cores)];
+      const int64_t at_s = e.time_ms / 1000;
+      // An expired token is refused before any dedup check: remembering it is pointless.
+      // Its impression still counts against caps while inside their windows.
+      if (e.expires_s > now_s && !owner.dedup->first_sighting(dedup_key, e.expires_s, now_s)) return;
+      if (user_key) owner.caps->record(*user_key, e.ad, caps_of(e.ad), at_s);
+      ++report.impressions_replayed;
+    });
+    report.files_read += stats.files;
+    report.bytes_read += stats.bytes;
+    report.lines_read += stats.lines;
+    report.torn_lines += stats.torn_lines;
+  }
+  for (uint32_t c = 0; c < cores; ++c) out.cores[c].next_seq = next_seq[c];
+  out.snapshots_stale = snapshot_cores != 0 && snapshot_cores != cores;
+  report.duration_ms = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - started).count();
+  return out;
+}
+
+}  // namespace tracking::state
