@@ -310,6 +310,7 @@ void Reactor::remove_loop_hook(LoopHook& hook) {
 }
 
 void Reactor::run() {
+  stopping_ = false;  // a reactor may be run again after a stop (tests do)
   arm_tick();
   drain_mailbox();
   while (!stopping_) {

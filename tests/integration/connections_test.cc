@@ -29,7 +29,7 @@ TEST(Connections, FourHundredConcurrentConnectionsAreAllServed) {
   }
   // Every connection is open before any request is sent.
   for (int i = 0; i < kConnections; ++i) {
-    ASSERT_TRUE(connections[i].send(get_request("/v1/tracking?n=" + std::to_string(i)))) << "connection " << i;
+    ASSERT_TRUE(connections[i].send(get_request("/v1/vast?n=" + std::to_string(i)))) << "connection " << i;
   }
   for (int i = 0; i < kConnections; ++i) {
     const std::optional<HttpReply> reply = connections[i].read_reply();
@@ -65,7 +65,7 @@ TEST(Connections, ConnectionOverThePerCoreLimitGets503With10098) {
 
   // The four held connections are unaffected.
   for (RawConnection& connection : held) {
-    ASSERT_TRUE(connection.send(get_request("/v1/tracking")));
+    ASSERT_TRUE(connection.send(get_request("/v1/vast")));
     const std::optional<HttpReply> ok = connection.read_reply();
     ASSERT_TRUE(ok) << connection.last_error();
     EXPECT_EQ(ok->status, 501);
@@ -85,7 +85,7 @@ TEST(Connections, ClosedConnectionFreesItsPlaceUnderTheLimit) {
   ASSERT_EQ(wait_for_metric(server, kConnectionsOpen, kPublicListener, 1), 1);
 
   RawConnection third(server.public_port());
-  ASSERT_TRUE(third.send(get_request("/v1/tracking")));
+  ASSERT_TRUE(third.send(get_request("/v1/vast")));
   const std::optional<HttpReply> reply = third.read_reply();
   ASSERT_TRUE(reply) << third.last_error();
   EXPECT_EQ(reply->status, 501);

@@ -63,7 +63,7 @@ TEST(Lifecycle, SigtermWithIdleKeepAliveConnectionExitsZeroPromptly) {
   ServerProcess server(standard_flags());
   ASSERT_TRUE(server.serving()) << server.start_error();
   RawConnection connection(server.public_port());
-  ASSERT_TRUE(connection.send(get_request("/v1/tracking")));
+  ASSERT_TRUE(connection.send(get_request("/v1/vast")));
   ASSERT_TRUE(connection.read_reply()) << connection.last_error();
 
   server.send_signal(SIGTERM);
@@ -110,7 +110,7 @@ TEST(Lifecycle, RequestThatNeverCompletesDoesNotHoldExitPastDrainTimeout) {
   ServerProcess server(standard_flags({"--cores=1", "--drain-timeout=1s"}));
   ASSERT_TRUE(server.serving()) << server.start_error();
   RawConnection connection(server.public_port());
-  ASSERT_TRUE(connection.send("GET /v1/tracking HTTP/1.1\r\nHost: t\r\n"));  // and nothing more
+  ASSERT_TRUE(connection.send("GET /v1/vast HTTP/1.1\r\nHost: t\r\n"));  // and nothing more
 
   const auto signalled = Clock::now();
   server.send_signal(SIGTERM);

@@ -68,7 +68,7 @@ TEST(Limits, HeadersOver16KiBAre431With10006ThenClosed) {
   ServerProcess server(standard_flags());
   ASSERT_TRUE(server.serving()) << server.start_error();
   RawConnection connection(server.public_port());
-  ASSERT_TRUE(connection.send(get_request("/v1/tracking", "X-Big: " + std::string(17 * 1024, 'a') + "\r\n")));
+  ASSERT_TRUE(connection.send(get_request("/v1/vast", "X-Big: " + std::string(17 * 1024, 'a') + "\r\n")));
   expect_error_then_close(connection, 431, 10006);
 }
 
@@ -76,7 +76,7 @@ TEST(Limits, HeadersJustUnder16KiBAreAccepted) {
   ServerProcess server(standard_flags());
   ASSERT_TRUE(server.serving()) << server.start_error();
   RawConnection connection(server.public_port());
-  ASSERT_TRUE(connection.send(get_request("/v1/tracking", "X-Big: " + std::string(15 * 1024, 'a') + "\r\n")));
+  ASSERT_TRUE(connection.send(get_request("/v1/vast", "X-Big: " + std::string(15 * 1024, 'a') + "\r\n")));
   const std::optional<HttpReply> reply = connection.read_reply();
   ASSERT_TRUE(reply) << connection.last_error();
   EXPECT_EQ(reply->status, 501);
@@ -86,7 +86,7 @@ TEST(Limits, MoreThan100HeaderLinesAre431) {
   ServerProcess server(standard_flags());
   ASSERT_TRUE(server.serving()) << server.start_error();
   RawConnection connection(server.public_port());
-  ASSERT_TRUE(connection.send(get_request("/v1/tracking", header_lines(100))));  // plus Host: 101
+  ASSERT_TRUE(connection.send(get_request("/v1/vast", header_lines(100))));  // plus Host: 101
   expect_error_then_close(connection, 431, 10006);
 }
 
@@ -94,7 +94,7 @@ TEST(Limits, Exactly100HeaderLinesAreAccepted) {
   ServerProcess server(standard_flags());
   ASSERT_TRUE(server.serving()) << server.start_error();
   RawConnection connection(server.public_port());
-  ASSERT_TRUE(connection.send(get_request("/v1/tracking", header_lines(99))));  // plus Host: 100
+  ASSERT_TRUE(connection.send(get_request("/v1/vast", header_lines(99))));  // plus Host: 100
   const std::optional<HttpReply> reply = connection.read_reply();
   ASSERT_TRUE(reply) << connection.last_error();
   EXPECT_EQ(reply->status, 501);
@@ -184,7 +184,7 @@ TEST(Limits, ExpectContinueWithoutBodyGetsOnlyTheFinalReply) {
   ServerProcess server(standard_flags());
   ASSERT_TRUE(server.serving()) << server.start_error();
   RawConnection connection(server.public_port());
-  ASSERT_TRUE(connection.send(get_request("/v1/tracking", "Expect: 100-continue\r\n")));
+  ASSERT_TRUE(connection.send(get_request("/v1/vast", "Expect: 100-continue\r\n")));
   const std::optional<HttpReply> reply = connection.read_reply();
   ASSERT_TRUE(reply) << connection.last_error();
   EXPECT_EQ(reply->status, 501);
@@ -195,7 +195,7 @@ TEST(Limits, HalfARequestIs408AndClosedWithinRequestTimeout) {
   ASSERT_TRUE(server.serving()) << server.start_error();
   RawConnection connection(server.public_port());
   const auto started = Clock::now();
-  ASSERT_TRUE(connection.send("GET /v1/tracking HTTP/1.1\r\nHost: t\r\n"));  // no blank line
+  ASSERT_TRUE(connection.send("GET /v1/vast HTTP/1.1\r\nHost: t\r\n"));  // no blank line
   const std::optional<HttpReply> reply = connection.read_reply(milliseconds(3000));
   const auto waited = Clock::now() - started;
   ASSERT_TRUE(reply) << connection.last_error();
@@ -216,7 +216,7 @@ TEST(Limits, TricklingRequestIsStill408WithinRequestTimeout) {
   ASSERT_TRUE(server.serving()) << server.start_error();
   RawConnection connection(server.public_port());
   const auto started = Clock::now();
-  ASSERT_TRUE(connection.send("GET /v1/tracking HTTP/1.1\r\nX-Slow: "));
+  ASSERT_TRUE(connection.send("GET /v1/vast HTTP/1.1\r\nX-Slow: "));
   std::optional<HttpReply> reply;
   while (!reply && Clock::now() - started < milliseconds(4000)) {
     if (!connection.send("a")) break;  // the server has closed

@@ -27,7 +27,7 @@ TEST(Pipelining, RequestsInOneWriteAreAnsweredInOrder) {
     std::string body_mentions;  // tells replies of the same status apart
   };
   const Kind kinds[] = {
-      {get_request("/v1/tracking"), 501, "/v1/tracking"},
+      {get_request("/v1/tracking"), 400, "10050"},
       {get_request("/v1/vast"), 501, "/v1/vast"},
       {post_request("/v1/decision", R"({"placements":[]})"), 422, "10010"},
       {get_request("/nope"), 404, "10004"},

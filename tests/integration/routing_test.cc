@@ -35,7 +35,6 @@ TEST(Routing, PublicRoutesAnswer501WithErrorEnvelope) {
   RawConnection connection(server.public_port());
   ASSERT_TRUE(connection.connected());
   const RouteCase routes[] = {
-      {get_request("/v1/tracking?t=abc"), "GET /v1/tracking"},
       {get_request("/v1/vast?tag=abc"), "GET /v1/vast"},
   };
   for (const RouteCase& route : routes) expect_not_built(connection, route);

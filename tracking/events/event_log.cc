@@ -71,7 +71,7 @@ absl::Status EventLog::start() {
 
 uint64_t EventLog::append(const EventRecord& record) {
   const uint64_t seq = next_seq_++;
-  if (pending_.size() >= kMaxPendingBytes) {
+  if (pending_.size() >= settings_.max_pending_bytes) {
     counters_.events_dropped.add();
     return seq;
   }
@@ -110,6 +110,7 @@ void EventLog::maybe_write() {
 
 void EventLog::submit_write() {
   write_in_flight_ = true;
+  counters_.writes.add();
   io_.write(fd_, writing_.data() + writing_done_, writing_.size() - writing_done_, file_offset_, *this, kWrite);
 }
 

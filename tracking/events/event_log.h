@@ -8,7 +8,7 @@
 //
 // A disk that refuses writes (full, I/O error) never blocks or fails a request: the batch
 // is kept and retried every flush interval, new lines keep collecting up to
-// kMaxPendingBytes, lines past that are dropped and counted, and healthy() is false (so
+// max_pending_bytes, lines past that are dropped and counted, and healthy() is false (so
 // /readyz is 503) until a write succeeds again.
 #include <atomic>
 #include <cstdint>
@@ -28,11 +28,14 @@ struct EventLogSettings {
   std::string directory;              // this core's: <state-dir>/events/core-<N>
   int64_t flush_interval_ms = 1000;   // --events-flush
   uint64_t file_bytes = 256ull << 20; // --events-file-bytes
+  // Lines appended but not yet written, while the disk refuses: past this, lines are dropped.
+  size_t max_pending_bytes = 64ull << 20;
 };
 
 // Per core, single writer; read by metrics scrapes.
 struct EventLogCounters {
   runtime::CoreCounter events_written;   // lines the kernel accepted
+  runtime::CoreCounter writes;           // write operations (a batch each, or a retry)
   runtime::CoreCounter bytes_written;
   runtime::CoreCounter events_dropped;   // lines lost: past the pending bound, or at shutdown on a refusing disk
   runtime::CoreCounter write_errors;     // writes, syncs or opens the kernel refused
@@ -45,8 +48,6 @@ struct EventLogCounters {
 
 class EventLog final : private runtime::FileCompletion, private runtime::LoopHook, private runtime::Timer {
  public:
-  static constexpr size_t kMaxPendingBytes = 64ull << 20;
-
   // next_seq: the sequence number of the first line this log writes (recovered at start).
   EventLog(runtime::FileIo& io, runtime::TimerWheel& timers, const runtime::Clock& clock,
            EventLogSettings settings, uint64_t next_seq);
