@@ -129,6 +129,7 @@ bool EventLineParser::parse(std::string_view line, ParsedEvent& out) {
   out = ParsedEvent{};
   while (!line.empty() && (line.back() == '\n' || line.back() == '\r')) line.remove_suffix(1);
   if (line.empty() || line.front() != '{' || line.back() != '}') return false;
+  out.line = line;
   if (state_->parser.parse(line.data(), line.size()).get(state_->root) != simdjson::SUCCESS) return false;
   simdjson::dom::object object;
   if (state_->root.get_object().get(object) != simdjson::SUCCESS) return false;

@@ -15,6 +15,7 @@ void append_event_line(const EventRecord& record, uint64_t seq, std::string& out
 
 // A line read back. Strings view the line.
 struct ParsedEvent {
+  std::string_view line;  // as stored, without its newline
   uint64_t seq = 0;
   int64_t time_ms = 0;
   std::string_view kind;
