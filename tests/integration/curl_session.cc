@@ -38,6 +38,10 @@ CurlSession::~CurlSession() { curl_easy_cleanup(handle_); }
 
 CurlReply CurlSession::get(const std::string& url) { return perform(url, nullptr, {}); }
 
+CurlReply CurlSession::get_with_headers(const std::string& url, const std::vector<std::string>& header_lines) {
+  return perform(url, nullptr, header_lines);
+}
+
 CurlReply CurlSession::post(const std::string& url, const std::string& body, const std::string& content_type) {
   return perform(url, &body, {"Content-Type: " + content_type});
 }

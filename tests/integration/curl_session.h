@@ -29,6 +29,7 @@ class CurlSession {
   ~CurlSession();
 
   CurlReply get(const std::string& url);
+  CurlReply get_with_headers(const std::string& url, const std::vector<std::string>& header_lines);
   CurlReply post(const std::string& url, const std::string& body,
                  const std::string& content_type = "application/json");
   // A POST with exactly these request header lines ("Name: value"). A line "Name:" with

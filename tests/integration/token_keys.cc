@@ -58,6 +58,13 @@ StateDirWithKeys::~StateDirWithKeys() {
   return ::testing::AssertionSuccess();
 }
 
+std::string StateDirWithKeys::Seal(const tracking::TrackingEvent& event) {
+  std::string token;
+  const absl::Status sealed = codec_.encode_any_kind(event, token);
+  if (!sealed.ok()) ADD_FAILURE() << "sealing: " << sealed;
+  return token;
+}
+
 std::vector<std::string> impression_tokens(const std::string& body, std::string_view tracking_prefix) {
   std::vector<std::string> tokens;
   const JsonBody json(body);

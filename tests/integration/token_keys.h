@@ -30,6 +30,10 @@ class StateDirWithKeys {
   // The event sealed in token, judged against the current time; its strings point into
   // storage. A failure names the verdict.
   ::testing::AssertionResult Open(std::string_view token, std::string& storage, tracking::TrackingEvent& event);
+  // A token sealed with these keys, as the server would seal it; of any kind, known to the
+  // server or not (tracking::TokenCodec::encode_any_kind).
+  std::string Seal(const tracking::TrackingEvent& event);
+  const std::string& path() const { return directory_; }
 
  private:
   std::string directory_;
