@@ -107,9 +107,31 @@ void CoreServices::shut_down() {
 void CoreServices::server_drained() {
   if (--servers_draining_ == 0) {
     reactor_.timers().cancel(drain_deadline_);
-    // Every accepted event reaches the disk before the core stops.
-    log_.close([this] { reactor_.request_stop(); });
+    announce_drained();
   }
+}
+
+void CoreServices::announce_drained() {
+  while (drained_announced_to_ < view_.cores.size()) {
+    runtime::Message message;
+    message.run = &CoreServices::run_peer_drained;
+    message.pointer = view_.cores[drained_announced_to_];
+    if (!reactor_.post(drained_announced_to_, message)) {
+      reactor_.timers().schedule(announce_retry_, 10);  // a full queue empties soon
+      return;
+    }
+    ++drained_announced_to_;
+  }
+}
+
+void CoreServices::run_peer_drained(runtime::Reactor&, const runtime::Message& message) {
+  static_cast<CoreServices*>(message.pointer)->peer_drained();
+}
+
+void CoreServices::peer_drained() {
+  if (++drained_peers_ < view_.cores.size()) return;
+  // Every accepted event reaches the disk before the core stops.
+  log_.close([this] { reactor_.request_stop(); });
 }
 
 void CoreServices::DrainDeadline::on_expire() {
