@@ -1,46 +1,52 @@
 #include "tracking/token_codec.h"
 
-#include <openssl/evp.h>
+#include <openssl/rand.h>
 #include <xxhash.h>
+
+#include <cstring>
 
 #include "tracking/crypto_failure.h"
 
 namespace tracking {
 namespace {
 
-EVP_CIPHER_CTX* keyed_gcm_context(const SecretKey& key, bool encrypt) {
-  EVP_CIPHER_CTX* context = EVP_CIPHER_CTX_new();
-  if (context == nullptr || EVP_CipherInit_ex(context, EVP_aes_256_gcm(), nullptr, key.data(),
-                                              nullptr, encrypt ? 1 : 0) != 1) {
-    abort_on_crypto_failure("AES-256-GCM set-up");
-  }
-  return context;  // the IV length stays GCM's default, 12 bytes
-}
-
 struct AssociatedData {
   uint8_t bytes[TokenCodec::kKeyIdBytes + 1];
 };
 
-AssociatedData associated_data(const uint8_t* key_id) {
-  return {{key_id[0], key_id[1], kPayloadVersion}};
+AssociatedData associated_data(const uint8_t* key_id) { return {{key_id[0], key_id[1], kPayloadVersion}}; }
+
+// A prefix from the OS's generator: what makes this codec's nonces its own.
+std::array<uint8_t, kXaesPrefixBytes> draw_prefix() {
+  std::array<uint8_t, kXaesPrefixBytes> prefix{};
+  if (RAND_bytes(prefix.data(), static_cast<int>(prefix.size())) != 1) abort_on_crypto_failure("RAND_bytes");
+  return prefix;
+}
+
+size_t cache_slot(uint16_t key_id, std::span<const uint8_t, kXaesPrefixBytes> prefix, size_t entries) {
+  // Prefixes are random: their first bytes spread as well as any hash would.
+  uint32_t head;
+  std::memcpy(&head, prefix.data(), sizeof(head));
+  return (head ^ key_id) % entries;
 }
 
 }  // namespace
 
 TokenCodec::TokenCodec(const KeyRing& keys)
     : signing_key_id_(keys.signing_key().id),
-      encrypt_context_(keyed_gcm_context(keys.signing_key().aes_key, true)) {
-  decryption_keys_.reserve(keys.entries().size());
+      prefix_(draw_prefix()),
+      open_cache_(std::make_unique<OpenCacheEntry[]>(kOpenCacheEntries)) {
+  ring_keys_.reserve(keys.entries().size());
   for (const KeyEntry& entry : keys.entries()) {
-    decryption_keys_.push_back({entry.id, keyed_gcm_context(entry.aes_key, false)});
+    ring_keys_.push_back({entry.id, std::make_unique<XaesKey>(entry.aes_key)});
   }
+  std::array<uint8_t, kXaesKeyBytes> subkey{};
+  ring_keys_.front().derivation->derive(prefix_, subkey);
+  seal_key_.set_key(subkey);
+  std::memset(subkey.data(), 0, subkey.size());
 }
 
-TokenCodec::~TokenCodec() {
-  // EVP_CIPHER_CTX_free wipes the key schedules.
-  EVP_CIPHER_CTX_free(encrypt_context_);
-  for (const DecryptionKey& key : decryption_keys_) EVP_CIPHER_CTX_free(key.context);
-}
+TokenCodec::~TokenCodec() = default;  // libgcrypt wipes the keys of the handles it closes
 
 absl::Status TokenCodec::encode(const TrackingEvent& event, std::string& out) {
   if (absl::Status encodable = check_encodable(event); !encodable.ok()) return encodable;
@@ -61,28 +67,37 @@ absl::Status TokenCodec::seal(size_t payload_size, std::string& out) {
   uint8_t* const payload = nonce + kNonceBytes;
   key_id[0] = static_cast<uint8_t>(signing_key_id_ >> 8);
   key_id[1] = static_cast<uint8_t>(signing_key_id_);
-  // A random 96-bit nonce per token, from a per-codec batch (nonce_pool.h: RAND_bytes per
-  // token would cost a system call and locks). NIST SP 800-38D keeps random nonces to 2^32
-  // messages per key, where a repeat (which would expose the GHASH key) stays below 2^-32;
-  // rotate keys well before a key has issued that many tokens.
-  if (!nonces_.take(nonce)) return absl::InternalError("RAND_bytes failed");
+  // The 192-bit nonce: the codec's prefix, then a counter that never repeats under it (2^64
+  // tokens would take a core six thousand years at a hundred million a second).
+  std::memcpy(nonce, prefix_.data(), kXaesPrefixBytes);
+  uint8_t* const gcm_nonce = nonce + kXaesPrefixBytes;
+  std::memset(gcm_nonce, 0, 4);
+  const uint64_t count = counter_++;
+  for (int i = 0; i < 8; ++i) gcm_nonce[4 + i] = static_cast<uint8_t>(count >> (56 - 8 * i));
   uint8_t* const tag = payload + payload_size;
 
   const AssociatedData aad = associated_data(key_id);
-  int written = 0;
-  const bool sealed =
-      EVP_EncryptInit_ex(encrypt_context_, nullptr, nullptr, nullptr, nonce) == 1 &&
-      EVP_EncryptUpdate(encrypt_context_, nullptr, &written, aad.bytes, sizeof(aad.bytes)) == 1 &&
-      // In place: GCM allows the output to be exactly the input.
-      EVP_EncryptUpdate(encrypt_context_, payload, &written, payload,
-                        static_cast<int>(payload_size)) == 1 &&
-      EVP_EncryptFinal_ex(encrypt_context_, payload + written, &written) == 1 &&
-      EVP_CIPHER_CTX_ctrl(encrypt_context_, EVP_CTRL_GCM_GET_TAG, kTagBytes, tag) == 1;
-  if (!sealed) return absl::InternalError("AES-256-GCM encryption failed");
-
+  if (!seal_key_.seal(std::span<const uint8_t, kGcmNonceBytes>(gcm_nonce, kGcmNonceBytes), aad.bytes,
+                      std::span<uint8_t>(payload, payload_size), std::span<uint8_t, kGcmTagBytes>(tag, kGcmTagBytes))) {
+    return absl::InternalError("AES-256-GCM encryption failed");
+  }
   const size_t token_size = kOverheadBytes + payload_size;
   base64url_encode(std::string_view(reinterpret_cast<const char*>(raw_.data()), token_size), out);
   return absl::OkStatus();
+}
+
+GcmKey& TokenCodec::open_key(const RingKey& key, std::span<const uint8_t, kXaesPrefixBytes> prefix) {
+  OpenCacheEntry& entry = open_cache_[cache_slot(key.id, prefix, kOpenCacheEntries)];
+  if (!entry.valid || entry.key_id != key.id || std::memcmp(entry.prefix.data(), prefix.data(), prefix.size()) != 0) {
+    std::array<uint8_t, kXaesKeyBytes> subkey{};
+    key.derivation->derive(prefix, subkey);
+    entry.gcm.set_key(subkey);
+    std::memset(subkey.data(), 0, subkey.size());
+    entry.valid = true;
+    entry.key_id = key.id;
+    std::memcpy(entry.prefix.data(), prefix.data(), prefix.size());
+  }
+  return entry.gcm;
 }
 
 DecodedToken TokenCodec::decode(std::string_view token, int64_t now_s, std::string& storage) {
@@ -95,11 +110,11 @@ DecodedToken TokenCodec::decode(std::string_view token, int64_t now_s, std::stri
 
   const uint8_t* const key_id = raw_.data();
   const uint16_t id = static_cast<uint16_t>((key_id[0] << 8) | key_id[1]);
-  EVP_CIPHER_CTX* context = nullptr;
-  for (const DecryptionKey& key : decryption_keys_) {
-    if (key.id == id) context = key.context;
+  const RingKey* key = nullptr;
+  for (const RingKey& k : ring_keys_) {
+    if (k.id == id) key = &k;
   }
-  if (context == nullptr) {
+  if (key == nullptr) {
     decoded.verdict = TokenVerdict::kUnknownKey;
     return decoded;
   }
@@ -107,18 +122,12 @@ DecodedToken TokenCodec::decode(std::string_view token, int64_t now_s, std::stri
   const uint8_t* const nonce = key_id + kKeyIdBytes;
   uint8_t* const payload = raw_.data() + kKeyIdBytes + kNonceBytes;
   const size_t payload_size = *token_size - kOverheadBytes;
-  uint8_t* const tag = payload + payload_size;
+  const uint8_t* const tag = payload + payload_size;
   const AssociatedData aad = associated_data(key_id);
-  int written = 0;
-  const bool authentic =
-      EVP_DecryptInit_ex(context, nullptr, nullptr, nullptr, nonce) == 1 &&
-      EVP_DecryptUpdate(context, nullptr, &written, aad.bytes, sizeof(aad.bytes)) == 1 &&
-      EVP_DecryptUpdate(context, payload, &written, payload, static_cast<int>(payload_size)) ==
-          1 &&
-      EVP_CIPHER_CTX_ctrl(context, EVP_CTRL_GCM_SET_TAG, kTagBytes, tag) == 1 &&
-      // Compares the tag in constant time; fails on any change to the token.
-      EVP_DecryptFinal_ex(context, payload + written, &written) == 1;
-  if (!authentic) {
+  GcmKey& gcm = open_key(*key, std::span<const uint8_t, kXaesPrefixBytes>(nonce, kXaesPrefixBytes));
+  // Compares the tag in constant time; fails on any change to the token.
+  if (!gcm.open(std::span<const uint8_t, kGcmNonceBytes>(nonce + kXaesPrefixBytes, kGcmNonceBytes), aad.bytes,
+                std::span<uint8_t>(payload, payload_size), std::span<const uint8_t, kGcmTagBytes>(tag, kGcmTagBytes))) {
     decoded.verdict = TokenVerdict::kUnauthenticated;
     return decoded;
   }

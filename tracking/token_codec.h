@@ -1,24 +1,30 @@
 #pragma once
 // Tracking tokens (DESIGN section 5): the opaque t= of {base_url}/v1/tracking?t=<token>.
 //
-//   token = base64url( key id (2 bytes, big-endian) | nonce (12 random bytes)
-//                      | AES-256-GCM ciphertext of the payload (token_payload.h) | tag (16) )
+//   token = base64url( key id (2 bytes, big-endian) | nonce (24 bytes)
+//                      | XAES-256-GCM ciphertext of the payload (token_payload.h) | tag (16) )
 //
 // The layout is DESIGN's, with no byte in clear beyond the key id. The additional
 // authenticated data is the key id and the payload version: the key id cannot be swapped,
 // and a token of another payload version fails the tag instead of being misread. The
-// payload also starts with its version byte. (A future version 2 decoder would try each
-// version it knows as AAD, one GHASH each, during the overlap.)
+// payload also starts with its version byte.
 //
-// One codec per core: it owns OpenSSL contexts, a nonce batch and scratch buffers, and
-// takes no locks. encode allocates nothing once out has grown to its working size (decode
-// likewise once storage has), and makes one RAND_bytes call (a system call and locks)
-// per NoncePool::kNoncesPerRefill tokens.
-#include <openssl/types.h>
+// Nonces (DESIGN section 5, docs/tokens.md): XAES-256-GCM's 192-bit nonce is this codec's
+// instance prefix (12 random bytes drawn when the codec is built, which derive its subkey
+// once) followed by a 96-bit counter. Two tokens can share a (subkey, GCM nonce) only if two
+// codecs ever draw the same 96-bit prefix under one key.
+//
+// One codec per core: it owns libgcrypt handles and scratch buffers, and takes no locks.
+// Opening a token of another codec (another core, node or run) needs that codec's subkey:
+// kept in a small cache of keyed handles, derived on a miss (two AES blocks and a GCM
+// re-key). encode allocates nothing once out has grown to its working size (decode likewise
+// once storage has), and makes no system call.
 
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <memory>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -26,9 +32,9 @@
 #include "absl/status/status.h"
 #include "tracking/base64url.h"
 #include "tracking/key_ring.h"
-#include "tracking/nonce_pool.h"
 #include "tracking/token_payload.h"
 #include "tracking/tracking_event.h"
+#include "tracking/xaes_gcm.h"
 
 namespace tracking {
 
@@ -68,16 +74,16 @@ struct DecodedToken {
 class TokenCodec {
  public:
   static constexpr size_t kKeyIdBytes = 2;
-  static constexpr size_t kNonceBytes = NoncePool::kNonceBytes;
+  static constexpr size_t kNonceBytes = kXaesNonceBytes;
   static constexpr size_t kTagBytes = 16;
   static constexpr size_t kOverheadBytes = kKeyIdBytes + kNonceBytes + kTagBytes;
   static constexpr size_t kMaxTokenBytes = kOverheadBytes + kMaxPayloadBytes;
   // Longer token text is refused before any decoding work.
   static constexpr size_t kMaxTokenChars = base64url_encoded_size(kMaxTokenBytes);
 
-  // Keys every AES context once (the key schedule is not redone per token): the signing key
-  // for encode, every key of the ring for decode. The codec keeps no reference to keys; a
-  // new ring needs new codecs. Ends the process if libcrypto cannot set up AES-256-GCM
+  // Keys what it can once: the signing key's subkey for this codec's prefix (drawn here from
+  // the OS), and every key of the ring for derivation. The codec keeps no reference to keys;
+  // a new ring needs new codecs. Ends the process if libgcrypt cannot set up AES-256
   // (crypto_failure.h).
   explicit TokenCodec(const KeyRing& keys);
   TokenCodec(const TokenCodec&) = delete;
@@ -99,18 +105,30 @@ class TokenCodec {
   DecodedToken decode(std::string_view token, int64_t now_s, std::string& storage);
 
  private:
-  struct DecryptionKey {
+  // Subkeys of the prefixes seen when opening tokens, direct-mapped by (key id, prefix).
+  static constexpr size_t kOpenCacheEntries = 256;
+  struct RingKey {
     uint16_t id;
-    EVP_CIPHER_CTX* context;
+    std::unique_ptr<XaesKey> derivation;
+  };
+  struct OpenCacheEntry {
+    bool valid = false;
+    uint16_t key_id = 0;
+    std::array<uint8_t, kXaesPrefixBytes> prefix{};
+    GcmKey gcm;
   };
 
   // Seals the payload already written after the header in raw_, and appends the token.
   absl::Status seal(size_t payload_size, std::string& out);
+  // The keyed GCM handle that opens tokens of this key and prefix.
+  GcmKey& open_key(const RingKey& key, std::span<const uint8_t, kXaesPrefixBytes> prefix);
 
   uint16_t signing_key_id_;
-  EVP_CIPHER_CTX* encrypt_context_;
-  std::vector<DecryptionKey> decryption_keys_;  // in ring order
-  NoncePool nonces_;
+  std::array<uint8_t, kXaesPrefixBytes> prefix_{};  // this codec's instance prefix
+  uint64_t counter_ = 0;                            // the next token's GCM nonce
+  GcmKey seal_key_;                                 // the signing key's subkey for prefix_
+  std::vector<RingKey> ring_keys_;                  // in ring order
+  std::unique_ptr<OpenCacheEntry[]> open_cache_;
   // The raw token: encode builds it here, decode decodes and decrypts it in place.
   std::array<uint8_t, base64url_decoded_max_size(kMaxTokenChars)> raw_;
 };
