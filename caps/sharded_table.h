@@ -5,13 +5,16 @@
 //
 // Why shards: every cost that grows with the table stays the size of one shard. A shard
 // grows (or shrinks) by rehashing itself alone, so no insert ever pauses for the whole
-// table; expired entries are reclaimed by sweep_step(), a bounded walk the core takes a
+// table. A shard grows by half when 3/4 full, so it is never less than 1/2 full once grown:
+// 32-byte entries then take at most 64 bytes each, about 47 on average (a power-of-two
+// doubling at 7/8 would let that fall to 7/16 full, 73 bytes); expired entries are reclaimed by sweep_step(), a bounded walk the core takes a
 // step of every tick, never a stop-the-world sweep; snapshots are written a shard at a time.
 //
 // Entry: a trivially copyable struct whose first members are `uint64_t key` (0 = empty
 // slot) and `uint32_t expires_s` (the entry is dead once now_s >= expires_s). The low
 // kShardBits bits of a key pick its shard, so callers who want related entries together
 // (all of a user's) give them the same low bits.
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <string>
@@ -38,8 +41,8 @@ class ShardedTable {
   Entry* find(uint64_t key, int64_t now_s) {
     Shard& shard = shards_[shard_of(key)];
     if (shard.slots.empty()) return nullptr;
-    const size_t mask = shard.slots.size() - 1;
-    for (size_t i = home(key, mask);; i = (i + 1) & mask) {
+    const size_t size = shard.slots.size();
+    for (size_t i = home(key, size);; i = next(i, size)) {
       Entry& e = shard.slots[i];
       if (e.key == 0) return nullptr;
       if (e.key == key) return now_s < e.expires_s ? &e : nullptr;
@@ -50,9 +53,9 @@ class ShardedTable {
   // valid until the next insert into the same shard.
   Entry* insert(uint64_t key, int64_t now_s, bool& created) {
     Shard& shard = shards_[shard_of(key)];
-    if ((shard.used + 1) * 8 > shard.slots.size() * 7) grow(shard);
-    const size_t mask = shard.slots.size() - 1;
-    for (size_t i = home(key, mask);; i = (i + 1) & mask) {
+    if ((shard.used + 1) * 4 > shard.slots.size() * 3) grow(shard);
+    const size_t size = shard.slots.size();
+    for (size_t i = home(key, size);; i = next(i, size)) {
       Entry& e = shard.slots[i];
       if (e.key == key) {
         created = now_s >= e.expires_s;
@@ -76,7 +79,9 @@ class ShardedTable {
     while (max_slots > 0) {
       Shard& shard = shards_[sweep_shard_];
       if (sweep_slot_ >= shard.slots.size()) {
-        if (shard.used * 8 < shard.slots.size() && shard.slots.size() > kMinCapacity) rebuild(shard, shard.slots.size() / 2);
+        if (shard.used * 8 < shard.slots.size() && shard.slots.size() > kMinCapacity) {
+          rebuild(shard, std::max<size_t>(kMinCapacity, shard.slots.size() / 2));
+        }
         sweep_shard_ = (sweep_shard_ + 1) & (kShards - 1);
         sweep_slot_ = 0;
         --max_slots;
@@ -119,7 +124,7 @@ class ShardedTable {
     bytes.remove_prefix(sizeof(count));
     if (bytes.size() != uint64_t{count} * sizeof(Entry)) return absl::DataLossError("shard: size does not match its count");
     size_t capacity = kMinCapacity;
-    while (capacity * 7 < uint64_t{count} * 8 + 8) capacity *= 2;
+    while (capacity * 3 < uint64_t{count} * 4 + 4) capacity = grown(capacity);
     shard.slots.assign(capacity, Entry{});
     for (uint32_t i = 0; i < count; ++i) {
       Entry e;
@@ -145,11 +150,17 @@ class ShardedTable {
 
  private:
   struct Shard {
-    std::vector<Entry> slots;  // power-of-two size, or empty
+    std::vector<Entry> slots;  // a multiple of 8 in size, or empty
     uint32_t used = 0;
   };
 
-  static size_t home(uint64_t key, size_t mask) { return static_cast<size_t>(key >> kShardBits) & mask; }
+  // The key's bits above the shard bits, mapped onto [0, size) by multiplication (Lemire's
+  // fast range): sizes need not be powers of two.
+  static size_t home(uint64_t key, size_t size) {
+    return static_cast<size_t>((static_cast<unsigned __int128>(key >> kShardBits) * size) >> (64 - kShardBits));
+  }
+  static size_t next(size_t i, size_t size) { return i + 1 == size ? 0 : i + 1; }
+  static size_t grown(size_t size) { return (size + size / 2 + 7) / 8 * 8; }
 
   static void reset(Entry& e, uint64_t key) {
     e = Entry{};
@@ -158,15 +169,15 @@ class ShardedTable {
 
   // Inserts a live entry known to be absent.
   void place(Shard& shard, const Entry& entry) {
-    const size_t mask = shard.slots.size() - 1;
-    size_t i = home(entry.key, mask);
-    while (shard.slots[i].key != 0) i = (i + 1) & mask;
+    const size_t size = shard.slots.size();
+    size_t i = home(entry.key, size);
+    while (shard.slots[i].key != 0) i = next(i, size);
     shard.slots[i] = entry;
     ++shard.used;
     ++entries_;
   }
 
-  void grow(Shard& shard) { rebuild(shard, shard.slots.empty() ? kMinCapacity : shard.slots.size() * 2); }
+  void grow(Shard& shard) { rebuild(shard, shard.slots.empty() ? kMinCapacity : grown(shard.slots.size())); }
 
   void rebuild(Shard& shard, size_t capacity) {
     std::vector<Entry> old;
@@ -182,12 +193,12 @@ class ShardedTable {
 
   // Backward-shift deletion keeps every probe chain unbroken without tombstones.
   void erase(Shard& shard, size_t index) {
-    const size_t mask = shard.slots.size() - 1;
+    const size_t size = shard.slots.size();
     size_t hole = index;
-    for (size_t i = (index + 1) & mask;; i = (i + 1) & mask) {
+    for (size_t i = next(index, size);; i = next(i, size)) {
       Entry& e = shard.slots[i];
       if (e.key == 0) break;
-      const size_t want = home(e.key, mask);
+      const size_t want = home(e.key, size);
       // e may move into the hole when its home is not in the cyclic range (hole, i].
       const bool stays = hole <= i ? (hole < want && want <= i) : (hole < want || want <= i);
       if (!stays) {
