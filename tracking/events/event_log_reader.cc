@@ -5,6 +5,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <optional>
 #include <string_view>
 
 #include "tracking/events/log_files.h"
@@ -40,6 +41,41 @@ class MappedFile {
   size_t size_ = 0;
 };
 
+// The seq of a line as written ({"seq":N,...}), read without parsing the line; nullopt for
+// anything else.
+std::optional<uint64_t> seq_prefix(std::string_view line) {
+  constexpr std::string_view kPrefix = "{\"seq\":";
+  if (!line.starts_with(kPrefix)) return std::nullopt;
+  uint64_t seq = 0;
+  size_t i = kPrefix.size();
+  if (i >= line.size() || line[i] < '0' || line[i] > '9') return std::nullopt;
+  for (; i < line.size() && line[i] >= '0' && line[i] <= '9'; ++i) seq = seq * 10 + static_cast<uint64_t>(line[i] - '0');
+  return seq;
+}
+
+// Where in a file's bytes the first line with seq >= from starts (lines are in seq order):
+// a binary search over byte offsets, each probe reading the seq of the line after it, so
+// start-up skips the part of a file its snapshot covers without parsing it.
+size_t first_line_from(std::string_view bytes, uint64_t from) {
+  size_t low = 0, high = bytes.size();  // the answer lies in [low, high]
+  while (high - low > 4096) {
+    const size_t middle = low + (high - low) / 2;
+    const size_t start = bytes.find('\n', middle);
+    if (start == std::string_view::npos || start + 1 >= high) {
+      high = middle;
+      continue;
+    }
+    const std::optional<uint64_t> seq = seq_prefix(bytes.substr(start + 1, 32));
+    if (!seq) break;  // an unexpected line: fall back to reading from low
+    if (*seq < from) {
+      low = start + 1;
+    } else {
+      high = start + 1;
+    }
+  }
+  return low;  // at a line start: 0 or just after a newline
+}
+
 }  // namespace
 
 ReadStats read_core_log(const std::string& core_directory, uint64_t from_seq,
@@ -56,6 +92,7 @@ ReadStats read_core_log(const std::string& core_directory, uint64_t from_seq,
     const MappedFile file(files[i].path);
     std::string_view rest = file.view();
     ++stats.files;
+    if (i == first && from_seq > files[i].first_seq) rest.remove_prefix(first_line_from(rest, from_seq));
     stats.bytes += rest.size();
     while (!rest.empty()) {
       const size_t end = rest.find('\n');

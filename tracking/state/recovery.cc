@@ -1,8 +1,8 @@
 #include "tracking/state/recovery.h"
 
 #include <chrono>
-#include <fstream>
-#include <iterator>
+#include <cstdio>
+#include <filesystem>
 #include <optional>
 
 #include "caps/user_key.h"
@@ -21,10 +21,16 @@ struct LoadedSnapshot {
 };
 
 std::optional<LoadedSnapshot> load_snapshot(const std::string& path, RecoveryReport& report) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return std::nullopt;
+  std::error_code error;
+  const uintmax_t size = std::filesystem::file_size(path, error);
+  if (error) return std::nullopt;
   LoadedSnapshot loaded;
-  loaded.bytes.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  loaded.bytes.resize(size);
+  std::FILE* file = std::fopen(path.c_str(), "rb");
+  if (file == nullptr) return std::nullopt;
+  const size_t read = std::fread(loaded.bytes.data(), 1, loaded.bytes.size(), file);
+  std::fclose(file);
+  loaded.bytes.resize(read);
   absl::StatusOr<SnapshotView> view = parse_snapshot(loaded.bytes);
   if (!view.ok() || view->header.shards != kShards) {
     ++report.snapshots_refused;
