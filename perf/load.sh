@@ -12,7 +12,7 @@
 #   CONNECTIONS   wrk -c                                     (64)
 #   WARMUP        wrk -d of one uncounted run per server     (1s; 0 skips it)
 #   SEED          decisiond --seed                           (1)
-#   TARGET        decision or healthz                        (decision)
+#   TARGET        decision, tracking, mixed or healthz       (decision)
 # With TARGET=decision: POST /v1/decision on the public plane, through perf/decision.lua.
 #   DECISION_BODY     the request body; each @USER@ in it becomes u1, u2, ... u$USERS
 #                     ({"placements":[{"key":"home_top","count":2}],"user":{"id":"@USER@"}})
@@ -20,6 +20,16 @@
 #   USERS             distinct user ids, one body each, sent in turn (1000)
 #   DECISION_VERSION  X-Decision-Version, empty = none       (2025-11-01)
 #   ACCEPT_LANGUAGE   Accept-Language, empty = none          (fr-CH, fr;q=0.9, en;q=0.8)
+# With TARGET=tracking: GET /v1/tracking with distinct fresh impression tokens, against
+#   nginx answering `return 204;` on the same location (with decisiond's headers).
+#   TOKENS_PER_RUN    tokens minted per decisiond run (1000000); a run that sends more
+#                     calls wraps round to repeats, reported as duplicates
+#   TRACKING_VERSION  X-Tracking-Version, empty = none      (2025-11-01)
+#   USERS             the tokens' user ids u1..uN, spread over the cores' partitions (100000)
+# With TARGET=mixed: decisions for users from a pool of USERS (default 100000, capped ads of
+#   the demo catalog), each followed by its impression calls (perf/mixed.lua), against
+#   decision-only rounds of the same decisiond in the same run; no nginx. Reports
+#   decisions/s of both (from decisiond's counters) and their ratio.
 # With TARGET=healthz: GET, no body, no script.
 #   TARGET_PLANE  which decisiond listener: admin or public  (admin)
 #   TARGET_PATH   the request path; any GET with a fixed reply will do (/healthz)
@@ -38,6 +48,11 @@
 # POST with 405; `error_page 405 =200 $uri;` makes it serve the file with status 200.
 # nginx also sends the headers decisiond sends beyond nginx's own (X-Decision-Version).
 #
+# Why tracking compares with `return 204`: an impression call's reply is an empty 204, so
+# the comparison prices decisiond's whole path (version header, token authentication, the
+# dedup check and cap update on the owning core, the event log line) against the cheapest
+# answer a server can give.
+#
 # decisiond runs with a private --state-dir in a temp dir (it writes keys.json there), the
 # demo catalog, and none of the caller's DECISIOND_<FLAG> environment variables (they
 # would set its flags).
@@ -51,6 +66,7 @@ WARMUP=${WARMUP:-1s}
 SEED=${SEED:-1}
 TARGET=${TARGET:-decision}
 NGINX=/usr/sbin/nginx
+FIXTURES=${FIXTURES:-$(dirname "$DECISIOND")/perf/decisiond_perf_fixtures}
 SCRIPT_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 DECISION_LUA=$SCRIPT_DIR/decision.lua
 # Replies sampled before the rounds to size nginx's file (decision target).
@@ -94,6 +110,28 @@ case "$TARGET" in
     DECISION_BODY=$(printf '%s' "$DECISION_BODY" | tr -d '\r\n')
     [[ -n "$DECISION_BODY" ]] || die "the decision body is empty"
     ;;
+  mixed)
+    TARGET_METHOD=POST
+    TARGET_PLANE=public
+    TARGET_PATH=/v1/decision
+    USERS=${USERS:-100000}
+    DECISION_VERSION=${DECISION_VERSION-2025-11-01}
+    ACCEPT_LANGUAGE=${ACCEPT_LANGUAGE-fr-CH, fr;q=0.9, en;q=0.8}
+    [[ "$USERS" =~ ^[1-9][0-9]{0,5}$ ]] || die "USERS must be an integer from 1 to 999999, not '$USERS'"
+    # One creative per decision: each decision is followed by exactly its impression call.
+    DECISION_BODY=${DECISION_BODY:-'{"placements":[{"key":"home_top","count":1}],"user":{"id":"@USER@"}}'}
+    DECISION_BODY=$(printf '%s' "$DECISION_BODY" | tr -d '\r\n')
+    ;;
+  tracking)
+    TARGET_METHOD=GET
+    TARGET_PLANE=public
+    TARGET_PATH=/v1/tracking
+    TOKENS_PER_RUN=${TOKENS_PER_RUN:-1000000}
+    TRACKING_VERSION=${TRACKING_VERSION-2025-11-01}
+    USERS=${USERS:-100000}
+    [[ "$TOKENS_PER_RUN" =~ ^[1-9][0-9]*$ ]] || die "TOKENS_PER_RUN must be a positive integer"
+    [[ -x "$FIXTURES" ]] || die "no $FIXTURES: build the target decisiond_perf_fixtures (make bench does)"
+    ;;
   healthz)
     [[ -z "${TARGET_BODY_FILE:-}${DECISION_BODY:-}" ]] || die "TARGET=healthz sends no body (TARGET_BODY_FILE, DECISION_BODY)"
     [[ "${TARGET_METHOD:-GET}" == GET ]] || die "TARGET=healthz sends GET, not TARGET_METHOD=$TARGET_METHOD"
@@ -101,7 +139,7 @@ case "$TARGET" in
     TARGET_PLANE=${TARGET_PLANE:-admin}
     TARGET_PATH=${TARGET_PATH:-/healthz}
     ;;
-  *) die "TARGET must be decision or healthz, not '$TARGET'" ;;
+  *) die "TARGET must be decision, tracking, mixed or healthz, not '$TARGET'" ;;
 esac
 [[ "$TARGET_PATH" == /* ]] || die "TARGET_PATH must start with '/', not '$TARGET_PATH'"
 case "$TARGET_PLANE" in
@@ -254,6 +292,87 @@ if [[ "$TARGET_METHOD" == POST ]]; then
 fi
 body_of_user() { sed -n "${1}p" "$tmp/bodies.txt"; }
 
+# wrk prints latencies as 812.00us, 1.23ms, 2.00s; in microseconds (to_us, below, is the
+# same; this one is needed before it).
+to_us_early() {
+  awk -v v="$1" 'BEGIN { n = v + 0; unit = v; sub(/^[0-9.]+/, "", unit)
+    f = (unit == "us") ? 1 : (unit == "ms") ? 1e3 : (unit == "s") ? 1e6 : 0; printf "%.0f", n * f }'
+}
+
+# --- TARGET=tracking: fresh tokens, one file per decisiond run -------------------------
+
+if [[ "$TARGET" == tracking ]]; then
+  # Sealed with the keys decisiond created in its state dir at start: exactly the tokens its
+  # decisions would hand out (an impression of a demo ad, users u1..u$USERS).
+  for ((run = 0; run <= ROUNDS; run++)); do
+    "$FIXTURES" tokens --state-dir "$tmp/state" --count "$TOKENS_PER_RUN" --users "$USERS" >"$tmp/paths-$run.txt" \
+      || die "could not mint tokens with $FIXTURES"
+  done
+  wrk_script=(-s "$SCRIPT_DIR/paths.lua")
+  wrk_script_args=(-- "$tmp/paths-0.txt" "$TRACKING_VERSION")
+  curl_request=()
+  [[ -z "$TRACKING_VERSION" ]] || curl_request+=(-H "X-Tracking-Version: $TRACKING_VERSION")
+  # The sample reply (and the location nginx answers) is the first path's.
+  decisiond_url="http://127.0.0.1:$target_port$(head -n1 "$tmp/paths-0.txt")"
+  echo "tokens: $TOKENS_PER_RUN fresh impression tokens per decisiond run, users u1-u$USERS"
+fi
+
+# --- TARGET=mixed: decisions and their impressions against decisions alone -------------
+
+if [[ "$TARGET" == mixed ]]; then
+  decisions_total() {
+    curl --noproxy '*' -s --max-time 5 "$admin_url/metrics" |
+      awk '/^decisiond_decisions_total\{/ { d += $NF } /^decisiond_impressions_(counted|duplicate)_total\{/ { i += $NF }
+           END { printf "%d %d\n", d, i }'
+  }
+  echo
+  echo "wrk: -t1 -c$CONNECTIONS -d$DURATION, $ROUNDS rounds of each kind, alternating; decisions/s from decisiond's counters"
+  echo "  srv%: decisiond's CPU time over the round's wall time (100 = one CPU); when it is well below"
+  echo "  100 the client (wrk parsing every reply in Lua) was the limit, not the server"
+  printf '%5s  %-8s  %12s  %14s  %9s  %9s  %6s\n' round kind "decisions/s" "impressions/s" p50_us p99_us "srv%"
+  declare -A mixed_rate
+  for ((round = 1; round <= ROUNDS; round++)); do
+    if ((round % 2 == 1)); then kinds=(decide mixed); else kinds=(mixed decide); fi
+    for kind in "${kinds[@]}"; do
+      read -r d0 i0 <<<"$(decisions_total)"
+      ticks0=$(sed 's/^.*) //' "/proc/$decisiond_pid/stat" | awk '{print $12 + $13}')
+      start_ns=$(date +%s%N)
+      taskset -c "$wrk_cpu" wrk -t1 -c"$CONNECTIONS" -d"$DURATION" --latency -s "$SCRIPT_DIR/mixed.lua" "$decisiond_url" \
+        -- "$tmp/bodies.txt" "$DECISION_VERSION" "$ACCEPT_LANGUAGE" "$kind" >"$tmp/wrk-mixed-$kind-$round.txt" 2>&1 \
+        || { cat "$tmp/wrk-mixed-$kind-$round.txt" >&2; die "wrk failed"; }
+      end_ns=$(date +%s%N)
+      ticks1=$(sed 's/^.*) //' "/proc/$decisiond_pid/stat" | awk '{print $12 + $13}')
+      read -r d1 i1 <<<"$(decisions_total)"
+      srv=$(awk -v t="$((ticks1 - ticks0))" -v hz="$(getconf CLK_TCK)" -v ns="$((end_ns - start_ns))" \
+        'BEGIN { printf "%.0f", 100 * t / hz / (ns / 1e9) }')
+      seconds=$(awk -v ns="$((end_ns - start_ns))" 'BEGIN { printf "%.3f", ns / 1e9 }')
+      rate=$(awk -v n="$((d1 - d0))" -v s="$seconds" 'BEGIN { printf "%.0f", n / s }')
+      irate=$(awk -v n="$((i1 - i0))" -v s="$seconds" 'BEGIN { printf "%.0f", n / s }')
+      mixed_rate[$kind,$round]=$rate
+      p50=$(to_us_early "$(awk '$1 == "50%" {print $2}' "$tmp/wrk-mixed-$kind-$round.txt")")
+      p99=$(to_us_early "$(awk '$1 == "99%" {print $2}' "$tmp/wrk-mixed-$kind-$round.txt")")
+      non2xx=$(awk -F': *' '/Non-2xx or 3xx responses/ {print $2}' "$tmp/wrk-mixed-$kind-$round.txt")
+      printf '%5s  %-8s  %12s  %14s  %9s  %9s  %6s  %s\n' "$round" "$kind" "$rate" "$irate" "$p50" "$p99" "$srv" \
+        "${non2xx:+non-2xx: $non2xx}"
+      [[ -z "$non2xx" ]] || die "replies with status >= 400 during round $round ($kind)"
+    done
+  done
+  med() { printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+  decide_values=()
+  mixed_values=()
+  for ((round = 1; round <= ROUNDS; round++)); do
+    decide_values+=("${mixed_rate[decide,$round]}")
+    mixed_values+=("${mixed_rate[mixed,$round]}")
+  done
+  d_med=$(med "${decide_values[@]}")
+  m_med=$(med "${mixed_values[@]}")
+  echo
+  echo "summary (median of $ROUNDS rounds): decisions/s decide-only $d_med, mixed $m_med;" \
+    "mixed/decide-only $(awk -v a="$m_med" -v b="$d_med" 'BEGIN { printf "%.3f", a / b }')"
+  echo "load now: $(cut -d' ' -f1-3 /proc/loadavg)"
+  exit 0
+fi
+
 # fetch url head-file body-file [user]: one request as wrk sends it; prints the status.
 fetch() {
   local data=()
@@ -290,7 +409,7 @@ else
       "nginx will answer 200 with the same body"
   fi
 fi
-content_type=$(grep -i '^content-type:' "$tmp/decisiond.head" | head -n1 | sed 's/^[^:]*:[[:space:]]*//' | tr -d '\r')
+content_type=$({ grep -i '^content-type:' "$tmp/decisiond.head" || true; } | head -n1 | sed 's/^[^:]*:[[:space:]]*//' | tr -d '\r')
 [[ -n "$content_type" ]] || content_type=application/octet-stream
 
 # The headers decisiond sends that nginx does not send on its own (X-Decision-Version),
@@ -317,6 +436,10 @@ if [[ "$TARGET_METHOD" == POST ]]; then
   # request becomes a GET of the same URI and gets the file with status 200.
   post_rule="error_page 405 =200 \$uri;"
 fi
+
+nginx_answer="alias $tmp/www/reply.body;"
+# An impression call's reply is an empty 204: nginx's cheapest answer is the same.
+[[ "$TARGET" != tracking ]] || nginx_answer="return 204;"
 
 next_free_port
 nginx_port=$port
@@ -352,7 +475,7 @@ http {
       max_ranges 0;  # no Accept-Ranges
       add_header Last-Modified "";  # an empty value removes it
 $extra_headers      $post_rule
-      alias $tmp/www/reply.body;
+      $nginx_answer
     }
   }
 }
@@ -363,8 +486,10 @@ nginx_pid=$!
 nginx_url="http://127.0.0.1:$nginx_port$TARGET_PATH"
 wait_until_serving nginx "$nginx_pid" "$nginx_url" "$tmp/nginx-error.log"
 
+nginx_expected=200
+[[ "$TARGET" != tracking ]] || nginx_expected=204
 nginx_status=$(fetch "$nginx_url" "$tmp/nginx.head" "$tmp/nginx.body" "${median_user:-}")
-[[ "$nginx_status" == 200 ]] || die "nginx answered $TARGET_METHOD $TARGET_PATH with status $nginx_status, not 200"
+[[ "$nginx_status" == "$nginx_expected" ]] || die "nginx answered $TARGET_METHOD $TARGET_PATH with status $nginx_status, not $nginx_expected"
 cmp -s "$tmp/reply.body" "$tmp/nginx.body" || die "nginx's body differs from decisiond's"
 
 reply_sizes() {  # head body
@@ -432,13 +557,15 @@ decisiond_counters() {
       n += $NF; if (!index($0, "status=\"2")) bad += $NF }
     /^decisiond_decisions_total\{/ { d += $NF }
     /^decisiond_decision_creatives_total\{/ { c += $NF }
-    END { printf "%d %d %d %d\n", n, bad, d, c }' "$tmp/metrics.txt"
+    /^decisiond_impressions_duplicate_total\{/ { dup += $NF }
+    END { printf "%d %d %d %d %d\n", n, bad, d, c, dup }' "$tmp/metrics.txt"
 }
 
 declare -A rate p50 p99
 notes=()
 decisions_measured=0
 creatives_measured=0
+duplicates_measured=0
 
 # CPU time a process has used, every thread included, in clock ticks. The fields after
 # the command name (which is in parentheses); utime and stime are the 14th and 15th.
@@ -462,7 +589,7 @@ measure() {  # server round
   server_ticks0=$(process_ticks "$pid")
   wrk_cpu0=$(cpu_ticks "$wrk_cpu")
   server_cpu0=$(cpu_ticks "$server_cpu")
-  local counters0=(0 0 0 0) counters
+  local counters0=(0 0 0 0 0) counters
   if [[ "$server" == decisiond ]]; then
     counters=$(decisiond_counters)
     read -ra counters0 <<<"$counters"
@@ -478,13 +605,14 @@ measure() {  # server round
     -v ns="$((end_ns - start_ns))" 'BEGIN { printf "%.0f", 100 * t / hz / (ns / 1e9) }')
   wrk_cpu_busy_pct=$(busy_pct "$wrk_cpu0" "$wrk_cpu1")
   server_cpu_busy_pct=$(busy_pct "$server_cpu0" "$server_cpu1")
-  local counters1=(0 0 0 0) server_non2xx=0
+  local counters1=(0 0 0 0 0) server_non2xx=0
   if [[ "$server" == decisiond ]]; then
     counters=$(decisiond_counters)
     read -ra counters1 <<<"$counters"
     server_non2xx=$((counters1[1] - counters0[1]))
     decisions_measured=$((decisions_measured + counters1[2] - counters0[2]))
     creatives_measured=$((creatives_measured + counters1[3] - counters0[3]))
+    duplicates_measured=$((duplicates_measured + counters1[4] - counters0[4]))
   fi
   local r p50_raw p99_raw requests
   r=$(awk '/^Requests\/sec:/ {print $2}' "$out")
@@ -536,6 +664,8 @@ printf '%5s  %-9s  %12s  %9s  %9s  %10s  %8s  %9s  %9s  %s\n' round server "requ
 for ((round = 1; round <= ROUNDS; round++)); do
   if ((round % 2 == 1)); then order=(decisiond nginx); else order=(nginx decisiond); fi
   for server in "${order[@]}"; do
+    # Tracking: each decisiond run gets tokens of its own, so its calls are first sightings.
+    [[ "$TARGET" != tracking ]] || wrk_script_args=(-- "$tmp/paths-$round.txt" "$TRACKING_VERSION")
     measure "$server" "$round"
   done
 done
@@ -572,6 +702,10 @@ if [[ "$TARGET" == decision ]]; then
   echo "  decisiond served $(awk -v c="$creatives_measured" -v d="$decisions_measured" \
     'BEGIN { if (d == 0) print "n/a"; else printf "%.2f", c / d }') creatives per decision" \
     "over the $decisions_measured decisions of the rounds (its counters)"
+fi
+if [[ "$TARGET" == tracking ]]; then
+  echo "  decisiond counted $duplicates_measured of its calls in the rounds as repeats (a run that outran" \
+    "its $TOKENS_PER_RUN tokens)"
 fi
 echo "load now: $(cut -d' ' -f1-3 /proc/loadavg)"
 if ((${#notes[@]} > 0)); then
