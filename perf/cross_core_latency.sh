@@ -84,6 +84,7 @@ echo
 for stat in p50 p90 p99; do
   l=$(column "$stat" local)
   f=$(column "$stat" forwarded)
-  echo "$stat: local $l us, handed to the other core $f us, difference $((f - l)) us (medians of $ROUNDS rounds)"
+  echo "$stat: local $l us, handed to the other core $f us, difference $(awk -v a="$f" -v b="$l" 'BEGIN { print a - b }') us" \
+    "(medians of the rounds of each kind)"
 done
 echo "load now: $(cut -d' ' -f1-3 /proc/loadavg)"
