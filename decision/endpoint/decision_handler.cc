@@ -15,16 +15,6 @@ namespace {
 constexpr int kUnsupportedMediaType = 10002;
 constexpr int kInternalError = 10099;
 constexpr int kOverloaded = 10098;
-// What a repeated header's values amount to when joined (RFC 9110 section 5.3): a list,
-// never one exact date.
-constexpr std::string_view kRepeatedHeaderValue = "(repeated header)";
-
-absl::CivilDay utc_day(int64_t now_s) {
-  int64_t days = now_s / 86400;
-  if (now_s % 86400 < 0) --days;  // floor, for clocks before 1970
-  return absl::CivilDay(1970, 1, 1) + days;
-}
-
 // Which formats a placement may be served in. 2025-01-01 knows native ads only and ignores
 // `format`; later versions honour it. Video responses (delivery, vast, videoEvents) are
 // not built yet, so video ads are not candidates under any version: a placement asking for
@@ -63,13 +53,7 @@ void DecisionHandler::handle(const http::Request& request, http::Response& respo
 
 void DecisionHandler::serve(const http::Request& request, http::Response& response, bool forwarded) {
   const int64_t now_s = clock_.wall_s();
-  // Two version headers are two versions: not an exact value (DESIGN section 6), so the
-  // request gets the malformed-header answer rather than whichever came first.
-  const std::optional<std::string_view> version_header =
-      request.has_repeated_header(versions::kDecisionVersionHeader)
-          ? std::optional<std::string_view>(kRepeatedHeaderValue)
-          : request.find_header(versions::kDecisionVersionHeader);
-  const versions::Resolution& version = versions_.resolve(version_header, utc_day(now_s));
+  const versions::Resolution& version = versions_.resolve_request(request, now_s);
   if (!version.served()) {
     counters_.rejected_versions.add();
     versions::VersionResolver::write_error(version, response);

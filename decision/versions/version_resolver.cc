@@ -83,6 +83,18 @@ void VersionResolver::refresh(absl::CivilDay today) {
   has_day_ = true;
 }
 
+const Resolution& VersionResolver::resolve_request(const http::Request& request, int64_t now_s) {
+  // What a repeated header's values amount to when joined (RFC 9110 section 5.3): a list,
+  // never one exact date.
+  constexpr std::string_view kRepeatedHeaderValue = "(repeated header)";
+  int64_t days = now_s / 86400;
+  if (now_s % 86400 < 0) --days;  // floor, for clocks before 1970
+  const std::optional<std::string_view> header = request.has_repeated_header(header_name_)
+                                                     ? std::optional<std::string_view>(kRepeatedHeaderValue)
+                                                     : request.find_header(header_name_);
+  return resolve(header, absl::CivilDay(1970, 1, 1) + days);
+}
+
 const Resolution& VersionResolver::resolve(std::optional<std::string_view> header,
                                            absl::CivilDay today) {
   if (!has_day_ || today != day_) refresh(today);

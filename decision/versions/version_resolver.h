@@ -15,6 +15,7 @@
 #include "decision/versions/phase.h"
 #include "decision/versions/version_features.h"
 #include "decision/versions/version_table.h"
+#include "http/request.h"
 #include "http/response.h"
 
 namespace decision::versions {
@@ -59,6 +60,11 @@ class VersionResolver {
   // client learns the API it is calling is gone rather than a puzzling 400 about a header it
   // never sent. When no version is released yet: the 400 with empty active_versions.
   const Resolution& resolve(std::optional<std::string_view> header, absl::CivilDay today);
+
+  // The request's own version header, on the UTC day of now_s. The header given twice is
+  // two versions, not an exact value (DESIGN section 6): the malformed-header answer, rather
+  // than whichever came first.
+  const Resolution& resolve_request(const http::Request& request, int64_t now_s);
 
   // A served reply's headers: "<header name>: <version>", and in maintenance or deprecated
   // phase "X-API-Deprecated: true" and "Sunset: <date>" (when a sunset date is announced).

@@ -13,14 +13,6 @@ namespace {
 constexpr int kTokenInvalid = 10050;
 constexpr int kTokenExpired = 10051;
 constexpr int kOverloaded = 10098;
-constexpr std::string_view kRepeatedHeaderValue = "(repeated header)";
-
-absl::CivilDay utc_day(int64_t now_s) {
-  int64_t days = now_s / 86400;
-  if (now_s % 86400 < 0) --days;
-  return absl::CivilDay(1970, 1, 1) + days;
-}
-
 void run_on_owner(runtime::Reactor&, const runtime::Message& message) {
   auto* owner = reinterpret_cast<TrackingHandler*>(message.words[0]);
   owner->count_for_peer(*static_cast<ImpressionNotice*>(message.pointer));
@@ -60,11 +52,7 @@ TrackingHandler::TrackingHandler(const runtime::Clock& clock, uint32_t core_inde
 void TrackingHandler::handle(const http::Request& request, http::Response& response) {
   const int64_t now_ms = clock_.wall_ns() / 1'000'000;
   const int64_t now_s = now_ms / 1000;
-  const std::optional<std::string_view> version_header =
-      request.has_repeated_header(decision::versions::kTrackingVersionHeader)
-          ? std::optional<std::string_view>(kRepeatedHeaderValue)
-          : request.find_header(decision::versions::kTrackingVersionHeader);
-  const decision::versions::Resolution& version = versions_.resolve(version_header, utc_day(now_s));
+  const decision::versions::Resolution& version = versions_.resolve_request(request, now_s);
   if (!version.served()) {
     counters_.rejected_versions.add();
     decision::versions::VersionResolver::write_error(version, response);
