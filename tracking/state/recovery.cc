@@ -76,7 +76,8 @@ Recovered recover_state(const std::string& state_dir, uint32_t cores, int64_t no
   auto holder = [&](uint32_t shard) -> const LoadedSnapshot* {
     if (snapshot_cores == 0) return nullptr;
     const uint32_t k = shard_owner(shard, snapshot_cores);
-    return snapshots[k] ? &*snapshots[k] : nullptr;
+    // A snapshot may name more cores than there are files for (their snapshots are gone).
+    return k < snapshots.size() && snapshots[k] ? &*snapshots[k] : nullptr;
   };
 
   for (uint32_t shard = 0; shard < kShards; ++shard) {

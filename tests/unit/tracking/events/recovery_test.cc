@@ -184,6 +184,19 @@ TEST(Recovery, CorruptSnapshotIsRefusedAndTheLogReplayedFromTheStart) {
   expect_same_answers(server.state(), 1, recovered.cores, 1, calls, kStart + 300);
 }
 
+TEST(Recovery, SnapshotsNamingCoresWhoseFilesAreGoneStillRecover) {
+  testing::TemporaryDirectory dir;
+  Simulated server(dir.path(), 3);
+  for (const Impression& i : traffic(8, 300, kStart)) server.count(i);
+  server.snapshot_all(kStart + 300);
+  // An operator removed the last core's files: its snapshot and its log.
+  std::filesystem::remove(snapshot_path(dir.path(), 2));
+  std::filesystem::remove_all(events::core_dir(dir.path(), 2));
+  Recovered recovered = recover_state(dir.path(), 1, kStart + 300, caps_of);
+  EXPECT_EQ(recovered.report.snapshots_loaded, 2u);
+  EXPECT_TRUE(recovered.snapshots_stale);
+}
+
 TEST(SnapshotFormat, EveryTruncationIsRefused) {
   testing::TemporaryDirectory dir;
   Simulated server(dir.path(), 1);
