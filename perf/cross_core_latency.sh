@@ -7,7 +7,8 @@
 # difference. Numbers only, no thresholds. Run from the repository root.
 #
 # Environment: DECISIOND (build/decisiond), FIXTURES (build/perf/decisiond_perf_fixtures),
-# DURATION (10s), ROUNDS (3: each round runs both sets, the order alternating).
+# DURATION (10s), ROUNDS (3: each round runs both sets, the order alternating), FLAGS (more
+# decisiond flags, e.g. --idle-poll=0 to see the hop without polling).
 set -euo pipefail
 
 DECISIOND=${DECISIOND:-build/decisiond}
@@ -31,7 +32,7 @@ port=$((20000 + RANDOM % 10000))
 admin=$((port + 1))
 mkdir "$tmp/state"
 env -i PATH="$PATH" "$DECISIOND" --cores=2 --seed=1 --listen="127.0.0.1:$port" --admin-listen="127.0.0.1:$admin" \
-  --state-dir="$tmp/state" >"$tmp/decisiond.log" 2>&1 &
+  --state-dir="$tmp/state" ${FLAGS:-} >"$tmp/decisiond.log" 2>&1 &
 pid=$!
 for _ in $(seq 100); do curl -s -o /dev/null "http://127.0.0.1:$admin/healthz" && break; sleep 0.1; done
 

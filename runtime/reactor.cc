@@ -54,6 +54,7 @@ absl::Status Reactor::init() {
     last_error = io_uring_queue_init_params(config_.ring_entries, &ring_, &params);
     if (last_error == 0) {
       setup_mode_ = attempt.name;
+      deferred_task_run_ = (attempt.flags & IORING_SETUP_DEFER_TASKRUN) != 0;
       break;
     }
   }
@@ -242,6 +243,7 @@ void Reactor::flush_wakes() {
     }
     const int fd = mailbox_.ring_fd(core);
     if (fd < 0) continue;  // that core has stopped; its tick-less queue is never read again
+    last_cross_core_ns_ = clock_.monotonic_ns();
     io_uring_sqe* sqe = next_sqe();
     io_uring_prep_msg_ring(sqe, fd, 0, user_data(Op::kWake, 0, index_), 0);
     sqe->flags |= IOSQE_CQE_SKIP_SUCCESS;
@@ -250,9 +252,45 @@ void Reactor::flush_wakes() {
 }
 
 void Reactor::drain_mailbox() {
+  bool from_other_core = false;
   for (uint32_t from = 0; from <= mailbox_.cores(); ++from) {
     SpscQueue<Message>& queue = mailbox_.queue(from, index_);
-    while (std::optional<Message> m = queue.pop()) m->run(*this, *m);
+    while (std::optional<Message> m = queue.pop()) {
+      from_other_core |= from != index_ && from < mailbox_.cores();
+      m->run(*this, *m);
+    }
+  }
+  if (from_other_core) last_cross_core_ns_ = clock_.monotonic_ns();
+}
+
+namespace {
+inline void cpu_relax() {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_pause();
+#elif defined(__aarch64__)
+  __asm__ __volatile__("yield");
+#endif
+}
+}  // namespace
+
+bool Reactor::poll_mailbox_before_sleep() {
+  if (config_.idle_poll_ns <= 0) return false;
+  const int64_t until = last_cross_core_ns_ + config_.idle_poll_ns;
+  if (clock_.monotonic_ns() >= until) return false;
+  io_uring_submit(&ring_);  // the kernel gets this iteration's work before we poll
+  for (uint32_t spins = 1;; ++spins) {
+    for (uint32_t from = 0; from <= mailbox_.cores(); ++from) {
+      if (mailbox_.queue(from, index_).has_items()) return true;
+    }
+    if ((spins & 63) == 0) {
+      // A socket's completions end the poll too. With DEFER_TASKRUN they reach the
+      // completion queue only when the ring is entered: a non-blocking enter every 64
+      // spins (a few microseconds), only while polling.
+      if (deferred_task_run_) io_uring_get_events(&ring_);
+      if (io_uring_cq_ready(&ring_) > 0) return false;
+      if (clock_.monotonic_ns() >= until) return false;
+    }
+    cpu_relax();
   }
 }
 
@@ -316,6 +354,10 @@ void Reactor::run() {
   while (!stopping_) {
     for (size_t i = 0; i < loop_hooks_.size(); ++i) loop_hooks_[i]->before_wait();
     flush_wakes();
+    if (io_uring_cq_ready(&ring_) == 0 && poll_mailbox_before_sleep()) {
+      drain_mailbox();
+      continue;  // what the messages queued goes out at the top of the loop
+    }
     const int rc = io_uring_submit_and_wait(&ring_, 1);
     if (rc < 0 && rc != -EINTR && rc != -ETIME && rc != -EBUSY && rc != -EAGAIN) {
       // Nothing sensible can continue without the ring.

@@ -42,6 +42,14 @@ class SpscQueue {
     return item;
   }
 
+  // Consumer side: whether pop() would find an item (for polling without taking).
+  bool has_items() {
+    const uint64_t head = head_.load(std::memory_order_relaxed);
+    if (head != tail_cache_) return true;
+    tail_cache_ = tail_.load(std::memory_order_acquire);
+    return head != tail_cache_;
+  }
+
  private:
   const uint64_t mask_;
   std::unique_ptr<T[]> slots_;

@@ -38,6 +38,8 @@ ABSL_FLAG(absl::Duration, snapshot_interval, absl::Seconds(60),
           "how often each core snapshots its frequency caps and impression dedup state (bounds start-up replay)");
 ABSL_FLAG(int32_t, max_cross_core_asks, 1024,
           "per core and kind: decisions or impressions handed to another core at once; more are answered 503");
+ABSL_FLAG(absl::Duration, idle_poll, absl::Microseconds(50),
+          "after a message to or from another core, how long a core polls for the next before sleeping (0 = never)");
 ABSL_FLAG(absl::Duration, drain_timeout, absl::Seconds(5), "on SIGTERM, time given to in-flight requests");
 
 namespace service {
@@ -178,6 +180,10 @@ absl::StatusOr<ServiceConfig> resolve_config() {
   const int32_t asks = absl::GetFlag(FLAGS_max_cross_core_asks);
   if (asks < 0 || asks > 1'000'000) return invalid("max-cross-core-asks", "must be 0 to 1000000");
   c.max_cross_core_asks = static_cast<uint32_t>(asks);
+  c.idle_poll = absl::GetFlag(FLAGS_idle_poll);
+  if (c.idle_poll < absl::ZeroDuration() || c.idle_poll > absl::Milliseconds(10)) {
+    return invalid("idle-poll", "must be 0 to 10ms, such as 50us");
+  }
   return c;
 }
 

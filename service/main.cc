@@ -153,6 +153,7 @@ int serve(const service::ServiceConfig& config) {
   runtime::CoreGroupConfig group_config;
   group_config.cores = config.cores;
   group_config.pin = config.pin;
+  group_config.reactor.idle_poll_ns = absl::ToInt64Nanoseconds(config.idle_poll);
   group_config.reactor.max_sockets = config.public_limits.max_connections + config.admin_limits.max_connections +
                                      2 * http::Server::kRefusalSlots + 16;
   runtime::CoreGroup group(group_config, clock);
