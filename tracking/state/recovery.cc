@@ -103,6 +103,12 @@ Recovered recover_state(const std::string& state_dir, uint32_t cores, int64_t no
     const uint64_t from = own_snapshot ? snapshots[d]->view.header.start_seq : 0;
     const std::vector<events::LogFile> files = events::list_log_files(directory);
     if (!files.empty()) next_seq[d] = std::max(next_seq[d], files.back().first_seq);
+    // A core idle since its last line snapshots past the end of its log, and replay from
+    // there visits nothing: its next number is then the snapshot's. Lower, and new lines would
+    // sort behind the shards' seqs, where the next recovery skips them.
+    if (own_snapshot) {
+      for (const SnapshotShard& shard : snapshots[d]->view.shards) next_seq[d] = std::max(next_seq[d], shard.seq);
+    }
     const events::ReadStats stats = events::read_core_log(directory, from, [&](const events::ParsedEvent& e) {
       next_seq[d] = std::max(next_seq[d], e.seq + 1);
       if (e.kind != "impression" || e.duplicate) return;

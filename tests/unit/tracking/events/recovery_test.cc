@@ -197,6 +197,23 @@ TEST(Recovery, SnapshotsNamingCoresWhoseFilesAreGoneStillRecover) {
   EXPECT_TRUE(recovered.snapshots_stale);
 }
 
+// An idle core snapshots with nothing logged since its last line: the snapshot starts past
+// the end of the log, and the next run must still number its lines after every line logged
+// (a reused number would put new impressions behind the shards' seqs, where replay skips).
+TEST(Recovery, SequenceContinuesPastTheLogWhenTheSnapshotFollowsItsLastLine) {
+  testing::TemporaryDirectory dir;
+  Simulated server(dir.path(), 2);
+  const auto calls = traffic(9, 300, kStart);
+  for (const Impression& i : calls) server.count(i);
+  server.snapshot_all(kStart + 300);
+  Recovered recovered = recover_state(dir.path(), 2, kStart + 300, caps_of);
+  EXPECT_EQ(recovered.report.snapshots_loaded, 2u);
+  EXPECT_EQ(recovered.report.impressions_replayed, 0u);
+  EXPECT_EQ(recovered.cores[0].next_seq, server.state()[0].next_seq);
+  EXPECT_EQ(recovered.cores[1].next_seq, server.state()[1].next_seq);
+  expect_same_answers(server.state(), 2, recovered.cores, 2, calls, kStart + 300);
+}
+
 TEST(SnapshotFormat, EveryTruncationIsRefused) {
   testing::TemporaryDirectory dir;
   Simulated server(dir.path(), 1);
