@@ -43,6 +43,7 @@ class CapPartition final : public CapStore {
     // Recent: impression times (unix seconds), newest first, 0 = none. Bucketed: words[0] is
     // the start of bucket 0 (seconds); words[1..4] hold 8 uint16 counts, oldest first.
     uint32_t words[5] = {};
+    static constexpr uint16_t kStoredBytes = 32;  // all of it
   };
   static_assert(sizeof(Entry) == 32);
 

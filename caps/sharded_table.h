@@ -7,11 +7,13 @@
 // grows (or shrinks) by rehashing itself alone, so no insert ever pauses for the whole
 // table. A shard grows by half when 3/4 full, so it is never less than 1/2 full once grown:
 // 32-byte entries then take at most 64 bytes each, about 47 on average (a power-of-two
-// doubling at 7/8 would let that fall to 7/16 full, 73 bytes); expired entries are reclaimed by sweep_step(), a bounded walk the core takes a
-// step of every tick, never a stop-the-world sweep; snapshots are written a shard at a time.
+// doubling at 7/8 would let that fall to 7/16 full, 73 bytes). Expired entries are
+// reclaimed by sweep_step(), a bounded walk the core takes a step of every tick, never a
+// stop-the-world sweep; snapshots are written a shard at a time.
 //
 // Entry: a trivially copyable struct whose first members are `uint64_t key` (0 = empty
-// slot) and `uint32_t expires_s` (the entry is dead once now_s >= expires_s). The low
+// slot) and `uint32_t expires_s` (the entry is dead once now_s >= expires_s), and which
+// declares `static constexpr uint16_t kStoredBytes`, the prefix a snapshot keeps. The low
 // kShardBits bits of a key pick its shard, so callers who want related entries together
 // (all of a user's) give them the same low bits.
 #include <algorithm>
@@ -23,6 +25,7 @@
 #include <vector>
 
 #include "absl/status/status.h"
+#include "caps/shard_format.h"
 
 namespace caps {
 
@@ -34,18 +37,21 @@ class ShardedTable {
   static constexpr uint32_t kShardBits = 10;
   static constexpr uint32_t kShards = 1u << kShardBits;
   static constexpr uint32_t kMinCapacity = 8;
+  // The bytes of an entry a snapshot keeps: Entry::kStoredBytes, a prefix of the struct.
+  static constexpr uint16_t kStoredBytes = Entry::kStoredBytes;
+  static_assert(kStoredBytes >= sizeof(uint64_t) + sizeof(uint32_t) && kStoredBytes <= sizeof(Entry));
 
   static uint32_t shard_of(uint64_t key) { return static_cast<uint32_t>(key & (kShards - 1)); }
 
-  // The live entry of key, or nullptr.
-  Entry* find(uint64_t key, int64_t now_s) {
-    Shard& shard = shards_[shard_of(key)];
-    if (shard.slots.empty()) return nullptr;
+  // The live entry of key, or nullptr. Allocates nothing.
+  const Entry* find(uint64_t key, int64_t now_s) const {
+    const Shard& shard = shards_[shard_of(key)];
     const size_t size = shard.slots.size();
+    if (size == 0) return nullptr;
     for (size_t i = home(key, size);; i = next(i, size)) {
-      Entry& e = shard.slots[i];
+      const Entry& e = shard.slots[i];
       if (e.key == 0) return nullptr;
-      if (e.key == key) return now_s < e.expires_s ? &e : nullptr;
+      if (e.key == key) return live(e, now_s) ? &e : nullptr;
     }
   }
 
@@ -100,41 +106,46 @@ class ShardedTable {
     return removed;
   }
 
-  // Appends the shard's live entries: "u32 count | count entries" (host byte order, as the
-  // snapshot's header records; snapshots are read back on the machine kind that wrote them).
+  // Appends the shard's live entries in the format of caps/shard_format.h. A shard index
+  // out of range appends an empty shard.
   void serialize_shard(uint32_t shard_index, int64_t now_s, std::string& out) const {
+    if (shard_index >= kShards) {
+      append_shard_header(kStoredBytes, 0, out);
+      return;
+    }
     const Shard& shard = shards_[shard_index];
     uint32_t count = 0;
-    for (const Entry& e : shard.slots) count += (e.key != 0 && now_s < e.expires_s) ? 1 : 0;
-    out.append(reinterpret_cast<const char*>(&count), sizeof(count));
+    for (const Entry& e : shard.slots) count += live(e, now_s) ? 1 : 0;
+    out.reserve(out.size() + sizeof(ShardHeader) + size_t{count} * kStoredBytes);
+    append_shard_header(kStoredBytes, count, out);
     for (const Entry& e : shard.slots) {
-      if (e.key != 0 && now_s < e.expires_s) out.append(reinterpret_cast<const char*>(&e), sizeof(Entry));
+      if (live(e, now_s)) out.append(reinterpret_cast<const char*>(&e), kStoredBytes);
     }
   }
 
-  // Replaces the shard with what serialize_shard wrote. Refuses (and leaves the shard
-  // empty) bytes of the wrong size, keys of another shard or a zero key.
+  // Replaces the shard with what serialize_shard wrote. Refuses, with the reason, and leaves
+  // the shard empty: another version or entry size, a length that does not match the count,
+  // a zero key, a key of another shard, a key twice.
   absl::Status load_shard(uint32_t shard_index, std::string_view bytes) {
+    if (shard_index >= kShards) return absl::InvalidArgumentError("shard: index out of range");
     Shard& shard = shards_[shard_index];
-    entries_ -= shard.used;
-    shard = Shard{};
-    uint32_t count = 0;
-    if (bytes.size() < sizeof(count)) return absl::DataLossError("shard: truncated count");
-    std::memcpy(&count, bytes.data(), sizeof(count));
-    bytes.remove_prefix(sizeof(count));
-    if (bytes.size() != uint64_t{count} * sizeof(Entry)) return absl::DataLossError("shard: size does not match its count");
+    clear(shard);
+    ShardHeader header;
+    if (absl::Status read = take_shard_header(bytes, kStoredBytes, header); !read.ok()) return read;
     size_t capacity = kMinCapacity;
-    while (capacity * 3 < uint64_t{count} * 4 + 4) capacity = grown(capacity);
+    while (capacity * 3 < uint64_t{header.count} * 4 + 4) capacity = grown(capacity);
     shard.slots.assign(capacity, Entry{});
-    for (uint32_t i = 0; i < count; ++i) {
-      Entry e;
-      std::memcpy(&e, bytes.data() + size_t{i} * sizeof(Entry), sizeof(Entry));
-      if (e.key == 0 || shard_of(e.key) != shard_index) {
-        entries_ -= shard.used;
-        shard = Shard{};
-        return absl::DataLossError("shard: an entry with a key of another shard");
+    for (uint32_t i = 0; i < header.count; ++i) {
+      Entry e{};
+      std::memcpy(static_cast<void*>(&e), bytes.data() + size_t{i} * kStoredBytes, kStoredBytes);
+      const char* refusal = e.key == 0                    ? "shard: an entry with a zero key"
+                            : shard_of(e.key) != shard_index ? "shard: an entry with a key of another shard"
+                            : !place_new(shard, e)           ? "shard: a key twice"
+                                                             : nullptr;
+      if (refusal != nullptr) {
+        clear(shard);
+        return absl::DataLossError(refusal);
       }
-      place(shard, e);
     }
     return absl::OkStatus();
   }
@@ -167,7 +178,7 @@ class ShardedTable {
     e.key = key;
   }
 
-  // Inserts a live entry known to be absent.
+  // Inserts an entry known to be absent.
   void place(Shard& shard, const Entry& entry) {
     const size_t size = shard.slots.size();
     size_t i = home(entry.key, size);
@@ -176,6 +187,26 @@ class ShardedTable {
     ++shard.used;
     ++entries_;
   }
+
+  // Inserts an entry unless its key is there already (then false). The shard has room.
+  bool place_new(Shard& shard, const Entry& entry) {
+    const size_t size = shard.slots.size();
+    size_t i = home(entry.key, size);
+    for (; shard.slots[i].key != 0; i = next(i, size)) {
+      if (shard.slots[i].key == entry.key) return false;
+    }
+    shard.slots[i] = entry;
+    ++shard.used;
+    ++entries_;
+    return true;
+  }
+
+  void clear(Shard& shard) {
+    entries_ -= shard.used;
+    shard = Shard{};
+  }
+
+  static bool live(const Entry& e, int64_t now_s) { return e.key != 0 && now_s < e.expires_s; }
 
   void grow(Shard& shard) { rebuild(shard, shard.slots.empty() ? kMinCapacity : grown(shard.slots.size())); }
 

@@ -24,6 +24,7 @@ class ImpressionDedup {
     uint64_t key = 0;  // the token id (0 is stored as 1)
     uint32_t expires_s = 0;
     uint32_t unused = 0;
+    static constexpr uint16_t kStoredBytes = 12;  // key and expiry: snapshots skip the padding
   };
   static_assert(sizeof(Entry) == 16);
   static constexpr uint32_t kShards = caps::ShardedTable<Entry>::kShards;
@@ -31,7 +32,7 @@ class ImpressionDedup {
   // True the first time token_id is seen, which remembers it until expires_s; false for a
   // repeat.
   bool first_sighting(uint64_t token_id, int64_t expires_s, int64_t now_s);
-  bool contains(uint64_t token_id, int64_t now_s) { return table_.find(stored(token_id), now_s) != nullptr; }
+  bool contains(uint64_t token_id, int64_t now_s) const { return table_.find(stored(token_id), now_s) != nullptr; }
   void sweep_step(int64_t now_s, uint32_t max_slots) { table_.sweep_step(now_s, max_slots); }
 
   uint32_t shard_of(uint64_t token_id) const { return caps::ShardedTable<Entry>::shard_of(stored(token_id)); }
