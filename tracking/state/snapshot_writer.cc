@@ -53,7 +53,13 @@ SnapshotWriter::~SnapshotWriter() {
 
 void SnapshotWriter::on_expire() {
   timers_.schedule(*this, interval_ms_);
-  if (in_progress_) return;  // the last one is still being written
+  if (in_progress_) {  // the last one is still being written
+    if (step_deferred_) {
+      step_deferred_ = false;
+      step();
+    }
+    return;
+  }
   in_progress_ = true;
   started_ms_ = clock_.monotonic_ns() / 1'000'000;
   next_shard_ = 0;
@@ -76,8 +82,11 @@ void SnapshotWriter::post_step() {
   message.run = &run_step;
   message.pointer = this;
   // To this very core: the queue is its own and drained every iteration; should it be full,
-  // the next write completion or tick resumes the walk.
-  if (!channel_.post(channel_.core(), message)) timers_.schedule(*this, 1);
+  // the timer resumes the walk on the next tick (on_expire).
+  if (!channel_.post(channel_.core(), message)) {
+    step_deferred_ = true;
+    timers_.schedule(*this, 1);
+  }
 }
 
 void SnapshotWriter::step() {
@@ -167,6 +176,7 @@ void SnapshotWriter::fail() {
   fd_ = -1;
   in_progress_ = false;
   write_in_flight_ = false;
+  step_deferred_ = false;
   buffer_.clear();
 }
 

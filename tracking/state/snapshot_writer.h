@@ -1,11 +1,14 @@
 #pragma once
-// Writes one core's snapshot every --snapshot-interval while the core serves: a shard per
-// step, each step a message the core posts to itself, so requests are handled between any
-// two shards and no step holds the core for more than one shard's worth of entries (the
-// state's size / 1024). Bytes go out through the core's ring in batches of about 1 MiB, to
-// a temporary file that is fdatasync'd and renamed into place: a crash leaves the previous
-// snapshot whole. A failed snapshot is counted and tried again at the next interval; the
-// log still holds everything, so only start-up time is at stake.
+// Writes one core's snapshot every --snapshot-interval while the core serves, never as one
+// stop-the-world copy: shards are serialized into a batch of about 1 MiB (kWriteBatchBytes),
+// the batch goes out through the core's ring, and the walk resumes only when that write
+// completes, in a later loop iteration. So requests are handled between batches, and one
+// iteration serializes at most a batch plus one shard (the state's size / 1024). (A step
+// posts the next to the core itself; the core drains its own queue to the end, so steps of
+// one batch run back to back: the batch, not the shard, is the unit between requests.)
+// Bytes go to a temporary file that is fdatasync'd and renamed into place: a crash leaves
+// the previous snapshot whole. A failed snapshot is counted and tried again at the next
+// interval; the log still holds everything, so only start-up time is at stake.
 #include <cstdint>
 #include <string>
 
@@ -64,6 +67,7 @@ class SnapshotWriter final : private runtime::FileCompletion, private runtime::T
   XXH3_state_s* checksum_;
   bool in_progress_ = false;
   bool write_in_flight_ = false;
+  bool step_deferred_ = false;  // the core's own queue was full: the timer resumes the walk
   int fd_ = -1;
   uint32_t next_shard_ = 0;
   uint64_t file_offset_ = 0;
