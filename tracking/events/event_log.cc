@@ -96,7 +96,9 @@ void EventLog::maybe_write() {
     maybe_finish_close();
     return;
   }
-  if (file_offset_ >= settings_.file_bytes) {
+  // While the previous file's fdatasync still runs, this one grows past the bound a little
+  // rather than being closed unsynced by a second rotation.
+  if (file_offset_ >= settings_.file_bytes && retiring_fd_ < 0) {
     rotate();
     return;
   }
@@ -135,6 +137,13 @@ void EventLog::on_file_complete(uint8_t tag, int result) {
       return;
     case kRetireClose:
       retiring_fd_ = -1;
+      // A rotation, or the end of a close, may have waited for this one. (One call: the
+      // close's callback may end the log.)
+      if (closing_) {
+        maybe_finish_close();
+      } else {
+        maybe_write();
+      }
       return;
     default: return;
   }
@@ -173,13 +182,10 @@ void EventLog::open_done(int result) {
     return;
   }
   counters_.files_opened.add();
-  // The previous file keeps its data: synced, then closed, off the request path.
-  if (retiring_fd_ < 0) {
-    retiring_fd_ = fd_;
-    io_.sync_data(retiring_fd_, *this, kRetireSync);
-  } else {
-    io_.close(fd_, *this, kRetireClose);  // a retirement is still running; just close this one
-  }
+  // The previous file keeps its data: synced, then closed, off the request path. (No
+  // rotation starts while one is retiring: maybe_write waits for it.)
+  retiring_fd_ = fd_;
+  io_.sync_data(retiring_fd_, *this, kRetireSync);
   fd_ = result;
   file_offset_ = 0;
   unsynced_bytes_ = 0;
@@ -221,7 +227,8 @@ void EventLog::close(std::function<void()> done) {
 }
 
 void EventLog::maybe_finish_close() {
-  if (!closing_ || !on_closed_ || write_in_flight_ || opening_ || sync_in_flight_) return;
+  // A retiring file's close in flight too: the destructor must not close its number again.
+  if (!closing_ || !on_closed_ || write_in_flight_ || opening_ || sync_in_flight_ || retiring_fd_ >= 0) return;
   const bool unwritten = writing_done_ < writing_.size() || !pending_.empty();
   if (unwritten) {
     if (healthy() || !close_retried_) {

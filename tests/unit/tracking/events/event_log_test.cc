@@ -8,6 +8,8 @@
 #include <cerrno>
 #include <filesystem>
 #include <fstream>
+#include <set>
+#include <vector>
 
 #include "gtest/gtest.h"
 #include "tests/unit/tracking/events/reactor_loop.h"
@@ -135,6 +137,78 @@ TEST_F(EventLogTest, FilesRotateAtTheSizeBoundAndReadBackWhole) {
   const std::vector<ParsedEvent> events = read_back(s.directory);
   ASSERT_EQ(events.size(), 400u);
   for (uint64_t i = 0; i < 400; ++i) EXPECT_EQ(events[i].seq, i);
+}
+
+// A FileIo whose fdatasyncs are slow (held until release()), and that checks every
+// descriptor the log closes was fdatasync'd first.
+class SlowSyncFileIo final : public runtime::FileIo {
+ public:
+  explicit SlowSyncFileIo(runtime::FileIo& real) : real_(real) {}
+  int closed_unsynced = 0;
+  int closed = 0;
+  bool hold = true;
+  void release() {
+    for (const Held& h : held_) {
+      synced_.insert(h.fd);
+      real_.sync_data(h.fd, *h.done, h.tag);
+    }
+    held_.clear();
+  }
+  void write(int fd, const char* data, size_t length, uint64_t offset, runtime::FileCompletion& done,
+             uint8_t tag) override {
+    synced_.erase(fd);
+    real_.write(fd, data, length, offset, done, tag);
+  }
+  void sync_data(int fd, runtime::FileCompletion& done, uint8_t tag) override {
+    held_.push_back({fd, &done, tag});
+    if (!hold) release();
+  }
+  void open(const char* path, int flags, unsigned mode, runtime::FileCompletion& done, uint8_t tag) override {
+    real_.open(path, flags, mode, done, tag);
+  }
+  void close(int fd, runtime::FileCompletion& done, uint8_t tag) override {
+    ++closed;
+    if (synced_.erase(fd) == 0) ++closed_unsynced;
+    real_.close(fd, done, tag);
+  }
+  void rename(const char* from, const char* to, runtime::FileCompletion& done, uint8_t tag) override {
+    real_.rename(from, to, done, tag);
+  }
+  void add_loop_hook(runtime::LoopHook& hook) override { real_.add_loop_hook(hook); }
+  void remove_loop_hook(runtime::LoopHook& hook) override { real_.remove_loop_hook(hook); }
+
+ private:
+  struct Held {
+    int fd;
+    runtime::FileCompletion* done;
+    uint8_t tag;
+  };
+  runtime::FileIo& real_;
+  std::set<int> synced_;
+  std::vector<Held> held_;
+};
+
+// Rotations faster than a file's fdatasync: a file is never closed before its sync (the next
+// rotation waits, the live file growing a little past the bound meanwhile).
+TEST_F(EventLogTest, EveryRotatedFileIsSyncedBeforeItIsClosed) {
+  SlowSyncFileIo io(loop_.reactor());
+  EventLogSettings s = settings();
+  s.file_bytes = 300;  // about one line
+  EventLog log(io, loop_.reactor().timers(), runtime::SystemClock::instance(), s, 0);
+  ASSERT_TRUE(log.start().ok());
+  for (uint64_t round = 0; round < 200; ++round) {
+    log.append(impression(round, "u"));
+    loop_.run_until([] { return true; }, 5);
+    if (round % 10 == 9) io.release();
+  }
+  io.hold = false;
+  io.release();
+  close_and_wait(log);
+  EXPECT_GT(io.closed, 10);
+  EXPECT_EQ(io.closed_unsynced, 0);
+  const std::vector<ParsedEvent> events = read_back(s.directory);
+  ASSERT_EQ(events.size(), 200u);
+  for (uint64_t i = 0; i < 200; ++i) EXPECT_EQ(events[i].seq, i);
 }
 
 TEST_F(EventLogTest, TornLastLineIsSkippedOnRead) {
