@@ -26,6 +26,7 @@ EvpTokenReference::~EvpTokenReference() {
 }
 
 bool EvpTokenReference::encode(const tracking::TrackingEvent& event, std::string& out) {
+  if (!tracking::check_encodable(event).ok()) return false;  // as the EVP codec did
   uint8_t* const key_id = raw_.data();
   uint8_t* const nonce = key_id + 2;
   uint8_t* const payload = nonce + kNonceBytes;

@@ -1,6 +1,5 @@
 #include "tracking/token_codec.h"
 
-#include <openssl/rand.h>
 #include <xxhash.h>
 
 #include <cstring>
@@ -16,13 +15,6 @@ struct AssociatedData {
 
 AssociatedData associated_data(const uint8_t* key_id) { return {{key_id[0], key_id[1], kPayloadVersion}}; }
 
-// A prefix from the OS's generator: what makes this codec's nonces its own.
-std::array<uint8_t, kXaesPrefixBytes> draw_prefix() {
-  std::array<uint8_t, kXaesPrefixBytes> prefix{};
-  if (RAND_bytes(prefix.data(), static_cast<int>(prefix.size())) != 1) abort_on_crypto_failure("RAND_bytes");
-  return prefix;
-}
-
 size_t cache_slot(uint16_t key_id, std::span<const uint8_t, kXaesPrefixBytes> prefix, size_t entries) {
   // Prefixes are random: their first bytes spread as well as any hash would.
   uint32_t head;
@@ -32,18 +24,22 @@ size_t cache_slot(uint16_t key_id, std::span<const uint8_t, kXaesPrefixBytes> pr
 
 }  // namespace
 
-TokenCodec::TokenCodec(const KeyRing& keys)
+TokenCodec::TokenCodec(const KeyRing& keys, NonceSequence nonces)
     : signing_key_id_(keys.signing_key().id),
-      prefix_(draw_prefix()),
+      nonces_(nonces),
       open_cache_(std::make_unique<OpenCacheEntry[]>(kOpenCacheEntries)) {
   ring_keys_.reserve(keys.entries().size());
   for (const KeyEntry& entry : keys.entries()) {
     ring_keys_.push_back({entry.id, std::make_unique<XaesKey>(entry.aes_key)});
   }
+  key_sealer();
+}
+
+void TokenCodec::key_sealer() {
   std::array<uint8_t, kXaesKeyBytes> subkey{};
-  ring_keys_.front().derivation->derive(prefix_, subkey);
+  ring_keys_.front().derivation->derive(nonces_.prefix(), subkey);
   seal_key_.set_key(subkey);
-  std::memset(subkey.data(), 0, subkey.size());
+  wipe_key_bytes(subkey);
 }
 
 TokenCodec::~TokenCodec() = default;  // libgcrypt wipes the keys of the handles it closes
@@ -67,13 +63,9 @@ absl::Status TokenCodec::seal(size_t payload_size, std::string& out) {
   uint8_t* const payload = nonce + kNonceBytes;
   key_id[0] = static_cast<uint8_t>(signing_key_id_ >> 8);
   key_id[1] = static_cast<uint8_t>(signing_key_id_);
-  // The 192-bit nonce: the codec's prefix, then a counter that never repeats under it (2^64
-  // tokens would take a core six thousand years at a hundred million a second).
-  std::memcpy(nonce, prefix_.data(), kXaesPrefixBytes);
-  uint8_t* const gcm_nonce = nonce + kXaesPrefixBytes;
-  std::memset(gcm_nonce, 0, 4);
-  const uint64_t count = counter_++;
-  for (int i = 0; i < 8; ++i) gcm_nonce[4 + i] = static_cast<uint8_t>(count >> (56 - 8 * i));
+  // The 192-bit nonce: the codec's prefix, then a count that never repeats under it.
+  if (nonces_.next(std::span<uint8_t, kNonceBytes>(nonce, kNonceBytes))) key_sealer();
+  const uint8_t* const gcm_nonce = nonce + kXaesPrefixBytes;
   uint8_t* const tag = payload + payload_size;
 
   const AssociatedData aad = associated_data(key_id);
@@ -92,7 +84,7 @@ GcmKey& TokenCodec::open_key(const RingKey& key, std::span<const uint8_t, kXaesP
     std::array<uint8_t, kXaesKeyBytes> subkey{};
     key.derivation->derive(prefix, subkey);
     entry.gcm.set_key(subkey);
-    std::memset(subkey.data(), 0, subkey.size());
+    wipe_key_bytes(subkey);
     entry.valid = true;
     entry.key_id = key.id;
     std::memcpy(entry.prefix.data(), prefix.data(), prefix.size());
@@ -132,7 +124,11 @@ DecodedToken TokenCodec::decode(std::string_view token, int64_t now_s, std::stri
     return decoded;
   }
 
-  // The key id and nonce name the token: stable, and distinct for distinct tokens.
+  // The key id and nonce name the token: distinct tokens have distinct (key id, nonce) by
+  // construction, so two share an id only by a 64-bit hash collision. XXH3-64 without a
+  // seed because the id is persisted (event log, dedup snapshots): its output is frozen
+  // since xxHash 0.8.0, the same in every process and build. No 8 bytes of the nonce would
+  // do alone: a codec's tokens share its prefix, and every codec counts from 0.
   decoded.token_id = XXH3_64bits(raw_.data(), kKeyIdBytes + kNonceBytes);
   // Only authenticated plaintext reaches the caller's storage.
   storage.assign(reinterpret_cast<const char*>(payload), payload_size);

@@ -32,6 +32,7 @@
 #include "absl/status/status.h"
 #include "tracking/base64url.h"
 #include "tracking/key_ring.h"
+#include "tracking/nonce_sequence.h"
 #include "tracking/token_payload.h"
 #include "tracking/tracking_event.h"
 #include "tracking/xaes_gcm.h"
@@ -81,18 +82,18 @@ class TokenCodec {
   // Longer token text is refused before any decoding work.
   static constexpr size_t kMaxTokenChars = base64url_encoded_size(kMaxTokenBytes);
 
-  // Keys what it can once: the signing key's subkey for this codec's prefix (drawn here from
-  // the OS), and every key of the ring for derivation. The codec keeps no reference to keys;
-  // a new ring needs new codecs. Ends the process if libgcrypt cannot set up AES-256
-  // (crypto_failure.h).
-  explicit TokenCodec(const KeyRing& keys);
+  // Keys what it can once: the signing key's subkey for the prefix of nonces (drawn from the
+  // OS; tests pass a sequence near its end), and every key of the ring for derivation. The
+  // codec keeps no reference to keys; a new ring needs new codecs. Ends the process if
+  // libgcrypt cannot set up AES-256 (crypto_failure.h).
+  explicit TokenCodec(const KeyRing& keys, NonceSequence nonces = NonceSequence());
   TokenCodec(const TokenCodec&) = delete;
   TokenCodec& operator=(const TokenCodec&) = delete;
   ~TokenCodec();
 
   // Appends the token of event to out. InvalidArgument (out unchanged) when the event breaks
   // a bound or carries fields of another kind (token_payload.h: check_encodable); Internal if
-  // OpenSSL fails.
+  // libgcrypt fails.
   absl::Status encode(const TrackingEvent& event, std::string& out);
 
   // As encode, for an event of any kind, known to this build or not (its kind-specific
@@ -120,14 +121,15 @@ class TokenCodec {
 
   // Seals the payload already written after the header in raw_, and appends the token.
   absl::Status seal(size_t payload_size, std::string& out);
+  // Keys seal_key_ with the signing key's subkey for the current prefix of nonces_.
+  void key_sealer();
   // The keyed GCM handle that opens tokens of this key and prefix.
   GcmKey& open_key(const RingKey& key, std::span<const uint8_t, kXaesPrefixBytes> prefix);
 
   uint16_t signing_key_id_;
-  std::array<uint8_t, kXaesPrefixBytes> prefix_{};  // this codec's instance prefix
-  uint64_t counter_ = 0;                            // the next token's GCM nonce
-  GcmKey seal_key_;                                 // the signing key's subkey for prefix_
-  std::vector<RingKey> ring_keys_;                  // in ring order
+  NonceSequence nonces_;            // this codec's instance prefix and counter
+  GcmKey seal_key_;                 // the signing key's subkey for the prefix of nonces_
+  std::vector<RingKey> ring_keys_;  // in ring order: the first signs
   std::unique_ptr<OpenCacheEntry[]> open_cache_;
   // The raw token: encode builds it here, decode decodes and decrypts it in place.
   std::array<uint8_t, base64url_decoded_max_size(kMaxTokenChars)> raw_;

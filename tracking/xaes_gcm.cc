@@ -2,6 +2,8 @@
 
 #include <gcrypt.h>
 
+#include <string.h>  // explicit_bzero
+
 #include <cstring>
 #include <mutex>
 
@@ -23,6 +25,8 @@ bool ensure_libgcrypt() {
   return ready;
 }
 
+void wipe_key_bytes(std::span<uint8_t> bytes) { explicit_bzero(bytes.data(), bytes.size()); }
+
 namespace {
 gcry_cipher_hd_t open_handle(int mode) {
   if (!ensure_libgcrypt()) abort_on_crypto_failure("libgcrypt initialisation");
@@ -40,11 +44,12 @@ XaesKey::XaesKey(std::span<const uint8_t, kXaesKeyBytes> key) : ecb_(open_handle
   const uint8_t carry = l[0] >> 7;
   for (size_t i = 0; i < 15; ++i) k1_[i] = static_cast<uint8_t>((l[i] << 1) | (l[i + 1] >> 7));
   k1_[15] = static_cast<uint8_t>((l[15] << 1) ^ (carry ? 0x87 : 0));
+  wipe_key_bytes(l);
 }
 
 XaesKey::~XaesKey() {
   gcry_cipher_close(ecb_);  // libgcrypt wipes the key schedule
-  std::memset(k1_.data(), 0, k1_.size());
+  wipe_key_bytes(k1_);
 }
 
 void XaesKey::derive(std::span<const uint8_t, kXaesPrefixBytes> prefix, std::span<uint8_t, kXaesKeyBytes> subkey) const {
@@ -59,6 +64,7 @@ void XaesKey::derive(std::span<const uint8_t, kXaesPrefixBytes> prefix, std::spa
     for (size_t i = 0; i < 16; ++i) m[i] ^= k1_[i];
   }
   gcry_cipher_encrypt(ecb_, subkey.data(), subkey.size(), blocks, sizeof(blocks));
+  wipe_key_bytes(blocks);  // they hold K1, from which AES_K(0) follows
 }
 
 GcmKey::GcmKey() : gcm_(open_handle(GCRY_CIPHER_MODE_GCM)) {}

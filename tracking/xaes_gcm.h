@@ -25,6 +25,9 @@ inline constexpr size_t kGcmTagBytes = 16;
 // Initialises libgcrypt once per process (thread-safe); false if it cannot be.
 bool ensure_libgcrypt();
 
+// Zeroes key material in a way the compiler may not drop as a dead store.
+void wipe_key_bytes(std::span<uint8_t> bytes);
+
 // A key's derivation side: AES-256 in ECB mode keyed once, and its CMAC subkey K1.
 class XaesKey {
  public:

@@ -294,18 +294,34 @@ TEST(TokenCodecIdentity, EachTokenHasItsOwnIdAndKeepsIt) {
   EXPECT_NE(a.token_id, b.token_id);  // the same event, sealed twice: two tokens
 }
 
+TEST(TokenCodecIdentity, PlayerErrorTokensDecodeAsErrors) {
+  const KeyRing keys = testing::ring_of({1});
+  TokenCodec codec(keys);
+  std::string token, storage;
+  ASSERT_TRUE(codec.encode(testing::sample_event(EventKind::kError), token).ok());
+  const DecodedToken decoded = codec.decode(token, testing::kIssuedAtS, storage);
+  ASSERT_TRUE(decoded.ok()) << verdict_name(decoded.verdict);
+  EXPECT_EQ(decoded.event.kind, EventKind::kError);
+  EXPECT_EQ(event_name(decoded.event), "error");
+  testing::expect_same_event(decoded.event, testing::sample_event(EventKind::kError));
+}
+
 TEST(TokenCodecIdentity, TokensOfKindsUnknownToThisBuildDecode) {
   const KeyRing keys = testing::ring_of({1});
   TokenCodec codec(keys);
-  TrackingEvent future = testing::sample_event(EventKind::kImpression);
-  future.kind = static_cast<EventKind>(77);
-  future.extra = "opaque";
-  std::string token, storage;
-  ASSERT_TRUE(codec.encode_any_kind(future, token).ok());
-  const DecodedToken decoded = codec.decode(token, testing::kIssuedAtS, storage);
-  ASSERT_TRUE(decoded.ok()) << verdict_name(decoded.verdict);
-  EXPECT_EQ(static_cast<int>(decoded.event.kind), 77);
-  EXPECT_EQ(event_name(decoded.event), "unknown");
+  for (const int kind : {0, 7, 77, 255}) {
+    TrackingEvent future = testing::sample_event(EventKind::kImpression);
+    future.kind = static_cast<EventKind>(kind);
+    future.extra = "opaque";
+    future.user_id = "user-4711";
+    std::string token, storage;
+    ASSERT_TRUE(codec.encode_any_kind(future, token).ok());
+    const DecodedToken decoded = codec.decode(token, testing::kIssuedAtS, storage);
+    ASSERT_TRUE(decoded.ok()) << verdict_name(decoded.verdict);
+    EXPECT_EQ(static_cast<int>(decoded.event.kind), kind);
+    EXPECT_EQ(event_name(decoded.event), "unknown");
+    testing::expect_same_event(decoded.event, future);
+  }
 }
 
 }  // namespace
