@@ -25,7 +25,7 @@ test: configure
 	@cd $(BUILD_DIR) && ctest --output-on-failure --timeout 300
 
 bench: configure
-	@cmake --build $(BUILD_DIR) --target decisiond decisiond_bench decisiond_perf_fixtures -j$(JOBS)
+	@cmake --build $(BUILD_DIR) --target decisiond decisiond_bench decisiond_perf_fixtures decisiond_cross_core_latency -j$(JOBS)
 	$(BUILD_DIR)/perf/decisiond_bench
 	perf/load.sh
 
