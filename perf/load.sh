@@ -22,18 +22,33 @@
 #   ACCEPT_LANGUAGE   Accept-Language, empty = none          (fr-CH, fr;q=0.9, en;q=0.8)
 # With TARGET=tracking: GET /v1/tracking with distinct fresh impression tokens, against
 #   nginx answering `return 204;` on the same location (with decisiond's headers).
-#   TOKENS_PER_RUN    tokens minted per decisiond run (1000000); a run that sends more
-#                     calls wraps round to repeats, reported as duplicates
+#   TOKENS_PER_RUN    tokens minted per decisiond run (1500000): one file of request paths
+#                     per run (warm-up and each round), minted after decisiond started (it
+#                     creates keys.json) by decisiond_perf_fixtures, read by perf/paths.lua;
+#                     a run that sends more calls wraps round to repeats, and each run's
+#                     repeats (decisiond's duplicate counter) are reported
 #   TRACKING_VERSION  X-Tracking-Version, empty = none      (2025-11-01)
 #   USERS             the tokens' user ids u1..uN, spread over the cores' partitions (100000)
+#                     Each token is an impression of ad 1004, creative 2004 on home_top
+#                     (placement 7), a served ad of the demo catalog, issued now, valid 1 h.
 # With TARGET=mixed: decisions for users from a pool of USERS (default 100000, capped ads of
 #   the demo catalog), each followed by its impression calls (perf/mixed.lua), against
-#   decision-only rounds of the same decisiond in the same run; no nginx. Reports
-#   decisions/s of both (from decisiond's counters) and their ratio.
+#   decision-only rounds of the same decisiond in the same run, the three kinds of round in
+#   rotating order; no nginx. Decision-only rounds come in two kinds: "decide" (mixed.lua
+#   parsing every reply but sending no impression, so wrk's cost per decision is the same)
+#   and "plain" (perf/decision.lua, no parsing). Reports decisions/s of each (from
+#   decisiond's counters) and mixed/decide-only against both.
+#   Decisions are counted from decisiond_decisions_total deltas (wrk counts both kinds of
+#   request). The demo catalog's home_top ads 1001, 1004 and 1007 (and the targeted 1002,
+#   1006) have frequency caps, so each impression updates a cap on the user's owner core.
 # With TARGET=healthz: GET, no body, no script.
 #   TARGET_PLANE  which decisiond listener: admin or public  (admin)
 #   TARGET_PATH   the request path; any GET with a fixed reply will do (/healthz)
 # TARGET_METHOD is implied by TARGET (POST, GET); set, it must agree.
+#
+# The cross-core hop (a decision whose user lives on the other core) is measured by
+# perf/cross_core_latency.sh instead: decisiond --cores=2, one kept-alive connection, one
+# decision at a time alternating users of each core (its header says more).
 #
 # Why /healthz: its reply is fixed ("ok\n"), so decisiond and nginx send the same body
 # and the comparison measures the servers' I/O and HTTP paths, nothing else.
@@ -126,7 +141,7 @@ case "$TARGET" in
     TARGET_METHOD=GET
     TARGET_PLANE=public
     TARGET_PATH=/v1/tracking
-    TOKENS_PER_RUN=${TOKENS_PER_RUN:-1000000}
+    TOKENS_PER_RUN=${TOKENS_PER_RUN:-1500000}
     TRACKING_VERSION=${TRACKING_VERSION-2025-11-01}
     USERS=${USERS:-100000}
     [[ "$TOKENS_PER_RUN" =~ ^[1-9][0-9]*$ ]] || die "TOKENS_PER_RUN must be a positive integer"
@@ -323,26 +338,39 @@ if [[ "$TARGET" == mixed ]]; then
   decisions_total() {
     curl --noproxy '*' -s --max-time 5 "$admin_url/metrics" |
       awk '/^decisiond_decisions_total\{/ { d += $NF } /^decisiond_impressions_(counted|duplicate)_total\{/ { i += $NF }
-           END { printf "%d %d\n", d, i }'
+           /^decisiond_http_requests_total\{/ && index($0, "listener=\"public\"") && !index($0, "status=\"2") { bad += $NF }
+           END { printf "%d %d %d\n", d, i, bad }'
   }
   echo
-  echo "wrk: -t1 -c$CONNECTIONS -d$DURATION, $ROUNDS rounds of each kind, alternating; decisions/s from decisiond's counters"
+  echo "wrk: -t1 -c$CONNECTIONS -d$DURATION, $ROUNDS rounds of each kind, the order rotating; decisions/s from decisiond's counters"
+  echo "  mixed: each decision followed by its impression call (perf/mixed.lua); decide: decisions only, wrk"
+  echo "  parsing the replies as in mixed (same client cost); plain: decisions only through perf/decision.lua"
+  echo "  (no reply parsing, wrk's cheapest)"
   echo "  srv%: decisiond's CPU time over the round's wall time (100 = one CPU); when it is well below"
   echo "  100 the client (wrk parsing every reply in Lua) was the limit, not the server"
   printf '%5s  %-8s  %12s  %14s  %9s  %9s  %6s\n' round kind "decisions/s" "impressions/s" p50_us p99_us "srv%"
   declare -A mixed_rate
   for ((round = 1; round <= ROUNDS; round++)); do
-    if ((round % 2 == 1)); then kinds=(decide mixed); else kinds=(mixed decide); fi
+    case $((round % 3)) in
+      1) kinds=(decide mixed plain) ;;
+      2) kinds=(mixed plain decide) ;;
+      0) kinds=(plain decide mixed) ;;
+    esac
     for kind in "${kinds[@]}"; do
-      read -r d0 i0 <<<"$(decisions_total)"
+      read -r d0 i0 bad0 <<<"$(decisions_total)"
       ticks0=$(sed 's/^.*) //' "/proc/$decisiond_pid/stat" | awk '{print $12 + $13}')
+      if [[ "$kind" == plain ]]; then
+        script=("$DECISION_LUA" "$decisiond_url" -- "$tmp/bodies.txt" "$DECISION_VERSION" "$ACCEPT_LANGUAGE")
+      else
+        script=("$SCRIPT_DIR/mixed.lua" "$decisiond_url" -- "$tmp/bodies.txt" "$DECISION_VERSION" "$ACCEPT_LANGUAGE" "$kind")
+      fi
       start_ns=$(date +%s%N)
-      taskset -c "$wrk_cpu" wrk -t1 -c"$CONNECTIONS" -d"$DURATION" --latency -s "$SCRIPT_DIR/mixed.lua" "$decisiond_url" \
-        -- "$tmp/bodies.txt" "$DECISION_VERSION" "$ACCEPT_LANGUAGE" "$kind" >"$tmp/wrk-mixed-$kind-$round.txt" 2>&1 \
+      taskset -c "$wrk_cpu" wrk -t1 -c"$CONNECTIONS" -d"$DURATION" --latency -s "${script[@]}" \
+        >"$tmp/wrk-mixed-$kind-$round.txt" 2>&1 \
         || { cat "$tmp/wrk-mixed-$kind-$round.txt" >&2; die "wrk failed"; }
       end_ns=$(date +%s%N)
       ticks1=$(sed 's/^.*) //' "/proc/$decisiond_pid/stat" | awk '{print $12 + $13}')
-      read -r d1 i1 <<<"$(decisions_total)"
+      read -r d1 i1 bad1 <<<"$(decisions_total)"
       srv=$(awk -v t="$((ticks1 - ticks0))" -v hz="$(getconf CLK_TCK)" -v ns="$((end_ns - start_ns))" \
         'BEGIN { printf "%.0f", 100 * t / hz / (ns / 1e9) }')
       seconds=$(awk -v ns="$((end_ns - start_ns))" 'BEGIN { printf "%.3f", ns / 1e9 }')
@@ -352,6 +380,7 @@ if [[ "$TARGET" == mixed ]]; then
       p50=$(to_us_early "$(awk '$1 == "50%" {print $2}' "$tmp/wrk-mixed-$kind-$round.txt")")
       p99=$(to_us_early "$(awk '$1 == "99%" {print $2}' "$tmp/wrk-mixed-$kind-$round.txt")")
       non2xx=$(awk -F': *' '/Non-2xx or 3xx responses/ {print $2}' "$tmp/wrk-mixed-$kind-$round.txt")
+      ((bad1 - bad0 == 0)) || non2xx="${non2xx:-0} (wrk), $((bad1 - bad0)) not 2xx (decisiond's count)"
       printf '%5s  %-8s  %12s  %14s  %9s  %9s  %6s  %s\n' "$round" "$kind" "$rate" "$irate" "$p50" "$p99" "$srv" \
         "${non2xx:+non-2xx: $non2xx}"
       [[ -z "$non2xx" ]] || die "replies with status >= 400 during round $round ($kind)"
@@ -360,15 +389,19 @@ if [[ "$TARGET" == mixed ]]; then
   med() { printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
   decide_values=()
   mixed_values=()
+  plain_values=()
   for ((round = 1; round <= ROUNDS; round++)); do
     decide_values+=("${mixed_rate[decide,$round]}")
     mixed_values+=("${mixed_rate[mixed,$round]}")
+    plain_values+=("${mixed_rate[plain,$round]}")
   done
   d_med=$(med "${decide_values[@]}")
   m_med=$(med "${mixed_values[@]}")
+  p_med=$(med "${plain_values[@]}")
   echo
-  echo "summary (median of $ROUNDS rounds): decisions/s decide-only $d_med, mixed $m_med;" \
-    "mixed/decide-only $(awk -v a="$m_med" -v b="$d_med" 'BEGIN { printf "%.3f", a / b }')"
+  echo "summary (median of $ROUNDS rounds): decisions/s mixed $m_med, decide $d_med, plain $p_med"
+  echo "  mixed/decide-only: $(awk -v a="$m_med" -v b="$d_med" 'BEGIN { printf "%.3f", a / b }') against decide" \
+    "(the same wrk script), $(awk -v a="$m_med" -v b="$p_med" 'BEGIN { printf "%.3f", a / b }') against plain (decision.lua)"
   echo "load now: $(cut -d' ' -f1-3 /proc/loadavg)"
   exit 0
 fi
@@ -562,6 +595,7 @@ decisiond_counters() {
 }
 
 declare -A rate p50 p99
+declare -a repeats_of_round=()
 notes=()
 decisions_measured=0
 creatives_measured=0
@@ -613,6 +647,7 @@ measure() {  # server round
     decisions_measured=$((decisions_measured + counters1[2] - counters0[2]))
     creatives_measured=$((creatives_measured + counters1[3] - counters0[3]))
     duplicates_measured=$((duplicates_measured + counters1[4] - counters0[4]))
+    repeats_of_round[$round]=$((counters1[4] - counters0[4]))
   fi
   local r p50_raw p99_raw requests
   r=$(awk '/^Requests\/sec:/ {print $2}' "$out")
@@ -704,8 +739,10 @@ if [[ "$TARGET" == decision ]]; then
     "over the $decisions_measured decisions of the rounds (its counters)"
 fi
 if [[ "$TARGET" == tracking ]]; then
-  echo "  decisiond counted $duplicates_measured of its calls in the rounds as repeats (a run that outran" \
-    "its $TOKENS_PER_RUN tokens)"
+  per_round=""
+  for ((round = 1; round <= ROUNDS; round++)); do per_round+="${per_round:+, }round $round: ${repeats_of_round[$round]:-n/a}"; done
+  echo "  calls whose token was already used (decisiond's duplicate counter, per run: $per_round):" \
+    "$duplicates_measured in all; a run repeats only when it outruns its $TOKENS_PER_RUN tokens"
 fi
 echo "load now: $(cut -d' ' -f1-3 /proc/loadavg)"
 if ((${#notes[@]} > 0)); then
