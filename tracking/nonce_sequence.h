@@ -30,6 +30,13 @@ class NonceSequence {
   // Starts counting at first_count: tests use it to reach the end of a prefix.
   explicit NonceSequence(uint64_t first_count);
 
+  // Never copied: two copies would hand out the same nonces. A moved-from sequence draws a
+  // new prefix if it is used again, for the same reason.
+  NonceSequence(const NonceSequence&) = delete;
+  NonceSequence& operator=(const NonceSequence&) = delete;
+  NonceSequence(NonceSequence&& other) noexcept;
+  NonceSequence& operator=(NonceSequence&& other) noexcept;
+
   const NoncePrefix& prefix() const { return prefix_; }
 
   // Writes the next nonce. True when it had to draw a new prefix first: the caller's

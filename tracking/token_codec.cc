@@ -3,8 +3,7 @@
 #include <xxhash.h>
 
 #include <cstring>
-
-#include "tracking/crypto_failure.h"
+#include <utility>
 
 namespace tracking {
 namespace {
@@ -26,7 +25,7 @@ size_t cache_slot(uint16_t key_id, std::span<const uint8_t, kXaesPrefixBytes> pr
 
 TokenCodec::TokenCodec(const KeyRing& keys, NonceSequence nonces)
     : signing_key_id_(keys.signing_key().id),
-      nonces_(nonces),
+      nonces_(std::move(nonces)),
       open_cache_(std::make_unique<OpenCacheEntry[]>(kOpenCacheEntries)) {
   ring_keys_.reserve(keys.entries().size());
   for (const KeyEntry& entry : keys.entries()) {

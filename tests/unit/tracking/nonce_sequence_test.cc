@@ -55,6 +55,17 @@ TEST(NonceSequence, AfterTheLastCountItDrawsANewPrefixAndStartsAgain) {
   EXPECT_EQ(count_of(nonce), 1u);
 }
 
+TEST(NonceSequence, AMovedFromSequenceNeverRepeatsTheNoncesOfItsSuccessor) {
+  NonceSequence source;
+  Nonce before, taken, again;
+  ASSERT_FALSE(source.next(before));
+  NonceSequence successor(std::move(source));
+  ASSERT_FALSE(successor.next(taken));
+  EXPECT_EQ(count_of(taken), 1u);
+  EXPECT_TRUE(source.next(again));  // NOLINT(bugprone-use-after-move): the rule under test
+  EXPECT_NE(source.prefix(), successor.prefix());
+}
+
 std::string prefix_of(const std::string& token) {
   std::string raw;
   EXPECT_TRUE(base64url_decode(token, raw));
