@@ -2,6 +2,7 @@
 #include "tracking/token_codec.h"
 
 #include <gtest/gtest.h>
+#include <xxhash.h>
 
 #include <cctype>
 #include <string>
@@ -292,6 +293,20 @@ TEST(TokenCodecIdentity, EachTokenHasItsOwnIdAndKeepsIt) {
   ASSERT_TRUE(a.ok() && again.ok() && b.ok());
   EXPECT_EQ(a.token_id, again.token_id);
   EXPECT_NE(a.token_id, b.token_id);  // the same event, sealed twice: two tokens
+}
+
+// The id is persisted (event log, dedup snapshots), so it must be the same function in every
+// process and build: XXH3-64, unseeded, of the token's first 26 bytes (key id and nonce).
+TEST(TokenCodecIdentity, TheIdIsTheFrozenXxh3OfKeyIdAndNonce) {
+  EXPECT_EQ(XXH3_64bits("", 0), 0x2d06800538d394c2u);  // xxHash's published value
+  const KeyRing keys = testing::ring_of({1});
+  TokenCodec codec(keys);
+  std::string token, raw, storage;
+  ASSERT_TRUE(codec.encode(testing::sample_event(EventKind::kImpression), token).ok());
+  ASSERT_TRUE(base64url_decode(token, raw));
+  const DecodedToken decoded = codec.decode(token, testing::kIssuedAtS, storage);
+  ASSERT_TRUE(decoded.ok());
+  EXPECT_EQ(decoded.token_id, XXH3_64bits(raw.data(), TokenCodec::kKeyIdBytes + TokenCodec::kNonceBytes));
 }
 
 TEST(TokenCodecIdentity, PlayerErrorTokensDecodeAsErrors) {
