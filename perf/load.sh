@@ -348,7 +348,8 @@ if [[ "$TARGET" == mixed ]]; then
   echo "  (no reply parsing, wrk's cheapest)"
   echo "  srv%: decisiond's CPU time over the round's wall time (100 = one CPU); when it is well below"
   echo "  100 the client (wrk parsing every reply in Lua) was the limit, not the server"
-  printf '%5s  %-8s  %12s  %14s  %9s  %9s  %6s\n' round kind "decisions/s" "impressions/s" p50_us p99_us "srv%"
+  echo "  srv_us/dec: decisiond's CPU time per decision, its impression call included in mixed rounds"
+  printf '%5s  %-8s  %12s  %14s  %9s  %9s  %6s  %10s\n' round kind "decisions/s" "impressions/s" p50_us p99_us "srv%" "srv_us/dec"
   declare -A mixed_rate
   for ((round = 1; round <= ROUNDS; round++)); do
     case $((round % 3)) in
@@ -381,8 +382,10 @@ if [[ "$TARGET" == mixed ]]; then
       p99=$(to_us_early "$(awk '$1 == "99%" {print $2}' "$tmp/wrk-mixed-$kind-$round.txt")")
       non2xx=$(awk -F': *' '/Non-2xx or 3xx responses/ {print $2}' "$tmp/wrk-mixed-$kind-$round.txt")
       ((bad1 - bad0 == 0)) || non2xx="${non2xx:-0} (wrk), $((bad1 - bad0)) not 2xx (decisiond's count)"
-      printf '%5s  %-8s  %12s  %14s  %9s  %9s  %6s  %s\n' "$round" "$kind" "$rate" "$irate" "$p50" "$p99" "$srv" \
-        "${non2xx:+non-2xx: $non2xx}"
+      us_per=$(awk -v t="$((ticks1 - ticks0))" -v hz="$(getconf CLK_TCK)" -v n="$((d1 - d0))" \
+        'BEGIN { if (n == 0) print "n/a"; else printf "%.1f", 1e6 * t / hz / n }')
+      printf '%5s  %-8s  %12s  %14s  %9s  %9s  %6s  %10s  %s\n' "$round" "$kind" "$rate" "$irate" "$p50" "$p99" "$srv" \
+        "$us_per" "${non2xx:+non-2xx: $non2xx}"
       [[ -z "$non2xx" ]] || die "replies with status >= 400 during round $round ($kind)"
     done
   done
