@@ -650,7 +650,7 @@ measure() {  # server round
     decisions_measured=$((decisions_measured + counters1[2] - counters0[2]))
     creatives_measured=$((creatives_measured + counters1[3] - counters0[3]))
     duplicates_measured=$((duplicates_measured + counters1[4] - counters0[4]))
-    repeats_of_round[$round]=$((counters1[4] - counters0[4]))
+    repeats_of_round[round]=$((counters1[4] - counters0[4]))
   fi
   local r p50_raw p99_raw requests
   r=$(awk '/^Requests\/sec:/ {print $2}' "$out")
