@@ -28,11 +28,19 @@ decision::endpoint::DecisionSettings decision_settings(const ProcessView& view) 
   decision::endpoint::DecisionSettings settings;
   settings.base_url = view.config.base_url;
   settings.tracking_ttl_s = absl::ToInt64Seconds(view.config.tracking_ttl);
+  settings.vast_tag_ttl_s = absl::ToInt64Seconds(view.config.vast_tag_ttl);
   settings.seed = view.seed;
   settings.max_body_bytes = view.config.public_limits.max_body_bytes;
   settings.process_start_wall_ns = view.started_wall_ns;
   settings.geo = view.geo;
   settings.max_cross_core_asks = view.config.max_cross_core_asks;
+  return settings;
+}
+
+decision::video::VastTagSettings vast_tag_settings(const ProcessView& view) {
+  decision::video::VastTagSettings settings;
+  settings.base_url = view.config.base_url;
+  settings.tracking_ttl_s = absl::ToInt64Seconds(view.config.tracking_ttl);
   return settings;
 }
 
@@ -63,6 +71,7 @@ CoreServices::CoreServices(runtime::Reactor& reactor, const ProcessView& view, t
                 tracking::endpoint::TrackingLinks{&channel_, &view.tracking_peers, &impressions_, &log_}),
       snapshots_(reactor, reactor.timers(), channel_, reactor.clock(), view.config.state_dir, state_, log_,
                  absl::ToInt64Milliseconds(view.config.snapshot_interval)),
+      vast_(reactor.clock(), view.keys, vast_tag_settings(view), view.catalog),
       public_router_(public_routes(decision_, tracking_, vast_)),
       admin_router_(admin_routes(health_, ready_, metrics_, catalog_reload_, explain_)),
       public_server_(reactor, public_router_, view.config.public_limits),

@@ -4,6 +4,7 @@
 #include <functional>
 
 #include "decision/endpoint/decision_handler.h"
+#include "decision/video/endpoint/vast_tag_handler.h"
 #include "runtime/reactor_channel.h"
 #include "service/catalog_ad_caps.h"
 #include "tracking/endpoint/impression_counter.h"
@@ -40,6 +41,7 @@ class CoreServices {
   decision::endpoint::DecisionHandler& decision_handler() { return decision_; }
   tracking::endpoint::TrackingHandler& tracking_handler() { return tracking_; }
   const tracking::endpoint::TrackingHandler& tracking() const { return tracking_; }
+  const decision::video::VastTagHandler& vast_tags() const { return vast_; }
   const tracking::endpoint::ImpressionCounter& impressions() const { return impressions_; }
   const tracking::events::EventLog& event_log() const { return log_; }
   const tracking::state::SnapshotWriter& snapshots() const { return snapshots_; }
@@ -101,7 +103,7 @@ class CoreServices {
   tracking::state::SnapshotWriter snapshots_;
   Sweeper sweeper_{*this};
   StateGauges gauges_;
-  NotBuiltHandler vast_{"GET /v1/vast"};
+  decision::video::VastTagHandler vast_;
   NotBuiltHandler catalog_reload_{"POST /admin/catalog"};
   NotBuiltHandler explain_{"POST /admin/explain"};
   HealthHandler health_;

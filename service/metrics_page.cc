@@ -221,6 +221,22 @@ void tracking_metrics(const ProcessView& view, std::string& out) {
   };
   families(view, out, kTracking, [](const CoreServices& c) -> const TrackingCounters& { return c.tracking().counters(); });
 
+  using decision::video::VastTagCounters;
+  static constexpr CounterFamily<VastTagCounters> kVastTags[] = {
+      {"decisiond_vast_documents_total", "counter", "VAST tag fetches answered with the ad's document, by core.",
+       &VastTagCounters::documents},
+      {"decisiond_vast_no_fills_total", "counter",
+       "VAST tag fetches answered with the no-fill document (the ad has left), by core.", &VastTagCounters::no_fills},
+      {"decisiond_vast_bad_signatures_total", "counter", "VAST tag fetches answered 403 10052, by core.",
+       &VastTagCounters::bad_signatures},
+      {"decisiond_vast_expired_total", "counter", "VAST tag fetches answered 410 10053, by core.",
+       &VastTagCounters::expired},
+      {"decisiond_vast_token_failures_total", "counter",
+       "VAST tag fetches answered 500 because a tracking token could not be sealed, by core.",
+       &VastTagCounters::token_failures},
+  };
+  families(view, out, kVastTags, [](const CoreServices& c) -> const VastTagCounters& { return c.vast_tags().counters(); });
+
   using tracking::endpoint::ImpressionCounters;
   static constexpr CounterFamily<ImpressionCounters> kImpressions[] = {
       {"decisiond_impressions_counted_total", "counter", "Impressions counted (first call of their token), by owner core.",

@@ -12,7 +12,7 @@ struct AssociatedData {
   uint8_t bytes[TokenCodec::kKeyIdBytes + 1];
 };
 
-AssociatedData associated_data(const uint8_t* key_id) { return {{key_id[0], key_id[1], kPayloadVersion}}; }
+AssociatedData associated_data(const uint8_t* key_id, uint8_t domain) { return {{key_id[0], key_id[1], domain}}; }
 
 size_t cache_slot(uint16_t key_id, std::span<const uint8_t, kXaesPrefixBytes> prefix, size_t entries) {
   // Prefixes are random: their first bytes spread as well as any hash would.
@@ -46,17 +46,26 @@ TokenCodec::~TokenCodec() = default;  // libgcrypt wipes the keys of the handles
 absl::Status TokenCodec::encode(const TrackingEvent& event, std::string& out) {
   if (absl::Status encodable = check_encodable(event); !encodable.ok()) return encodable;
   uint8_t* const payload = raw_.data() + kKeyIdBytes + kNonceBytes;
-  return seal(write_payload(event, std::span<uint8_t, kMaxPayloadBytes>(payload, kMaxPayloadBytes)), out);
+  return seal(kPayloadVersion, write_payload(event, std::span<uint8_t, kMaxPayloadBytes>(payload, kMaxPayloadBytes)), out);
 }
 
 absl::Status TokenCodec::encode_any_kind(const TrackingEvent& event, std::string& out) {
   uint8_t* const payload = raw_.data() + kKeyIdBytes + kNonceBytes;
   const size_t size = write_payload_of_any_kind(event, std::span<uint8_t, kMaxPayloadBytes>(payload, kMaxPayloadBytes));
   if (size == 0) return absl::InvalidArgumentError("event breaks a bound of the payload");
-  return seal(size, out);
+  return seal(kPayloadVersion, size, out);
 }
 
-absl::Status TokenCodec::seal(size_t payload_size, std::string& out) {
+absl::Status TokenCodec::seal_bytes(uint8_t domain, std::string_view plaintext, std::string& out) {
+  if (domain < kFirstOtherDomain) return absl::InvalidArgumentError("domain: tracking payload versions are reserved");
+  if (plaintext.empty() || plaintext.size() > kMaxPayloadBytes) {
+    return absl::InvalidArgumentError("plaintext: must be 1..kMaxPayloadBytes bytes");
+  }
+  std::memcpy(raw_.data() + kKeyIdBytes + kNonceBytes, plaintext.data(), plaintext.size());
+  return seal(domain, plaintext.size(), out);
+}
+
+absl::Status TokenCodec::seal(uint8_t domain, size_t payload_size, std::string& out) {
   uint8_t* const key_id = raw_.data();
   uint8_t* const nonce = key_id + kKeyIdBytes;
   uint8_t* const payload = nonce + kNonceBytes;
@@ -67,7 +76,7 @@ absl::Status TokenCodec::seal(size_t payload_size, std::string& out) {
   const uint8_t* const gcm_nonce = nonce + kXaesPrefixBytes;
   uint8_t* const tag = payload + payload_size;
 
-  const AssociatedData aad = associated_data(key_id);
+  const AssociatedData aad = associated_data(key_id, domain);
   if (!seal_key_.seal(std::span<const uint8_t, kGcmNonceBytes>(gcm_nonce, kGcmNonceBytes), aad.bytes,
                       std::span<uint8_t>(payload, payload_size), std::span<uint8_t, kGcmTagBytes>(tag, kGcmTagBytes))) {
     return absl::InternalError("AES-256-GCM encryption failed");
@@ -91,13 +100,11 @@ GcmKey& TokenCodec::open_key(const RingKey& key, std::span<const uint8_t, kXaesP
   return entry.gcm;
 }
 
-DecodedToken TokenCodec::decode(std::string_view token, int64_t now_s, std::string& storage) {
-  storage.clear();
-  DecodedToken decoded;  // kMalformed until proven otherwise
-  if (token.size() > kMaxTokenChars) return decoded;
+TokenVerdict TokenCodec::open(uint8_t domain, std::string_view token, std::string_view& plaintext) {
+  if (token.size() > kMaxTokenChars) return TokenVerdict::kMalformed;
   const std::optional<size_t> token_size = base64url_decode(token, raw_);
   // Every token has at least the header, the tag and some payload.
-  if (!token_size || *token_size <= kOverheadBytes) return decoded;
+  if (!token_size || *token_size <= kOverheadBytes) return TokenVerdict::kMalformed;
 
   const uint8_t* const key_id = raw_.data();
   const uint16_t id = static_cast<uint16_t>((key_id[0] << 8) | key_id[1]);
@@ -105,23 +112,38 @@ DecodedToken TokenCodec::decode(std::string_view token, int64_t now_s, std::stri
   for (const RingKey& k : ring_keys_) {
     if (k.id == id) key = &k;
   }
-  if (key == nullptr) {
-    decoded.verdict = TokenVerdict::kUnknownKey;
-    return decoded;
-  }
+  if (key == nullptr) return TokenVerdict::kUnknownKey;
 
   const uint8_t* const nonce = key_id + kKeyIdBytes;
   uint8_t* const payload = raw_.data() + kKeyIdBytes + kNonceBytes;
   const size_t payload_size = *token_size - kOverheadBytes;
   const uint8_t* const tag = payload + payload_size;
-  const AssociatedData aad = associated_data(key_id);
+  const AssociatedData aad = associated_data(key_id, domain);
   GcmKey& gcm = open_key(*key, std::span<const uint8_t, kXaesPrefixBytes>(nonce, kXaesPrefixBytes));
   // Compares the tag in constant time; fails on any change to the token.
   if (!gcm.open(std::span<const uint8_t, kGcmNonceBytes>(nonce + kXaesPrefixBytes, kGcmNonceBytes), aad.bytes,
                 std::span<uint8_t>(payload, payload_size), std::span<const uint8_t, kGcmTagBytes>(tag, kGcmTagBytes))) {
-    decoded.verdict = TokenVerdict::kUnauthenticated;
-    return decoded;
+    return TokenVerdict::kUnauthenticated;
   }
+  plaintext = std::string_view(reinterpret_cast<const char*>(payload), payload_size);
+  return TokenVerdict::kValid;
+}
+
+TokenVerdict TokenCodec::open_bytes(uint8_t domain, std::string_view text, std::string& storage) {
+  storage.clear();
+  if (domain < kFirstOtherDomain) return TokenVerdict::kMalformed;
+  std::string_view plaintext;
+  const TokenVerdict verdict = open(domain, text, plaintext);
+  if (verdict == TokenVerdict::kValid) storage.assign(plaintext);
+  return verdict;
+}
+
+DecodedToken TokenCodec::decode(std::string_view token, int64_t now_s, std::string& storage) {
+  storage.clear();
+  DecodedToken decoded;  // kMalformed until proven otherwise
+  std::string_view plaintext;
+  decoded.verdict = open(kPayloadVersion, token, plaintext);
+  if (decoded.verdict != TokenVerdict::kValid) return decoded;
 
   // The key id and nonce name the token: distinct tokens have distinct (key id, nonce) by
   // construction, so two share an id only by a 64-bit hash collision. XXH3-64 without a
@@ -130,10 +152,11 @@ DecodedToken TokenCodec::decode(std::string_view token, int64_t now_s, std::stri
   // do alone: a codec's tokens share its prefix, and every codec counts from 0.
   decoded.token_id = XXH3_64bits(raw_.data(), kKeyIdBytes + kNonceBytes);
   // Only authenticated plaintext reaches the caller's storage.
-  storage.assign(reinterpret_cast<const char*>(payload), payload_size);
+  storage.assign(plaintext);
   if (!read_payload(storage, decoded.event)) {
     storage.clear();
     decoded.event = TrackingEvent{};
+    decoded.verdict = TokenVerdict::kMalformed;
     return decoded;  // authentic but unreadable: a bug of ours, still a 400 for the client
   }
   decoded.verdict =

@@ -105,6 +105,17 @@ class TokenCodec {
   // keep storage unchanged while using them. On failure storage is left empty.
   DecodedToken decode(std::string_view token, int64_t now_s, std::string& storage);
 
+  // Sealed payloads that are not tracking events (a VAST tag's d): the same construction,
+  // keys and nonces, with `domain` in the associated data where a token has its payload
+  // version, so a payload of one domain never opens as another's or as a token. Domains
+  // start at kFirstOtherDomain; payload versions stay below it.
+  static constexpr uint8_t kFirstOtherDomain = 0x80;
+  // Appends base64url(key id | nonce | ciphertext | tag) to out; InvalidArgument (out
+  // unchanged) for a reserved domain or a plaintext of 0 or more than kMaxPayloadBytes.
+  absl::Status seal_bytes(uint8_t domain, std::string_view plaintext, std::string& out);
+  // kValid with the plaintext in storage, or why not (storage then empty).
+  TokenVerdict open_bytes(uint8_t domain, std::string_view text, std::string& storage);
+
  private:
   // Subkeys of the prefixes seen when opening tokens, direct-mapped by (key id, prefix).
   static constexpr size_t kOpenCacheEntries = 256;
@@ -120,7 +131,9 @@ class TokenCodec {
   };
 
   // Seals the payload already written after the header in raw_, and appends the token.
-  absl::Status seal(size_t payload_size, std::string& out);
+  absl::Status seal(uint8_t domain, size_t payload_size, std::string& out);
+  // Authenticates text sealed under domain; plaintext then views raw_.
+  TokenVerdict open(uint8_t domain, std::string_view text, std::string_view& plaintext);
   // Keys seal_key_ with the signing key's subkey for the current prefix of nonces_.
   void key_sealer();
   // The keyed GCM handle that opens tokens of this key and prefix.

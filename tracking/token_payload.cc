@@ -4,71 +4,22 @@
 #include <limits>
 
 #include "absl/strings/str_cat.h"
+#include "tracking/binary_fields.h"
 
 namespace tracking {
 namespace {
 
 constexpr uint8_t kFlagUserId = 1;
 
-uint8_t* put_varint(uint8_t* at, uint64_t value) {
-  while (value >= 0x80) {
-    *at++ = static_cast<uint8_t>(value) | 0x80;
-    value >>= 7;
-  }
-  *at++ = static_cast<uint8_t>(value);
-  return at;
-}
-
-uint8_t* put_bytes(uint8_t* at, std::string_view bytes) {
-  if (!bytes.empty()) std::memcpy(at, bytes.data(), bytes.size());
-  return at + bytes.size();
-}
-
-// A bounds-checked cursor: every read fails rather than run past the end.
-class PayloadReader {
- public:
-  explicit PayloadReader(std::string_view payload) : rest_(payload) {}
-
-  bool byte(uint8_t& value) {
-    if (rest_.empty()) return false;
-    value = static_cast<uint8_t>(rest_.front());
-    rest_.remove_prefix(1);
-    return true;
-  }
-
-  // Minimal LEB128 of at most 64 bits: one spelling per value.
-  bool varint(uint64_t& value) {
-    value = 0;
-    for (size_t i = 0; i < kMaxVarintBytes; ++i) {
-      uint8_t b;
-      if (!byte(b)) return false;
-      if (i == kMaxVarintBytes - 1 && b > 1) return false;  // beyond 64 bits
-      value |= uint64_t{b & 0x7fu} << (7 * i);
-      if ((b & 0x80) == 0) return b != 0 || i == 0;  // a zero last byte is a padded spelling
-    }
-    return false;
-  }
-
-  bool bytes(size_t count, std::string_view& value) {
-    if (count > rest_.size()) return false;
-    value = rest_.substr(0, count);
-    rest_.remove_prefix(count);
-    return true;
-  }
-
-  bool at_end() const { return rest_.empty(); }
-
- private:
-  std::string_view rest_;
-};
-
 // The kind's own bytes, as version 2 lays them out for every kind.
 bool read_kind_fields(std::string_view bytes, TrackingEvent& event) {
   switch (event.kind) {
     case EventKind::kImpression:
     case EventKind::kError:
-    case EventKind::kVerificationNotExecuted:
       return bytes.empty();
+    case EventKind::kVerificationNotExecuted:
+      event.vendor = bytes;
+      return bytes.size() <= kMaxVendorBytes;
     case EventKind::kClick:
       event.click_url = bytes;
       return true;
@@ -91,9 +42,9 @@ std::string_view kind_bytes(const TrackingEvent& event, uint8_t& milestone) {
     case EventKind::kVideo:
       milestone = static_cast<uint8_t>(event.milestone);
       return {reinterpret_cast<const char*>(&milestone), 1};
+    case EventKind::kVerificationNotExecuted: return event.vendor;
     case EventKind::kImpression:
     case EventKind::kError:
-    case EventKind::kVerificationNotExecuted:
       return {};
   }
   return event.extra;
@@ -153,6 +104,13 @@ absl::Status check_encodable(const TrackingEvent& event) {
   if (event.kind != EventKind::kClick && !event.click_url.empty()) {
     return absl::InvalidArgumentError("click_url: only click events carry a URL");
   }
+  if (event.kind != EventKind::kVerificationNotExecuted && !event.vendor.empty()) {
+    return absl::InvalidArgumentError("vendor: only verification_not_executed events carry a vendor");
+  }
+  if (event.vendor.size() > kMaxVendorBytes) {
+    return absl::InvalidArgumentError(absl::StrCat("vendor: more than ", kMaxVendorBytes,
+                                                   " bytes (", event.vendor.size(), ")"));
+  }
   if (!event.extra.empty()) return absl::InvalidArgumentError("extra: only kinds of other builds carry it");
   if (event.click_url.size() > kMaxClickUrlBytes) {
     return absl::InvalidArgumentError(absl::StrCat("click_url: more than ", kMaxClickUrlBytes,
@@ -186,7 +144,7 @@ size_t write_payload_of_any_kind(const TrackingEvent& event, std::span<uint8_t, 
 
 bool read_payload(std::string_view payload, TrackingEvent& event) {
   event = TrackingEvent{};
-  PayloadReader reader(payload);
+  BinaryReader reader(payload);
   uint8_t version, kind, flags;
   if (!reader.byte(version) || version != kPayloadVersion) return false;
   if (!reader.byte(kind) || !reader.byte(flags) || (flags & ~kFlagUserId) != 0) return false;

@@ -5,7 +5,8 @@
 // Version 2, in order:
 //   u8 version (2) | u8 kind | u8 flags (bit 0: user id present; other bits zero)
 //   varint length (0..2048), the kind's own bytes: custom: the name (1..64 bytes); video:
-//     u8 milestone; click: the URL; impression, error, verification_not_executed: none;
+//     u8 milestone; click: the URL; verification_not_executed: the vendor key (0..256
+//     bytes); impression, error: none;
 //     a kind this build does not know: whatever its build put there, skipped unread
 //   varint ad id | varint creative id | varint placement id | 16 bytes request id
 //   varint issued_at_s | varint lifetime_s (expires_at_s - issued_at_s, >= 1)
@@ -20,12 +21,12 @@
 #include <string_view>
 
 #include "absl/status/status.h"
+#include "tracking/binary_fields.h"
 #include "tracking/tracking_event.h"
 
 namespace tracking {
 
 inline constexpr uint8_t kPayloadVersion = 2;
-inline constexpr size_t kMaxVarintBytes = 10;
 // The longest payload: a click with the longest URL and user id.
 inline constexpr size_t kMaxKindBytes = kMaxClickUrlBytes;  // the longest kind-specific field
 inline constexpr size_t kMaxPayloadBytes = 3 + (2 + kMaxKindBytes) + 3 * kMaxVarintBytes +

@@ -19,6 +19,7 @@ namespace tracking {
 inline constexpr size_t kMaxUserIdBytes = 256;
 inline constexpr size_t kMaxClickUrlBytes = 2048;
 inline constexpr size_t kMaxEventNameBytes = 64;
+inline constexpr size_t kMaxVendorBytes = 256;
 
 // Wire values: they are written into tokens, so never renumber. An open set (DESIGN
 // section 5): a token may carry a value this build has no name for (minted by a newer
@@ -60,6 +61,8 @@ struct TrackingEvent {
   int64_t issued_at_s = 0;   // Unix seconds
   int64_t expires_at_s = 0;  // Unix seconds; the token is expired when now_s >= expires_at_s
   std::string_view click_url;  // kClick only; empty when the creative has no click URL
+  // kVerificationNotExecuted only: the Open Measurement vendor whose script did not run.
+  std::string_view vendor;
   // Kinds this build does not know: their kind-specific bytes, carried but not read.
   std::string_view extra;
 };

@@ -171,6 +171,17 @@ std::optional<std::string_view> ObjectReader::text(std::string_view key, Presenc
   return found ? read_text(*found, path_of(key), errors_) : std::nullopt;
 }
 
+std::optional<bool> ObjectReader::boolean(std::string_view key, Presence presence) const {
+  const std::optional<element> found = value(key, presence);
+  if (!found) return std::nullopt;
+  bool flag = false;
+  if (found->get_bool().get(flag) != simdjson::SUCCESS) {
+    errors_.add(path_of(key), "must be true or false");
+    return std::nullopt;
+  }
+  return flag;
+}
+
 std::optional<Id> ObjectReader::id(std::string_view key, Presence presence) const {
   const std::optional<element> found = value(key, presence);
   return found ? read_id(*found, path_of(key), errors_) : std::nullopt;

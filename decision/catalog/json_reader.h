@@ -77,6 +77,7 @@ class ObjectReader {
   std::optional<element> value(std::string_view key, Presence presence) const;
   std::optional<std::string_view> string(std::string_view key, Presence presence) const;
   std::optional<std::string_view> text(std::string_view key, Presence presence) const;
+  std::optional<bool> boolean(std::string_view key, Presence presence) const;
   std::optional<Id> id(std::string_view key, Presence presence) const;
   std::optional<uint64_t> integer(std::string_view key, Presence presence, uint64_t min,
                                   uint64_t max) const;

@@ -29,7 +29,11 @@ inline constexpr size_t kMaxLanguageTagBytes = 35;
 inline constexpr size_t kMaxCustomEventNameBytes = 64;
 inline constexpr size_t kMaxCustomExpressionBytes = 4096;
 inline constexpr uint64_t kMaxVideoDimension = 16384;
-inline constexpr double kMaxVideoDurationSeconds = 24.0 * 3600;
+// Below a day: VAST's Duration is an xs:time (HH:MM:SS.mmm), whose hours stop at 23.
+inline constexpr double kMaxVideoDurationSeconds = 24.0 * 3600 - 1;
+// An Open Measurement vendor key travels in verification_not_executed tokens
+// (tracking/tracking_event.h kMaxVendorBytes).
+inline constexpr size_t kMaxVendorKeyBytes = 256;
 // Nesting of the catalog document (simdjson's default); it has five levels of its own.
 inline constexpr uint32_t kMaxJsonDepth = 1024;
 

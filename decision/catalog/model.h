@@ -63,6 +63,9 @@ struct VerificationItem {
   std::string vendor_key;
   std::string url;
   std::string parameters;  // empty when the file gives none
+  // VAST's browserOptional: the script also runs outside a browser (an app's OM SDK). The
+  // file's "browserOptional"; false when absent, VAST's own default.
+  bool browser_optional = false;
 };
 
 enum class VideoDelivery : uint8_t { kVastXml = 0, kVastTag = 1, kJson = 2 };
@@ -74,12 +77,18 @@ struct MediaFile {
   uint32_t width = 0;
   uint32_t height = 0;
   uint32_t bitrate_kbps = 0;  // 0: not given
+  // VAST's delivery: an adaptive stream (HLS, DASH manifest) rather than a progressive file.
+  // The file's "delivery" ("streaming" or "progressive"), else judged from the type.
+  bool streaming = false;
 };
 
 struct Companion {
   uint32_t width = 0;
   uint32_t height = 0;
   std::string image_url;
+  // MIME type of the image (VAST StaticResource creativeType): the file's "type", else
+  // judged from the URL's extension, else "image/*".
+  std::string image_type;
   std::string click_url;  // empty when the file gives none
 };
 

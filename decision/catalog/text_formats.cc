@@ -2,6 +2,7 @@
 
 #include <array>
 #include <cctype>
+#include <utility>
 #include <vector>
 
 #include "absl/strings/ascii.h"
@@ -138,6 +139,29 @@ bool is_mime_type(std::string_view text) {
     return is_alnum(c) || std::string_view("!#$&^_.+-").find(c) != std::string_view::npos;
   };
   return all_of(text.substr(0, slash), token) && all_of(text.substr(slash + 1), token);
+}
+
+bool is_streaming_media_type(std::string_view mime_type) {
+  for (std::string_view manifest : {"application/x-mpegurl", "application/vnd.apple.mpegurl",
+                                    "audio/mpegurl", "application/dash+xml"}) {
+    if (absl::EqualsIgnoreCase(runtime::av(mime_type), runtime::av(manifest))) return true;
+  }
+  return false;
+}
+
+std::string_view image_type_of_url(std::string_view url) {
+  url = url.substr(0, url.find_first_of("?#"));
+  const size_t dot = url.rfind('.');
+  if (dot == std::string_view::npos || url.find('/', dot) != std::string_view::npos) return "image/*";
+  const std::string_view extension = url.substr(dot + 1);
+  static constexpr std::pair<std::string_view, std::string_view> kTypes[] = {
+      {"png", "image/png"},   {"jpg", "image/jpeg"},     {"jpeg", "image/jpeg"}, {"gif", "image/gif"},
+      {"webp", "image/webp"}, {"svg", "image/svg+xml"}, {"avif", "image/avif"},
+  };
+  for (const auto& [suffix, type] : kTypes) {
+    if (absl::EqualsIgnoreCase(runtime::av(extension), runtime::av(suffix))) return type;
+  }
+  return "image/*";
 }
 
 bool is_aspect_ratio(std::string_view text) {

@@ -40,6 +40,14 @@ bool is_mime_type(std::string_view text);
 // "16:9": two positive integers.
 bool is_aspect_ratio(std::string_view text);
 
+// Whether a media MIME type names an adaptive stream's manifest (HLS, DASH), which VAST
+// delivers as "streaming"; case-insensitive.
+bool is_streaming_media_type(std::string_view mime_type);
+
+// The image MIME type of a URL's file extension (png, jpg, jpeg, gif, webp, svg, avif;
+// case-insensitive, query and fragment ignored), or "image/*" when it has none of these.
+std::string_view image_type_of_url(std::string_view url);
+
 // The shape of an IANA name ("Europe/Paris", "UTC", "America/Argentina/Buenos_Aires"):
 // checked before absl::LoadTimeZone so that a name is never a file path ("../x", "/etc").
 bool is_iana_zone_name(std::string_view text);

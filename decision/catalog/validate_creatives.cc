@@ -93,6 +93,10 @@ void read_verification(const ObjectReader& in, Creative& creative) {
   for_each_object(in, "verification", kOptional, [&](const ObjectReader& item, size_t) {
     VerificationItem verification;
     verification.vendor_key = std::string(item.text("vendorKey", kRequired).value_or(""));
+    if (verification.vendor_key.size() > kMaxVendorKeyBytes) {
+      item.error("vendorKey", absl::StrCat("must be at most ", kMaxVendorKeyBytes, " bytes"));
+    }
+    verification.browser_optional = item.boolean("browserOptional", kOptional).value_or(false);
     if (const std::optional<std::string_view> key = item.spelling({"url", "scriptUrl"})) {
       verification.url = read_url(item, *key, kRequired);
     } else {

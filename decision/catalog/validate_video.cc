@@ -40,6 +40,14 @@ std::vector<MediaFile> read_media_files(const ObjectReader& in) {
         file.height = read_dimension(item, "height");
         file.bitrate_kbps = static_cast<uint32_t>(
             item.integer("bitrate", kOptional, 1, kMaxBitrateKbps).value_or(0));
+        if (const std::optional<std::string_view> delivery = item.string("delivery", kOptional)) {
+          if (*delivery != "progressive" && *delivery != "streaming") {
+            item.error("delivery", "must be progressive or streaming");
+          }
+          file.streaming = *delivery == "streaming";
+        } else {
+          file.streaming = is_streaming_media_type(file.type);
+        }
         files.push_back(std::move(file));
       });
   if (count && *count == 0) in.error("mediaFiles", "must hold at least one media file");
@@ -53,6 +61,14 @@ std::vector<Companion> read_companions(const ObjectReader& in) {
     companion.width = read_dimension(item, "width");
     companion.height = read_dimension(item, "height");
     companion.image_url = read_url(item, "imageUrl", kRequired);
+    if (const std::optional<std::string_view> type = item.string("type", kOptional)) {
+      if (!is_mime_type(*type) || !type->starts_with("image/")) {
+        item.error("type", "must be an image MIME type such as image/png");
+      }
+      companion.image_type = std::string(*type);
+    } else {
+      companion.image_type = std::string(image_type_of_url(companion.image_url));
+    }
     companion.click_url = read_url(item, "clickUrl", kOptional);
     companions.push_back(std::move(companion));
   });

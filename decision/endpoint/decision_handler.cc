@@ -16,14 +16,13 @@ constexpr int kUnsupportedMediaType = 10002;
 constexpr int kInternalError = 10099;
 constexpr int kOverloaded = 10098;
 // Which formats a placement may be served in. 2025-01-01 knows native ads only and ignores
-// `format`; later versions honour it. Video responses (delivery, vast, videoEvents) are
-// not built yet, so video ads are not candidates under any version: a placement asking for
-// video only gets none. (Returning a video ad without them would break the spec's video
-// rules 1 and 3.)
-std::optional<catalog::FormatFilter> formats_to_serve(const versions::VersionFeatures& features,
-                                                      const request::PlacementRequest& placement) {
-  if (features.format_filter && placement.format == request::AdFormat::kVideo) return std::nullopt;
-  return catalog::FormatFilter::kNative;
+// `format`; from 2025-11-01 video ads are served too, and `format` narrows to one of the two.
+catalog::FormatFilter formats_to_serve(const versions::VersionFeatures& features,
+                                       const request::PlacementRequest& placement) {
+  if (!features.video) return catalog::FormatFilter::kNative;
+  if (!features.format_filter || !placement.format) return catalog::FormatFilter::kAny;
+  return *placement.format == request::AdFormat::kVideo ? catalog::FormatFilter::kVideo
+                                                        : catalog::FormatFilter::kNative;
 }
 
 }  // namespace
@@ -39,7 +38,10 @@ DecisionHandler::DecisionHandler(const runtime::Clock& clock, uint32_t core_inde
       reader_(settings.max_body_bytes),
       codec_(keys),
       links_(codec_, settings.base_url, settings.tracking_ttl_s),
-      writer_(links_),
+      documents_(codec_, settings.base_url, settings.tracking_ttl_s),
+      tags_(codec_, keys),
+      video_(documents_, tags_, settings.base_url, settings.vast_tag_ttl_s),
+      writer_(links_, video_),
       random_(settings.seed, core_index),
       targeting_(settings.geo),
       request_ids_(settings.process_start_wall_ns, core_index),
@@ -120,18 +122,14 @@ void DecisionHandler::decide(const versions::Resolution& version, const http::Re
       counters_.unknown_placements.add();
       continue;
     }
-    const std::optional<catalog::FormatFilter> formats = formats_to_serve(features, asked);
-    uint32_t picked = 0;
-    if (formats) {
-      selection::PlacementFilter filter;
-      filter.format = *formats;
-      filter.advertiser_id = asked.advertiser_id;
-      filter.template_id = asked.template_id;
-      targeting_.begin_placement(asked);
-      const std::span<selection::Pick> out(picks_.data() + picks_used, asked.count);
-      picked = selector_.select(snapshot, *decision.placement_index, filter, now_s, &cap_rule_,
-                                chosen_, out);
-    }
+    selection::PlacementFilter filter;
+    filter.format = formats_to_serve(features, asked);
+    filter.advertiser_id = asked.advertiser_id;
+    filter.template_id = asked.template_id;
+    targeting_.begin_placement(asked);
+    const std::span<selection::Pick> out(picks_.data() + picks_used, asked.count);
+    const uint32_t picked =
+        selector_.select(snapshot, *decision.placement_index, filter, now_s, &cap_rule_, chosen_, out);
     decision.picks = {picks_.data() + picks_used, picked};
     picks_used += picked;
     counters_.creatives.add(picked);
@@ -146,7 +144,7 @@ void DecisionHandler::decide(const versions::Resolution& version, const http::Re
       request.find_header(localization::kAcceptLanguageHeader));
   if (!languages.present()) counters_.language_missing.add();
 
-  response::TrackingIssue issue;
+  tracking::TokenIssue issue;
   issue.request_id = request_ids_.next();
   if (targeting_.user_id_usable()) issue.user_id = request_.user.id;
   issue.now_s = now_s;

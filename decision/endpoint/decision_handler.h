@@ -39,12 +39,14 @@
 #include "tracking/events/event_log.h"
 #include "tracking/key_ring.h"
 #include "tracking/token_codec.h"
+#include "tracking/vast_tag/vast_tag_codec.h"
 
 namespace decision::endpoint {
 
 struct DecisionSettings {
   std::string base_url;          // --base-url, no trailing slash
   int64_t tracking_ttl_s = 3600; // --tracking-ttl
+  int64_t vast_tag_ttl_s = 900;  // --vast-tag-ttl
   uint64_t seed = 0;             // --seed, or one drawn at start
   size_t max_body_bytes = request::RequestReader::kDefaultCapacityBytes;
   int64_t process_start_wall_ns = 0;
@@ -122,6 +124,9 @@ class DecisionHandler final : public http::Handler {
   request::DecisionRequest request_;
   tracking::TokenCodec codec_;
   response::TrackingLinks links_;
+  video::VastDocumentWriter documents_;
+  tracking::VastTagCodec tags_;
+  response::VideoFields video_;
   response::ResponseWriter writer_;
   selection::CoreRandom random_;
   selection::AdSelector selector_{random_};

@@ -1,18 +1,57 @@
 #include "decision/response/catalog_text.h"
 
+#include <string>
+
 #include "decision/response/public_ids.h"
 #include "http/json_writer.h"
 
 namespace decision::response {
 
 namespace {
-std::string contents_json(const catalog::LocalizedContents& contents) {
+void write_item(http::JsonWriter& json, std::string_view key, std::string_view value, std::string_view type) {
+  json.begin_object().key("key").string(key).key("value").string(value).key("type").string(type).end_object();
+}
+
+// A json-delivery video's media, for a custom player (docs/video.md): per media file i
+// (from 1, catalog order) media_file_<i> (the URL, typed by its MIME type), _delivery,
+// _width, _height and _bitrate (when given); per companion i companion_<i>_image (typed by
+// the image's MIME type), _width, _height and _click_url (when given).
+void write_media_items(http::JsonWriter& json, const catalog::Video& video) {
+  std::string key;
+  auto numbered = [&key](std::string_view prefix, size_t i, std::string_view suffix) -> std::string_view {
+    key.assign(prefix);
+    key.append(std::to_string(i + 1));
+    key.append(suffix);
+    return key;
+  };
+  for (size_t i = 0; i < video.media_files.size(); ++i) {
+    const catalog::MediaFile& file = video.media_files[i];
+    write_item(json, numbered("media_file_", i, ""), file.url, file.type);
+    write_item(json, numbered("media_file_", i, "_delivery"), file.streaming ? "streaming" : "progressive", "text");
+    write_item(json, numbered("media_file_", i, "_width"), std::to_string(file.width), "number");
+    write_item(json, numbered("media_file_", i, "_height"), std::to_string(file.height), "number");
+    if (file.bitrate_kbps != 0) {
+      write_item(json, numbered("media_file_", i, "_bitrate"), std::to_string(file.bitrate_kbps), "number");
+    }
+  }
+  for (size_t i = 0; i < video.companions.size(); ++i) {
+    const catalog::Companion& companion = video.companions[i];
+    write_item(json, numbered("companion_", i, "_image"), companion.image_url, companion.image_type);
+    write_item(json, numbered("companion_", i, "_width"), std::to_string(companion.width), "number");
+    write_item(json, numbered("companion_", i, "_height"), std::to_string(companion.height), "number");
+    if (!companion.click_url.empty()) {
+      write_item(json, numbered("companion_", i, "_click_url"), companion.click_url, "url");
+    }
+  }
+}
+
+std::string contents_json(const catalog::LocalizedContents& contents, const catalog::Creative& creative) {
   std::string out;
   http::JsonWriter json(out);
   json.begin_array();
-  for (const catalog::ContentItem& item : contents.items) {
-    json.begin_object().key("key").string(item.key).key("value").string(item.value);
-    json.key("type").string(item.type).end_object();
+  for (const catalog::ContentItem& item : contents.items) write_item(json, item.key, item.value, item.type);
+  if (creative.video && creative.video->delivery == catalog::VideoDelivery::kJson) {
+    write_media_items(json, *creative.video);
   }
   json.end_array();
   return out;
@@ -39,7 +78,7 @@ CatalogText::CatalogText(const catalog::CatalogSnapshot& snapshot) {
       first_language_.push_back(static_cast<uint32_t>(languages_.size()));
       for (const catalog::LocalizedContents& contents : creative.contents) {
         languages_.push_back(contents.language);
-        contents_json_.push_back(contents_json(contents));
+        contents_json_.push_back(contents_json(contents, creative));
         bytes_ += contents_json_.back().size();
       }
     }

@@ -46,10 +46,10 @@ void write_language_unavailable(http::JsonWriter& json, size_t index,
 }
 }  // namespace
 
-bool ResponseWriter::write_creative(http::JsonWriter& json, const ResponseInput& input,
-                                    const catalog::Placement& placement,
+bool ResponseWriter::write_creative(http::JsonWriter& json, const ResponseInput& input, uint32_t placement_index,
                                     const selection::Pick& pick, bool* fell_back) {
   const catalog::CatalogSnapshot& snapshot = input.snapshot;
+  const catalog::Placement& placement = snapshot.placements()[placement_index];
   const catalog::Ad& ad = snapshot.ads()[pick.ad_index];
   const catalog::Creative& creative = ad.creatives[pick.creative_index];
   const catalog::Template& template_record = snapshot.templates()[ad.template_index];
@@ -68,8 +68,15 @@ bool ResponseWriter::write_creative(http::JsonWriter& json, const ResponseInput&
     json.literal_key("template").begin_object().literal_key("key").string(template_record.key);
     json.literal_key("style").string(template_record.style).end_object();
   }
+  // Video ads are candidates only under versions that serve them (the endpoint's format
+  // filter), so a video creative here always gets its video members.
+  const catalog::Video* video = input.features.video && creative.video ? &*creative.video : nullptr;
+  const bool in_document = video != nullptr && video->delivery != catalog::VideoDelivery::kJson;
+  const TrackingShape shape = video == nullptr ? TrackingShape::kNative
+                              : in_document    ? TrackingShape::kVideoDocument
+                                               : TrackingShape::kVideoJson;
   json.literal_key("tracking");
-  if (!links_.write(json, input.tracking, ad, creative, placement)) return false;
+  if (!links_.write(json, input.tracking, ad, creative, placement, shape)) return false;
   json.literal_key("metadata").begin_object();
   json.literal_key("adId");
   write_public_id(json, kAdPrefix, ad.id);
@@ -81,10 +88,18 @@ bool ResponseWriter::write_creative(http::JsonWriter& json, const ResponseInput&
   write_public_id(json, kTemplatePrefix, template_record.id);
   json.literal_key("priority").string(snapshot.priorities()[ad.tier_index].key);
   json.literal_key("style").string(ad.style);
+  if (video != nullptr) VideoFields::write_metadata(json, *video);
   json.end_object();
   if (input.features.verification) {
+    // Spec "Presence rules": in the VAST deliveries they are in the document instead.
     json.literal_key("verificationScriptResources");
-    write_verification_resources(json, creative.verification);
+    write_verification_resources(json, in_document ? std::span<const catalog::VerificationItem>()
+                                                   : std::span<const catalog::VerificationItem>(creative.verification));
+  }
+  if (video != nullptr) {
+    const video::VastAd served{snapshot, pick.ad_index, pick.creative_index, placement_index,
+                               static_cast<uint32_t>(language_index)};
+    if (!video_.write_delivery(json, served, input.tracking)) return false;
   }
   json.end_object();
   return true;
@@ -101,10 +116,9 @@ bool ResponseWriter::write(const ResponseInput& input, std::string& out, WriteOu
     const PlacementDecision& decision = input.placements[i];
     json.begin_object().literal_key("placement").string(decision.key).literal_key("creatives").begin_array();
     if (decision.placement_index) {
-      const catalog::Placement& placement = input.snapshot.placements()[*decision.placement_index];
       bool fell_back = false;
       for (const selection::Pick& pick : decision.picks) {
-        if (!write_creative(json, input, placement, pick, &fell_back)) return false;
+        if (!write_creative(json, input, *decision.placement_index, pick, &fell_back)) return false;
       }
       if (fell_back) {
         fell_back_mask |= 1u << i;

@@ -7,6 +7,10 @@
 //   {"success":true,"data":[{"placement":...,"creatives":[...]},...],"errors":null,
 //    "warnings":null or [...]}
 //
+// A video creative (versions with the video feature) adds videoEvents, its metadata,
+// `delivery` and `vast` (video_fields.h); in the VAST deliveries its tracking and
+// verification resources live in the document, and the JSON arrays are empty.
+//
 // Warnings, in this order: 20002 (version in maintenance or deprecated), 20001 (no
 // Accept-Language), then per placement in request order 20003 (unknown key) or 20004 (a
 // creative had no content in any requested language).
@@ -20,6 +24,7 @@
 #include "decision/localization/accept_language.h"
 #include "decision/response/catalog_text.h"
 #include "decision/response/tracking_links.h"
+#include "decision/response/video_fields.h"
 #include "decision/selection/ad_selector.h"
 #include "decision/versions/version_features.h"
 
@@ -40,7 +45,7 @@ struct ResponseInput {
   const localization::LanguagePreferences& languages;
   std::string_view version_warning;  // warning 20002 (JSON item), empty when none
   std::span<const PlacementDecision> placements;
-  TrackingIssue tracking;
+  tracking::TokenIssue tracking;
 };
 
 // What a written body contained, for metrics.
@@ -50,7 +55,7 @@ struct WriteOutcome {
 
 class ResponseWriter {
  public:
-  explicit ResponseWriter(TrackingLinks& links) : links_(links) {}
+  ResponseWriter(TrackingLinks& links, VideoFields& video) : links_(links), video_(video) {}
 
   // Appends the body to out. False when a tracking token could not be sealed; out then
   // holds a partial body to be discarded.
@@ -59,11 +64,11 @@ class ResponseWriter {
  private:
   // Writes one creative; sets *fell_back when its content is in the default language
   // because none of the requested ones was available.
-  bool write_creative(http::JsonWriter& json, const ResponseInput& input,
-                      const catalog::Placement& placement, const selection::Pick& pick,
-                      bool* fell_back);
+  bool write_creative(http::JsonWriter& json, const ResponseInput& input, uint32_t placement_index,
+                      const selection::Pick& pick, bool* fell_back);
 
   TrackingLinks& links_;
+  VideoFields& video_;
 };
 
 }  // namespace decision::response

@@ -25,8 +25,9 @@ bool TrackingLinks::write_link(http::JsonWriter& json, const tracking::TrackingE
   return true;
 }
 
-bool TrackingLinks::write(http::JsonWriter& json, const TrackingIssue& issue, const catalog::Ad& ad,
-                          const catalog::Creative& creative, const catalog::Placement& placement) {
+bool TrackingLinks::write(http::JsonWriter& json, const tracking::TokenIssue& issue, const catalog::Ad& ad,
+                          const catalog::Creative& creative, const catalog::Placement& placement,
+                          TrackingShape shape) {
   tracking::TrackingEvent event;
   event.ad_id = ad.id;
   event.creative_id = creative.id;
@@ -36,15 +37,16 @@ bool TrackingLinks::write(http::JsonWriter& json, const TrackingIssue& issue, co
   event.issued_at_s = issue.now_s;
   event.expires_at_s = issue.now_s + ttl_s_;
 
+  const bool in_document = shape == TrackingShape::kVideoDocument;
   json.begin_object().literal_key("impressions").begin_array();
   event.kind = tracking::EventKind::kImpression;
-  if (!write_link(json, event)) return false;
+  if (!in_document && !write_link(json, event)) return false;
   json.end_array().literal_key("clicks").begin_array();
   // A click token exists even without a click URL: the click is still counted (and answered
   // 204 rather than 302, DESIGN section 5).
   event.kind = tracking::EventKind::kClick;
   event.click_url = creative.click_url;
-  if (!write_link(json, event)) return false;
+  if (!in_document && !write_link(json, event)) return false;
   event.click_url = {};
   json.end_array().literal_key("custom");
   if (creative.custom_events.empty()) {
@@ -55,6 +57,20 @@ bool TrackingLinks::write(http::JsonWriter& json, const TrackingIssue& issue, co
     for (const std::string& name : creative.custom_events) {
       event.custom_name = name;
       if (!write_link(json, event)) return false;
+    }
+    json.end_array();
+  }
+  if (shape != TrackingShape::kNative) {
+    json.literal_key("videoEvents").begin_array();
+    if (shape == TrackingShape::kVideoJson) {
+      event.kind = tracking::EventKind::kVideo;
+      event.custom_name = {};
+      const bool skippable = creative.video && creative.video->skippable();
+      for (uint8_t code = 1; code <= static_cast<uint8_t>(tracking::VideoMilestone::kSkip); ++code) {
+        event.milestone = static_cast<tracking::VideoMilestone>(code);
+        if (event.milestone == tracking::VideoMilestone::kSkip && !skippable) continue;
+        if (!write_link(json, event)) return false;
+      }
     }
     json.end_array();
   }

@@ -13,16 +13,17 @@
 #include "decision/catalog/model.h"
 #include "http/json_writer.h"
 #include "tracking/token_codec.h"
+#include "tracking/token_issue.h"
 #include "tracking/tracking_event.h"
 
 namespace decision::response {
 
-// What every token of one decision request shares.
-struct TrackingIssue {
-  tracking::RequestId request_id{};
-  // Carried in tokens only when the user may be recognised (DESIGN section 4, GDPR).
-  std::optional<std::string_view> user_id;
-  int64_t now_s = 0;
+// Which tracking arrays a creative carries (spec "Tracking", "Video rules" 3 and 4).
+enum class TrackingShape : uint8_t {
+  kNative,         // impressions, clicks, custom
+  kVideoJson,      // those and videoEvents (skip only when skippable): a custom player calls them
+  kVideoDocument,  // vast_xml, vast_tag: impressions, clicks and videoEvents empty, tracking
+                   // lives in the VAST document; custom events stay (VAST has no place for them)
 };
 
 class TrackingLinks {
@@ -31,10 +32,12 @@ class TrackingLinks {
   TrackingLinks(tracking::TokenCodec& codec, std::string_view base_url, int64_t ttl_s);
 
   // Writes {"impressions":[...],"clicks":[...],"custom":[...] or null} as the value after
-  // a key. False when a token cannot be sealed (the body is then unusable): a bound of the
-  // payload broken by the catalog, which its loader prevents, or a libcrypto failure.
-  bool write(http::JsonWriter& json, const TrackingIssue& issue, const catalog::Ad& ad,
-             const catalog::Creative& creative, const catalog::Placement& placement);
+  // a key, and "videoEvents":[...] for the video shapes. False when a token cannot be sealed
+  // (the body is then unusable): a bound of the payload broken by the catalog, which its
+  // loader prevents, or a libcrypto failure.
+  bool write(http::JsonWriter& json, const tracking::TokenIssue& issue, const catalog::Ad& ad,
+             const catalog::Creative& creative, const catalog::Placement& placement,
+             TrackingShape shape = TrackingShape::kNative);
 
  private:
   bool write_link(http::JsonWriter& json, const tracking::TrackingEvent& event);

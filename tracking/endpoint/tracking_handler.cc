@@ -82,10 +82,10 @@ void TrackingHandler::handle(const http::Request& request, http::Response& respo
       http::set_error(response, 400, kTokenInvalid, "tracking token invalid");
       return;
   }
-  accept(decoded.event, decoded.token_id, query.code, now_ms, response);
+  accept(decoded.event, decoded.token_id, query, now_ms, response);
 }
 
-void TrackingHandler::accept(const TrackingEvent& event, uint64_t token_id, std::optional<std::string_view> code,
+void TrackingHandler::accept(const TrackingEvent& event, uint64_t token_id, const TrackingQuery& query,
                              int64_t now_ms, http::Response& response) {
   response.set_status(204);
   switch (event.kind) {
@@ -111,7 +111,8 @@ void TrackingHandler::accept(const TrackingEvent& event, uint64_t token_id, std:
     case EventKind::kError: counters_.errors.add(); break;
     default: counters_.other_kinds.add(); break;
   }
-  log_event(event, now_ms, event.kind == EventKind::kError ? std::optional<int>(vast_error_code(code)) : std::nullopt);
+  log_event(event, now_ms, event.kind == EventKind::kError ? std::optional<int>(vast_error_code(query.code)) : std::nullopt,
+            event.kind == EventKind::kVerificationNotExecuted ? verification_reason(query.reason) : std::nullopt);
 }
 
 bool TrackingHandler::route_impression(const TrackingEvent& event, uint64_t token_id, int64_t now_ms) {
@@ -167,11 +168,13 @@ void TrackingHandler::count_for_peer(ImpressionNotice& notice) {
 
 void TrackingHandler::notice_returned(ImpressionNotice& notice) { notices_.give_back(&notice, notice.owner_core); }
 
-void TrackingHandler::log_event(const TrackingEvent& event, int64_t now_ms, std::optional<int> code) {
+void TrackingHandler::log_event(const TrackingEvent& event, int64_t now_ms, std::optional<int> code,
+                                std::optional<int> reason) {
   events::EventRecord record;
   record.time_ms = now_ms;
   record.kind = kind_name(event);
   if (event.kind == EventKind::kCustom || event.kind == EventKind::kVideo) record.name = event_name(event);
+  if (event.kind == EventKind::kVerificationNotExecuted) record.name = event.vendor;
   record.ad = event.ad_id;
   record.creative = event.creative_id;
   record.placement = event.placement_id;
@@ -182,6 +185,7 @@ void TrackingHandler::log_event(const TrackingEvent& event, int64_t now_ms, std:
   record.issued_s = event.issued_at_s;
   record.expires_s = event.expires_at_s;
   record.code = code;
+  record.reason = reason;
   record.kind_code = static_cast<uint8_t>(event.kind);
   links_.log->append(record);
 }

@@ -26,6 +26,7 @@
 #include "runtime/loan_pool.h"
 #include "tracking/endpoint/impression_counter.h"
 #include "tracking/endpoint/impression_notice.h"
+#include "tracking/endpoint/tracking_query.h"
 #include "tracking/events/event_log.h"
 #include "tracking/key_ring.h"
 #include "tracking/token_codec.h"
@@ -71,11 +72,11 @@ class TrackingHandler final : public http::Handler {
 
  private:
   // Step 3 for an authentic, unexpired token.
-  void accept(const TrackingEvent& event, uint64_t token_id, std::optional<std::string_view> code,
-              int64_t now_ms, http::Response& response);
+  void accept(const TrackingEvent& event, uint64_t token_id, const TrackingQuery& query, int64_t now_ms,
+              http::Response& response);
   // False when the impression could not be handed over (at a bound).
   bool route_impression(const TrackingEvent& event, uint64_t token_id, int64_t now_ms);
-  void log_event(const TrackingEvent& event, int64_t now_ms, std::optional<int> code);
+  void log_event(const TrackingEvent& event, int64_t now_ms, std::optional<int> code, std::optional<int> reason);
 
   const runtime::Clock& clock_;
   const uint32_t core_index_;

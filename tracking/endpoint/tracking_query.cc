@@ -17,6 +17,8 @@ TrackingQuery parse_tracking_query(std::string_view query) {
       parsed.token = value;
     } else if (name == "code" && !parsed.code) {
       parsed.code = value;
+    } else if (name == "reason" && !parsed.reason) {
+      parsed.reason = value;
     }
   }
   if (parsed.token_repeated) parsed.token.reset();
@@ -32,6 +34,16 @@ int vast_error_code(std::optional<std::string_view> code) {
     value = value * 10 + (c - '0');
   }
   return value >= 100 ? value : kUndefinedError;
+}
+
+std::optional<int> verification_reason(std::optional<std::string_view> reason) {
+  if (!reason || reason->empty() || reason->size() > 3 || (*reason)[0] == '0') return std::nullopt;
+  int value = 0;
+  for (char c : *reason) {
+    if (c < '0' || c > '9') return std::nullopt;
+    value = value * 10 + (c - '0');
+  }
+  return value;
 }
 
 }  // namespace tracking::endpoint

@@ -109,6 +109,10 @@ void append_event_line(const EventRecord& r, uint64_t seq, std::string& out) {
       member(out, "code");
       append_int(out, *r.code);
     }
+    if (r.reason) {
+      member(out, "reason");
+      append_int(out, *r.reason);
+    }
     if (r.kind == "unknown") {
       member(out, "kind_code");
       append_uint(out, r.kind_code);
@@ -163,6 +167,8 @@ bool EventLineParser::parse(std::string_view line, ParsedEvent& out) {
   }
   int64_t code = 0;
   if (object["code"].get_int64().get(code) == simdjson::SUCCESS) out.code = code;
+  int64_t reason = 0;
+  if (object["reason"].get_int64().get(reason) == simdjson::SUCCESS) out.reason = reason;
   return true;
 }
 

@@ -32,6 +32,7 @@ struct ParsedEvent {
   int64_t expires_s = 0;
   uint64_t token_id = 0;
   std::optional<int64_t> code;
+  std::optional<int64_t> reason;
 };
 
 // Reads lines; one per core of recovery or the tool. Not thread-safe.

@@ -13,7 +13,8 @@ struct EventRecord {
   // "decision", "impression", "click", "custom", "video", "error",
   // "verification_not_executed", or "unknown" (a kind this build cannot name).
   std::string_view kind;
-  std::string_view name;  // the custom event's name or the video milestone; else empty
+  // The custom event's name, the video milestone, or the verification's vendor; else empty.
+  std::string_view name;
   uint64_t ad = 0;
   uint64_t creative = 0;
   uint64_t placement = 0;
@@ -27,6 +28,7 @@ struct EventRecord {
   int64_t expires_s = 0;
   uint64_t token_id = 0;   // impressions: the dedup id, to rebuild the dedup set at start
   std::optional<int> code; // player errors: the VAST error code
+  std::optional<int> reason;  // verification_not_executed: the player's VAST reason code
   uint8_t kind_code = 0;   // the token's kind byte (kept for unknown kinds)
 };
 

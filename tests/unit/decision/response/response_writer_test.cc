@@ -66,7 +66,7 @@ class ResponseWriterTest : public ::testing::Test {
         PlacementDecision{"sidebar", placement("sidebar"), {}},
     };
     languages_ = localization::parse_accept_language(accept);
-    TrackingIssue issue;
+    tracking::TokenIssue issue;
     issue.request_id = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16};
     issue.user_id = user;
     issue.now_s = kNow;
@@ -188,7 +188,7 @@ TEST_F(ResponseWriterTest, WarningsAreNullWhenThereIsNothingToSay) {
   placements_[0] = PlacementDecision{"home_top", placement("home_top"), std::span(picks_).first(1)};
   languages_ = localization::parse_accept_language("fr");
   const ResponseInput input{*snapshot_, text_, versions::kFeatures20250101, languages_, {},
-                            std::span(placements_).first(1), TrackingIssue{}};
+                            std::span(placements_).first(1), tracking::TokenIssue{}};
   std::string body;
   ASSERT_TRUE(writer_.write(input, body, outcome_));
   EXPECT_THAT(body, ::testing::EndsWith(R"(,"errors":null,"warnings":null})"));
@@ -207,7 +207,7 @@ TEST_F(ResponseWriterTest, AFailedTokenFailsTheWrite) {
   const std::string long_user(tracking::kMaxUserIdBytes + 1, 'u');
   picks_ = {selection::Pick{ad(1001), 0}, {}};
   placements_[0] = PlacementDecision{"home_top", placement("home_top"), std::span(picks_).first(1)};
-  TrackingIssue issue;
+  tracking::TokenIssue issue;
   issue.user_id = long_user;
   const ResponseInput input{*snapshot_, text_, versions::kFeatures20250101, languages_, {},
                             std::span(placements_).first(1), issue};
@@ -225,7 +225,7 @@ TEST_F(ResponseWriterTest, AWarmWriterAllocatesNothing) {
                  PlacementDecision{"sidebar", placement("sidebar"), {}}};
   languages_ = localization::parse_accept_language("fr");
   const ResponseInput input{*snapshot_, text_, versions::kFeatures20251101, languages_,
-                            kDeprecationWarning, placements_, TrackingIssue{}};
+                            kDeprecationWarning, placements_, tracking::TokenIssue{}};
   const uint64_t allocations = decision::testing::allocations_while([&] {
     body.clear();
     ASSERT_TRUE(writer_.write(input, body, outcome_));

@@ -1,4 +1,4 @@
-#include "tracking/vast_tag_signer.h"
+#include "tracking/vast_tag/vast_tag_signer.h"
 
 #include <openssl/crypto.h>
 

@@ -1,6 +1,6 @@
 // Signed VAST tag URLs: d, exp and kid are covered by the signature; a bad signature is
 // 10052, an expired tag 10053, and the signature is judged first.
-#include "tracking/vast_tag_signer.h"
+#include "tracking/vast_tag/vast_tag_signer.h"
 
 #include <gtest/gtest.h>
 #include <openssl/evp.h>
