@@ -48,10 +48,7 @@ CatalogIndex::CatalogIndex(const CatalogData& data) {
   for (uint32_t p = 0; p < data.placements.size(); ++p) {
     add_lists(data, tier_order, ads_of[p], ranges);
     placement_by_key_.emplace(data.placements[p].key, p);
-    placement_by_id_.emplace(data.placements[p].id, p);
   }
-  ad_by_id_.reserve(data.ads.size());
-  for (uint32_t a = 0; a < data.ads.size(); ++a) ad_by_id_.emplace(data.ads[a].id, a);
   // The pools are complete: only now may spans point into them.
   tiers_.reserve(ranges.size());
   for (const TierRange& r : ranges) {
@@ -92,18 +89,6 @@ void CatalogIndex::add_flight_changes(const CatalogData& data) {
   std::sort(flight_changes_s_.begin(), flight_changes_s_.end());
   flight_changes_s_.erase(std::unique(flight_changes_s_.begin(), flight_changes_s_.end()),
                           flight_changes_s_.end());
-}
-
-std::optional<uint32_t> CatalogIndex::ad_index_of_id(Id id) const {
-  const auto it = ad_by_id_.find(id);
-  if (it == ad_by_id_.end()) return std::nullopt;
-  return it->second;
-}
-
-std::optional<uint32_t> CatalogIndex::placement_index_of_id(Id id) const {
-  const auto it = placement_by_id_.find(id);
-  if (it == placement_by_id_.end()) return std::nullopt;
-  return it->second;
 }
 
 std::optional<uint32_t> CatalogIndex::placement_index(std::string_view key) const {

@@ -40,9 +40,6 @@ class CatalogIndex {
 
   // Index into CatalogData::placements of the placement with this key.
   std::optional<uint32_t> placement_index(std::string_view key) const;
-  // Indexes of the ad and placement with a catalog id: what a VAST tag names.
-  std::optional<uint32_t> ad_index_of_id(Id id) const;
-  std::optional<uint32_t> placement_index_of_id(Id id) const;
   // Tiers in descending weight; tiers without a candidate are left out.
   std::span<const TierCandidates> candidates(uint32_t placement_index, FormatFilter format) const;
   // The largest tier anywhere: the scratch space a sampler needs.
@@ -69,8 +66,6 @@ class CatalogIndex {
   std::vector<TierCandidates> tiers_;
   std::vector<ListRange> lists_;  // placement * kFormatFilterCount + format
   absl::flat_hash_map<std::string, uint32_t> placement_by_key_;
-  absl::flat_hash_map<Id, uint32_t> placement_by_id_;
-  absl::flat_hash_map<Id, uint32_t> ad_by_id_;
   std::vector<int64_t> flight_changes_s_;  // sorted, unique
   size_t max_tier_size_ = 0;
 };

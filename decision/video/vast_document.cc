@@ -140,7 +140,7 @@ void append_extensions(std::string& out, const catalog::CatalogSnapshot& snapsho
   if (!advertiser.legal_name.empty()) append_text_element(out, "legalName", advertiser.legal_name);
   if (!advertiser.logo_url.empty()) {
     out.append("<logoUrl>");
-    append_cdata(out, advertiser.logo_url);
+    append_cdata_uri(out, advertiser.logo_url);
     out.append("</logoUrl>");
   }
   out.append("</Advertiser></Extension></Extensions>");
@@ -155,7 +155,7 @@ void append_media_files(std::string& out, const catalog::Video& video) {
     append_uint_attribute(out, "height", file.height);
     if (file.bitrate_kbps != 0) append_uint_attribute(out, "bitrate", file.bitrate_kbps);
     out.push_back('>');
-    append_cdata(out, file.url);
+    append_cdata_uri(out, file.url);
     out.append("</MediaFile>");
   }
   out.append("</MediaFiles>");
@@ -167,7 +167,7 @@ VastDocumentWriter::VastDocumentWriter(tracking::TokenCodec& codec, std::string_
                                        int64_t tracking_ttl_s)
     : codec_(codec), ttl_s_(tracking_ttl_s) {
   url_prefix_.append("<![CDATA[");
-  append_cdata_content(url_prefix_, base_url);
+  append_uri(url_prefix_, base_url);
   url_prefix_.append("/v1/tracking?t=");
 }
 
@@ -232,7 +232,7 @@ bool VastDocumentWriter::write(const VastAd& served, const tracking::TokenIssue&
       append_attribute(out, "vendor", item.vendor_key);
       out.append(item.browser_optional ? "><JavaScriptResource apiFramework=\"omid\" browserOptional=\"true\">"
                                        : "><JavaScriptResource apiFramework=\"omid\" browserOptional=\"false\">");
-      append_cdata(out, item.url);
+      append_cdata_uri(out, item.url);
       out.append("</JavaScriptResource><TrackingEvents>");
       event.vendor = item.vendor_key;
       if (!write_tracking_url(out, "<Tracking event=\"verificationNotExecuted\">", event, "&reason=[REASON]",
@@ -240,7 +240,12 @@ bool VastDocumentWriter::write(const VastAd& served, const tracking::TokenIssue&
         return false;
       }
       out.append("</TrackingEvents>");
-      if (!item.parameters.empty()) append_text_element(out, "VerificationParameters", item.parameters);
+      // Often JSON: kept readable in CDATA, split around any "]]>" it holds.
+      if (!item.parameters.empty()) {
+        out.append("<VerificationParameters>");
+        append_cdata(out, item.parameters);
+        out.append("</VerificationParameters>");
+      }
       out.append("</Verification>");
     }
     event.vendor = {};
@@ -263,11 +268,11 @@ bool VastDocumentWriter::write(const VastAd& served, const tracking::TokenIssue&
       out.append("><StaticResource");
       append_attribute(out, "creativeType", companion.image_type);
       out.push_back('>');
-      append_cdata(out, companion.image_url);
+      append_cdata_uri(out, companion.image_url);
       out.append("</StaticResource>");
       if (!companion.click_url.empty()) {
         out.append("<CompanionClickThrough>");
-        append_cdata(out, companion.click_url);
+        append_cdata_uri(out, companion.click_url);
         out.append("</CompanionClickThrough>");
         if (!write_tracking_url(out, "<CompanionClickTracking id=\"decisiond\">", event, {},
                                 "</CompanionClickTracking>")) {
@@ -305,7 +310,7 @@ bool VastDocumentWriter::write(const VastAd& served, const tracking::TokenIssue&
   if (!write_tracking_url(out, "<ClickTracking id=\"decisiond\">", event, {}, "</ClickTracking>")) return false;
   if (!creative.click_url.empty()) {
     out.append("<ClickThrough>");
-    append_cdata(out, creative.click_url);
+    append_cdata_uri(out, creative.click_url);
     out.append("</ClickThrough>");
   }
   out.append("</VideoClicks></Linear><UniversalAdId idRegistry=\"decisiond\">");

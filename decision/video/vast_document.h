@@ -11,7 +11,9 @@
 //      Creative(id, adId): CompanionAds, Linear(skipoffset), UniversalAdId
 //       Linear: TrackingEvents, Duration, MediaFiles, VideoClicks(ClickTracking, ClickThrough)
 //
-// Every URL is in CDATA (split safely around "]]>"), all other text escaped (xml_text.h).
+// Every URL is in CDATA, made an RFC 3986 URI where the catalog's is not one (xml_text.h:
+// append_uri); VerificationParameters (often JSON) in CDATA split around any "]]>"; all
+// other text escaped.
 // Every tracking URL is ours, its token sealed for this ad now: impression, the player
 // error (&code=[ERRORCODE]), the video milestones (skip only when skippable), the click
 // (ClickTracking; ClickThrough is the creative's landing page), a companion's click, and
@@ -58,7 +60,7 @@ class VastDocumentWriter {
                           std::string_view suffix, std::string_view close_tag);
 
   tracking::TokenCodec& codec_;
-  std::string url_prefix_;  // "<![CDATA[" + base_url as CDATA content + "/v1/tracking?t="
+  std::string url_prefix_;  // "<![CDATA[" + base_url as a URI + "/v1/tracking?t="
   int64_t ttl_s_;
 };
 

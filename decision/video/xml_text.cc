@@ -1,5 +1,6 @@
 #include "decision/video/xml_text.h"
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 
@@ -95,6 +96,53 @@ void append_cdata_content(std::string& out, std::string_view text) {
     run = i + 1;
   }
   out.append(text.data() + run, text.size() - run);
+}
+
+namespace {
+
+bool is_hex_digit(char c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F'); }
+
+bool never_in_uri(uint8_t c) {
+  return c <= 0x20 || c >= 0x7f || c == '"' || c == '<' || c == '>' || c == '\\' || c == '^' || c == '`' ||
+         c == '{' || c == '|' || c == '}';
+}
+
+void append_percent_encoded(std::string& out, uint8_t c) {
+  static constexpr char kDigits[] = "0123456789ABCDEF";
+  out.push_back('%');
+  out.push_back(kDigits[c >> 4]);
+  out.push_back(kDigits[c & 15]);
+}
+
+}  // namespace
+
+void append_uri(std::string& out, std::string_view url) {
+  // The authority runs from "//" to the first of "/?#" after it.
+  const size_t scheme_end = url.find("://");
+  const size_t authority_begin = scheme_end == std::string_view::npos ? 0 : scheme_end + 3;
+  const size_t authority_end = std::min(url.size(), url.find_first_of("/?#", authority_begin));
+  bool in_fragment = false;
+  for (size_t i = 0; i < url.size(); ++i) {
+    const auto c = static_cast<uint8_t>(url[i]);
+    bool encode = never_in_uri(c);
+    if ((c == '[' || c == ']') && (i < authority_begin || i >= authority_end)) encode = true;
+    if (c == '#') {
+      encode = in_fragment;
+      in_fragment = true;
+    }
+    if (c == '%' && !(i + 2 < url.size() && is_hex_digit(url[i + 1]) && is_hex_digit(url[i + 2]))) encode = true;
+    if (encode) {
+      append_percent_encoded(out, c);
+    } else {
+      out.push_back(static_cast<char>(c));
+    }
+  }
+}
+
+void append_cdata_uri(std::string& out, std::string_view url) {
+  out.append("<![CDATA[");
+  append_uri(out, url);
+  out.append("]]>");
 }
 
 void append_cdata(std::string& out, std::string_view text) {

@@ -26,4 +26,17 @@ void append_cdata_content(std::string& out, std::string_view text);
 // <![CDATA[text]]>
 void append_cdata(std::string& out, std::string_view text);
 
+// A URL as written in the catalog (an http(s) URL without whitespace), made a URI that
+// RFC 3986 allows: bytes it never allows are percent-encoded (non-ASCII,
+// the UTF-8 of an IRI's characters as RFC 3987 maps them; " < > \ ^ ` { | }; '[' and ']'
+// outside the authority, where only an IP literal may hold them; a second '#'; '%' not
+// followed by two hex digits). Bytes a URI allows are never touched, so a URL that was
+// already a URI (a signed CDN URL, say) reaches the player byte for byte, and what XML
+// Schema's anyURI checkers accept is exactly what HTTP clients would send. Since '>' is
+// always encoded, the result never holds "]]>".
+void append_uri(std::string& out, std::string_view url);
+
+// <![CDATA[uri]]>, the uri as append_uri writes it.
+void append_cdata_uri(std::string& out, std::string_view url);
+
 }  // namespace decision::video

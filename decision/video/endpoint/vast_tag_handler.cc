@@ -16,13 +16,14 @@ constexpr std::string_view kXml = "application/xml";
 // exist, it is a video ad of that placement, and its flight runs now.
 std::optional<VastAd> find_served_ad(const catalog::CatalogSnapshot& snapshot, const tracking::VastTagPayload& tag,
                                      int64_t now_s) {
-  const std::optional<uint32_t> ad_index = snapshot.index().ad_index_of_id(tag.ad_id);
-  const std::optional<uint32_t> placement_index = snapshot.index().placement_index_of_id(tag.placement_id);
-  if (!ad_index || !placement_index) return std::nullopt;
+  const std::optional<uint32_t> ad_index = snapshot.ad_index(tag.ad_id);
+  const catalog::Placement* placement = snapshot.find_placement(tag.placement_id);
+  if (!ad_index || placement == nullptr) return std::nullopt;
+  const auto placement_index = static_cast<uint32_t>(placement - snapshot.placements().data());
   const catalog::Ad& ad = snapshot.ads()[*ad_index];
   if (ad.format != catalog::Format::kVideo || !ad.active_at(now_s)) return std::nullopt;
   bool in_placement = false;
-  for (uint32_t p : ad.placement_indexes) in_placement |= p == *placement_index;
+  for (uint32_t p : ad.placement_indexes) in_placement |= p == placement_index;
   if (!in_placement) return std::nullopt;
   for (uint32_t c = 0; c < ad.creatives.size(); ++c) {
     const catalog::Creative& creative = ad.creatives[c];
@@ -32,7 +33,7 @@ std::optional<VastAd> find_served_ad(const catalog::CatalogSnapshot& snapshot, c
     for (uint32_t l = 0; l < creative.contents.size(); ++l) {
       if (creative.contents[l].language == tag.language) language = l;
     }
-    return VastAd{snapshot, *ad_index, c, *placement_index, language};
+    return VastAd{snapshot, *ad_index, c, placement_index, language};
   }
   return std::nullopt;
 }

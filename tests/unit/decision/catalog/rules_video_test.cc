@@ -106,5 +106,56 @@ TEST(VideoRule, CompanionsHaveSizeAndImage) {
               ElementsAre("ads[0].creatives[0].video.companions[0].imageUrl: is required"));
 }
 
+TEST(VideoRule, DurationStaysBelowADayForVastsClockType) {
+  // VAST's Duration is an xs:time, whose hours stop at 23.
+  EXPECT_THAT(errors_of(with_video(R"("duration": 30,)", R"("duration": 86400,)")),
+              ElementsAre("ads[0].creatives[0].video.duration: must be a number in 0..86399"));
+  EXPECT_NE(load_ok(with_video(R"("duration": 30,)", R"("duration": 86399,)")), nullptr);
+}
+
+TEST(VideoRule, MediaDeliveryIsGivenOrJudgedFromTheType) {
+  const auto catalog = load_ok(with_video(R"("bitrate": 2500})", R"("bitrate": 2500, "delivery": "streaming"})"));
+  ASSERT_NE(catalog, nullptr);
+  EXPECT_TRUE(catalog->ads()[0].creatives[0].video->media_files[0].streaming);
+  EXPECT_FALSE(load_ok(design_video_example())->ads()[0].creatives[0].video->media_files[0].streaming);
+  const auto hls = load_ok(with_video(R"("type": "video/mp4")", R"("type": "application/x-mpegURL")"));
+  ASSERT_NE(hls, nullptr);
+  EXPECT_TRUE(hls->ads()[0].creatives[0].video->media_files[0].streaming);
+  EXPECT_THAT(errors_of(with_video(R"("bitrate": 2500})", R"("bitrate": 2500, "delivery": "dash"})")),
+              ElementsAre("ads[0].creatives[0].video.mediaFiles[0].delivery: must be progressive or streaming"));
+}
+
+TEST(VideoRule, CompanionImageTypeIsGivenOrJudgedFromTheUrl) {
+  EXPECT_EQ(load_ok(design_video_example())->ads()[0].creatives[0].video->companions[0].image_type, "image/png");
+  const auto given = load_ok(with_video(R"("imageUrl": "https://cdn.example.com/c.png",)",
+                                        R"("imageUrl": "https://cdn.example.com/c", "type": "image/webp",)"));
+  ASSERT_NE(given, nullptr);
+  EXPECT_EQ(given->ads()[0].creatives[0].video->companions[0].image_type, "image/webp");
+  const auto unknown = load_ok(with_video(R"("imageUrl": "https://cdn.example.com/c.png",)",
+                                          R"("imageUrl": "https://cdn.example.com/c.php?x=1.png",)"));
+  ASSERT_NE(unknown, nullptr);
+  EXPECT_EQ(unknown->ads()[0].creatives[0].video->companions[0].image_type, "image/*");
+  EXPECT_THAT(errors_of(with_video(R"("imageUrl": "https://cdn.example.com/c.png",)",
+                                   R"("imageUrl": "https://cdn.example.com/c.png", "type": "text/html",)")),
+              ElementsAre("ads[0].creatives[0].video.companions[0].type: must be an image MIME type such as image/png"));
+}
+
+TEST(VerificationRule, BrowserOptionalIsABooleanFalseByDefault) {
+  EXPECT_FALSE(load_ok(kDesignExample)->ads()[0].creatives[0].verification[0].browser_optional);
+  const auto optional = load_ok(edit(kDesignExample, R"("verificationParameters": "campaign=1001")",
+                                     R"("verificationParameters": "campaign=1001", "browserOptional": true)"));
+  ASSERT_NE(optional, nullptr);
+  EXPECT_TRUE(optional->ads()[0].creatives[0].verification[0].browser_optional);
+  EXPECT_THAT(errors_of(edit(kDesignExample, R"("verificationParameters": "campaign=1001")",
+                             R"("verificationParameters": "campaign=1001", "browserOptional": "yes")")),
+              ElementsAre("ads[0].creatives[0].verification[0].browserOptional: must be true or false"));
+}
+
+TEST(VerificationRule, VendorKeyFitsAVerificationToken) {
+  EXPECT_THAT(errors_of(edit(kDesignExample, R"("vendorKey": "iabtechlab.com-omid")",
+                             R"("vendorKey": ")" + std::string(257, 'v') + R"(")")),
+              ElementsAre("ads[0].creatives[0].verification[0].vendorKey: must be at most 256 bytes"));
+}
+
 }  // namespace
 }  // namespace decision::catalog

@@ -1,7 +1,8 @@
 #pragma once
 // A small catalog whose text exercises escaping (quotes, backslashes, control characters,
 // non-ASCII), with two languages, custom events, verification with and without parameters
-// and a creative without a click URL; plus the helpers the response tests share.
+// and a creative without a click URL; video ads of each delivery on "preroll"; plus the
+// helpers the response tests share.
 #include <gtest/gtest.h>
 
 #include <memory>
@@ -24,7 +25,7 @@ inline constexpr std::string_view kResponseCatalog = R"json({
     {"id": 43, "name": "Lumière Café"}
   ],
   "templates": [{"id": 3, "key": "native_card"}, {"id": 4, "key": "story", "style": "dark"}],
-  "placements": [{"id": 7, "key": "home_top"}, {"id": 8, "key": "sidebar"}],
+  "placements": [{"id": 7, "key": "home_top"}, {"id": 8, "key": "sidebar"}, {"id": 9, "key": "preroll"}],
   "ads": [
     {
       "id": 1001, "advertiserId": 42, "placementIds": [7, 8], "templateId": 3,
@@ -52,6 +53,59 @@ inline constexpr std::string_view kResponseCatalog = R"json({
         "id": 2002,
         "contents": {"en": [{"key": "title", "value": "Breakfast </script> & more"}]},
         "verification": [{"vendorKey": "vendor.example", "url": "https://v.example.com/s.js"}]
+      }]
+    },
+    {
+      "id": 1003, "advertiserId": 42, "placementIds": [9], "templateId": 4,
+      "priority": "standard", "weight": 1, "format": "video", "start": "2026-01-01T00:00:00Z",
+      "creatives": [{
+        "id": 2003,
+        "contents": {"en": [{"key": "title", "value": "Lisbon <in> \"4K\""}],
+                     "fr": [{"key": "title", "value": "Lisbonne ]]> en 4K"}]},
+        "clickUrl": "https://acme.example.com/v?x=1&y=]]>",
+        "customEvents": ["replay"],
+        "verification": [{"vendorKey": "iabtechlab.com-omid", "url": "https://verify.example.com/omid.js",
+                          "parameters": "a=1&b=<2>", "browserOptional": true}],
+        "video": {
+          "delivery": "json",
+          "mediaFiles": [{"url": "https://cdn.example.com/v.mp4", "type": "video/mp4", "width": 1280,
+                          "height": 720, "bitrate": 2500},
+                         {"url": "https://cdn.example.com/v.m3u8", "type": "application/x-mpegURL",
+                          "width": 1920, "height": 1080}],
+          "duration": 30.5, "aspectRatio": "16:9", "skipOffset": "25%",
+          "companions": [{"width": 300, "height": 250, "imageUrl": "https://cdn.example.com/c.jpg",
+                          "clickUrl": "https://acme.example.com/c"}]
+        }
+      }]
+    },
+    {
+      "id": 1004, "advertiserId": 43, "placementIds": [9], "templateId": 4,
+      "priority": "standard", "weight": 1, "format": "video", "start": "2026-01-01T00:00:00Z",
+      "creatives": [{
+        "id": 2004,
+        "contents": {"en": [{"key": "title", "value": "Short"}]},
+        "verification": [{"vendorKey": "vendor.example", "url": "https://v.example.com/s.js"}],
+        "video": {
+          "delivery": "vast_xml",
+          "mediaFiles": [{"url": "https://cdn.example.com/s.webm", "type": "video/webm", "width": 640,
+                          "height": 360}],
+          "duration": 6
+        }
+      }]
+    },
+    {
+      "id": 1005, "advertiserId": 42, "placementIds": [9], "templateId": 4,
+      "priority": "standard", "weight": 1, "format": "video", "start": "2026-01-01T00:00:00Z",
+      "creatives": [{
+        "id": 2005,
+        "contents": {"en": [{"key": "title", "value": "Tagged"}], "fr": [{"key": "title", "value": "Balisé"}]},
+        "clickUrl": "https://acme.example.com/t",
+        "video": {
+          "delivery": "vast_tag",
+          "mediaFiles": [{"url": "https://cdn.example.com/t.mp4", "type": "video/mp4", "width": 1280,
+                          "height": 720}],
+          "duration": 15, "skipOffset": "00:00:05"
+        }
       }]
     }
   ]

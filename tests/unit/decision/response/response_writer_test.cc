@@ -27,6 +27,7 @@ using testing::without_tokens;
 
 constexpr int64_t kNow = 1'795'000'000;  // 2026-11-18
 constexpr int64_t kTtl = 3600;
+constexpr int64_t kTagTtl = 900;
 constexpr std::string_view kBaseUrl = "https://ads.example.test";
 constexpr std::string_view kDeprecationWarning =
     R"({"code":20002,"message":"API version 2025-01-01 is deprecated","details":{"sunset_date":"2027-01-01"}})";
@@ -82,7 +83,10 @@ class ResponseWriterTest : public ::testing::Test {
   tracking::KeyRing keys_ = response_keys();
   tracking::TokenCodec codec_{keys_};
   TrackingLinks links_{codec_, kBaseUrl, kTtl};
-  ResponseWriter writer_{links_};
+  video::VastDocumentWriter documents_{codec_, kBaseUrl, kTtl};
+  tracking::VastTagCodec tags_{codec_, keys_};
+  VideoFields video_{documents_, tags_, kBaseUrl, kTagTtl};
+  ResponseWriter writer_{links_, video_};
   std::array<selection::Pick, 2> picks_{};
   std::array<PlacementDecision, 3> placements_{};
   localization::LanguagePreferences languages_;

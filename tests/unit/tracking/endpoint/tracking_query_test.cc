@@ -46,5 +46,23 @@ TEST(VastErrorCode, AnythingElseIsUndefinedError900) {
   EXPECT_EQ(vast_error_code(std::nullopt), 900);
 }
 
+TEST(TrackingQuery, ReasonIsTheFirstReason) {
+  EXPECT_EQ(parse_tracking_query("t=a&reason=2&reason=3").reason, "2");
+  EXPECT_FALSE(parse_tracking_query("t=a&code=2").reason);
+}
+
+TEST(VerificationReason, IntegersFrom1To999AreKept) {
+  EXPECT_EQ(verification_reason("1"), 1);
+  EXPECT_EQ(verification_reason("3"), 3);
+  EXPECT_EQ(verification_reason("999"), 999);
+}
+
+TEST(VerificationReason, AnythingElseIsNoReason) {
+  for (const char* reason : {"", "0", "02", "1000", "[REASON]", "%5BREASON%5D", "-1", "2a"}) {
+    EXPECT_EQ(verification_reason(std::string_view(reason)), std::nullopt) << reason;
+  }
+  EXPECT_EQ(verification_reason(std::nullopt), std::nullopt);
+}
+
 }  // namespace
 }  // namespace tracking::endpoint

@@ -288,6 +288,27 @@ TEST(EventLine, StringsAreEscapedAndReadBack) {
   EXPECT_EQ(*e.user, "quote\" backslash\\ newline\n tab\t é");
 }
 
+TEST(EventLine, AVerificationThatDidNotRunNamesItsVendorAndReason) {
+  EventRecord r = impression(1, "u");
+  r.kind = "verification_not_executed";
+  r.name = "iabtechlab.com-omid";
+  r.reason = 2;
+  std::string line;
+  append_event_line(r, 7, line);
+  EXPECT_NE(line.find(R"("event":"iabtechlab.com-omid")"), std::string::npos) << line;
+  EXPECT_NE(line.find(R"("reason":2)"), std::string::npos) << line;
+  EventLineParser parser;
+  ParsedEvent e;
+  ASSERT_TRUE(parser.parse(line, e)) << line;
+  EXPECT_EQ(e.kind, "verification_not_executed");
+  EXPECT_EQ(e.name, "iabtechlab.com-omid");
+  EXPECT_EQ(e.reason, 2);
+  r.reason.reset();
+  line.clear();
+  append_event_line(r, 8, line);
+  EXPECT_EQ(line.find("reason"), std::string::npos) << line;
+}
+
 TEST(EventLine, GarbageIsNotAnEvent) {
   EventLineParser parser;
   ParsedEvent e;
