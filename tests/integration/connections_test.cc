@@ -34,7 +34,7 @@ TEST(Connections, FourHundredConcurrentConnectionsAreAllServed) {
   for (int i = 0; i < kConnections; ++i) {
     const std::optional<HttpReply> reply = connections[i].read_reply();
     ASSERT_TRUE(reply) << "connection " << i << ": " << connections[i].last_error();
-    EXPECT_EQ(reply->status, 501) << "connection " << i;
+    EXPECT_EQ(reply->status, 403) << "connection " << i;
     EXPECT_FALSE(reply->closes_connection()) << "connection " << i;
   }
   // All of them are still held, across the cores.
@@ -68,7 +68,7 @@ TEST(Connections, ConnectionOverThePerCoreLimitGets503With10098) {
     ASSERT_TRUE(connection.send(get_request("/v1/vast")));
     const std::optional<HttpReply> ok = connection.read_reply();
     ASSERT_TRUE(ok) << connection.last_error();
-    EXPECT_EQ(ok->status, 501);
+    EXPECT_EQ(ok->status, 403);
   }
   EXPECT_EQ(wait_for_metric(server, "decisiond_http_limit_hits_total",
                             {{"listener", "public"}, {"limit", "connections"}}, 1),
@@ -88,7 +88,7 @@ TEST(Connections, ClosedConnectionFreesItsPlaceUnderTheLimit) {
   ASSERT_TRUE(third.send(get_request("/v1/vast")));
   const std::optional<HttpReply> reply = third.read_reply();
   ASSERT_TRUE(reply) << third.last_error();
-  EXPECT_EQ(reply->status, 501);
+  EXPECT_EQ(reply->status, 403);
 }
 
 // A client may drop its connection as soon as it has the reply to its `Connection:

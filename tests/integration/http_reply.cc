@@ -69,11 +69,16 @@ ParsedReply parse_reply(std::string_view bytes, bool to_head) {
   }
 
   size_t body_length = 0;
-  if (reply.status >= 200) {  // an interim 1xx reply has no body (RFC 9110 15.2)
+  // Interim 1xx replies and 204 have no body (RFC 9110 15.2, 15.3.5): a 204 needs no
+  // Content-Length, and one it gives must be 0.
+  if (reply.status >= 200) {
     const std::optional<std::string> length = reply.header("Content-Length");
-    if (!length) return invalid("no Content-Length: " + reply.status_line);
-    const auto [l_end, l_ec] = std::from_chars(length->data(), length->data() + length->size(), body_length);
-    if (l_ec != std::errc() || l_end != length->data() + length->size()) return invalid("bad Content-Length: " + *length);
+    if (!length && reply.status != 204) return invalid("no Content-Length: " + reply.status_line);
+    if (length) {
+      const auto [l_end, l_ec] = std::from_chars(length->data(), length->data() + length->size(), body_length);
+      if (l_ec != std::errc() || l_end != length->data() + length->size()) return invalid("bad Content-Length: " + *length);
+      if (reply.status == 204 && body_length != 0) return invalid("a 204 with a body: " + *length);
+    }
   }
   if (to_head) body_length = 0;
   const size_t total = head_end + 4 + body_length;

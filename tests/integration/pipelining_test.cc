@@ -28,7 +28,7 @@ TEST(Pipelining, RequestsInOneWriteAreAnsweredInOrder) {
   };
   const Kind kinds[] = {
       {get_request("/v1/tracking"), 400, "10050"},
-      {get_request("/v1/vast"), 501, "/v1/vast"},
+      {get_request("/v1/vast"), 403, "10052"},
       {post_request("/v1/decision", R"({"placements":[]})"), 422, "10010"},
       {get_request("/nope"), 404, "10004"},
       {"DELETE /v1/decision HTTP/1.1\r\nHost: t\r\n\r\n", 405, "10005"},

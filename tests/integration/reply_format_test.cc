@@ -31,7 +31,7 @@ std::vector<Exchange> exchanges() {
       {"decision_invalid_request", Listener::kPublic, post_request("/v1/decision", "{}"), 422, false},
       {"unknown_path", Listener::kPublic, get_request("/nope"), 404, false},
       {"wrong_method", Listener::kPublic, get_request("/v1/decision"), 405, false},
-      {"client_asks_close", Listener::kPublic, get_request("/v1/vast", "Connection: close\r\n"), 501, true},
+      {"client_asks_close", Listener::kPublic, get_request("/v1/vast", "Connection: close\r\n"), 403, true},
       {"http_1_0", Listener::kAdmin, "GET /healthz HTTP/1.0\r\n\r\n", 200, true},
       {"malformed", Listener::kPublic, "NOT HTTP AT ALL\r\n\r\n", 400, true},
       {"headers_too_large", Listener::kPublic, get_request("/v1/vast", "X-Big: " + std::string(17 * 1024, 'a') + "\r\n"),

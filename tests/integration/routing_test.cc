@@ -1,6 +1,6 @@
 // Routing rules (DESIGN section 7): which listener serves which path, 404 for unknown
 // paths, 405 with Allow for a known path and another method, and the 501 envelope of the
-// routes whose feature is not built yet.
+// admin routes whose feature is not built yet (every public route is built).
 #include <gtest/gtest.h>
 
 #include "tests/integration/raw_connection.h"
@@ -27,17 +27,6 @@ void expect_not_built(RawConnection& connection, const RouteCase& route) {
   EXPECT_TRUE(IsErrorEnvelope(reply->body, kNotBuilt)) << route.route;
   EXPECT_NE(reply->body.find(route.route), std::string::npos) << "message should name " << route.route << ": " << reply->body;
   EXPECT_FALSE(reply->closes_connection()) << route.route;
-}
-
-TEST(Routing, PublicRoutesAnswer501WithErrorEnvelope) {
-  ServerProcess server(standard_flags());
-  ASSERT_TRUE(server.serving()) << server.start_error();
-  RawConnection connection(server.public_port());
-  ASSERT_TRUE(connection.connected());
-  const RouteCase routes[] = {
-      {get_request("/v1/vast?tag=abc"), "GET /v1/vast"},
-  };
-  for (const RouteCase& route : routes) expect_not_built(connection, route);
 }
 
 TEST(Routing, AdminCatalogAndExplainAnswer501WithErrorEnvelope) {
