@@ -34,8 +34,8 @@ struct SnapshotHeader {
 };
 
 void append_header(const SnapshotHeader& header, std::string& out);
-// One shard's record: seq, then the two tables' serialized shards (each already "u32
-// count | entries"), framed with their lengths.
+// One shard's record: seq, then the two tables' serialized shards (each in the versioned
+// shard format of caps/shard_format.h), framed with their lengths.
 void append_shard(uint64_t seq, std::string_view caps_bytes, std::string_view dedup_bytes, std::string& out);
 
 struct SnapshotShard {
