@@ -10,6 +10,7 @@ namespace {
 struct TagQuery {
   std::optional<std::string_view> d, exp, kid, sig;
   bool repeated = false;
+  std::string_view repeated_name;  // the first parameter given twice
 };
 
 // Parameters other than the four are ignored (a player may add a cache-buster); any of the
@@ -30,7 +31,10 @@ TagQuery parse_tag_query(std::string_view query) {
                                             : name == "sig" ? &parsed.sig
                                                             : nullptr;
     if (slot == nullptr) continue;
-    if (slot->has_value()) parsed.repeated = true;
+    if (slot->has_value() && !parsed.repeated) {
+      parsed.repeated = true;
+      parsed.repeated_name = name;
+    }
     *slot = value;
   }
   return parsed;
@@ -63,16 +67,29 @@ absl::Status VastTagCodec::append_query(const VastTagPayload& payload, int64_t e
 VastTagCheck VastTagCodec::check(std::string_view query, int64_t now_s) {
   VastTagCheck result;
   const TagQuery parsed = parse_tag_query(query);
-  if (parsed.repeated || !parsed.d || !parsed.exp || !parsed.kid || !parsed.sig) return result;
+  if (parsed.repeated) {
+    result.field = parsed.repeated_name;
+    return result;
+  }
+  if (!parsed.d || !parsed.exp || !parsed.kid || !parsed.sig) {
+    result.field = !parsed.d ? "d" : !parsed.exp ? "exp" : !parsed.kid ? "kid" : "sig";
+    return result;
+  }
   const std::optional<int64_t> exp = canonical_decimal<int64_t>(*parsed.exp, std::numeric_limits<int64_t>::max());
   const std::optional<uint32_t> kid = canonical_decimal<uint32_t>(*parsed.kid, 0xffff);
-  if (!exp || !kid) return result;
+  if (!exp || !kid) {
+    result.field = !exp ? "exp" : "kid";
+    return result;
+  }
   result.verdict = signer_.verify(*parsed.d, *exp, *kid, *parsed.sig, now_s);
+  if (result.verdict == VastTagVerdict::kExpired) result.field = "exp";
+  if (result.verdict == VastTagVerdict::kBadSignature) result.field = signer_.holds_key(*kid) ? "sig" : "kid";
   if (result.verdict != VastTagVerdict::kValid) return result;
   // Signed by us: the payload opens unless this build cannot read what another minted.
   if (sealer_.open_bytes(kVastTagDomain, *parsed.d, opened_) != TokenVerdict::kValid ||
       !read_vast_tag_payload(opened_, result.payload)) {
     result.verdict = VastTagVerdict::kBadSignature;
+    result.field = "d";
     return result;
   }
   result.expires_at_s = *exp;

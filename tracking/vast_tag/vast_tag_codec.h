@@ -30,6 +30,10 @@ struct VastTagCheck {
   // but past exp. kValid: payload is filled, its strings pointing into the codec's storage
   // until the next call.
   VastTagVerdict verdict = VastTagVerdict::kBadSignature;
+  // The parameter the verdict is about, for the error's details: the one missing, repeated
+  // or not canonical; "kid" for a key we do not hold, "sig" for a signature that does not
+  // match, "d" for a payload that does not open, "exp" when expired; empty when valid.
+  std::string_view field;
   VastTagPayload payload;
   int64_t expires_at_s = 0;
 };

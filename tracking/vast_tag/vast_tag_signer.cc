@@ -46,6 +46,13 @@ absl::Status VastTagSigner::append_signed_query(std::string_view payload, int64_
   return absl::OkStatus();
 }
 
+bool VastTagSigner::holds_key(uint64_t key_id) const {
+  for (const KeyedMac& key : macs_) {
+    if (key.id == key_id) return true;
+  }
+  return false;
+}
+
 VastTagVerdict VastTagSigner::verify(std::string_view payload, int64_t expires_at_s,
                                      uint64_t key_id, std::string_view sig_hex, int64_t now_s) {
   KeyedMac* key = nullptr;

@@ -42,6 +42,9 @@ class VastTagSigner {
   VastTagVerdict verify(std::string_view payload, int64_t expires_at_s, uint64_t key_id,
                         std::string_view sig_hex, int64_t now_s);
 
+  // Whether the ring this signer was built from holds key_id.
+  bool holds_key(uint64_t key_id) const;
+
  private:
   struct KeyedMac {
     uint16_t id;

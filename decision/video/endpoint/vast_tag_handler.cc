@@ -58,11 +58,11 @@ void VastTagHandler::handle(const http::Request& request, http::Response& respon
     case tracking::VastTagVerdict::kValid: break;
     case tracking::VastTagVerdict::kExpired:
       counters_.expired.add();
-      http::set_error(response, 410, kExpired, "VAST tag expired");
+      http::set_error(response, 410, kExpired, "VAST tag expired", tag.field);
       return;
     case tracking::VastTagVerdict::kBadSignature:
       counters_.bad_signatures.add();
-      http::set_error(response, 403, kBadSignature, "VAST tag signature invalid");
+      http::set_error(response, 403, kBadSignature, "VAST tag signature invalid", tag.field);
       return;
   }
 

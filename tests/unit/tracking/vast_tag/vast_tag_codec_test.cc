@@ -98,10 +98,15 @@ TEST_F(VastTagCodecTest, MissingRepeatedOrNonCanonicalParametersAreBadSignatures
     std::string without = "&" + text;
     const size_t at = without.find("&" + std::string(name));
     without.erase(at, without.find('&', at + 1) - at);
-    EXPECT_EQ(tags_.check(without.substr(1), kNowS).verdict, VastTagVerdict::kBadSignature) << name;
+    const std::string_view param = name.substr(0, name.size() - 1);
+    const VastTagCheck missing = tags_.check(without.substr(1), kNowS);
+    EXPECT_EQ(missing.verdict, VastTagVerdict::kBadSignature) << name;
+    EXPECT_EQ(missing.field, param);
     const size_t begin = text.find(name);
     const std::string repeated = text + "&" + text.substr(begin, text.find('&', begin) - begin);
-    EXPECT_EQ(tags_.check(repeated, kNowS).verdict, VastTagVerdict::kBadSignature) << name;
+    const VastTagCheck twice = tags_.check(repeated, kNowS);
+    EXPECT_EQ(twice.verdict, VastTagVerdict::kBadSignature) << name;
+    EXPECT_EQ(twice.field, param);
   }
   std::string padded = text;
   padded.insert(padded.find("exp=") + 4, "0");
@@ -110,6 +115,18 @@ TEST_F(VastTagCodecTest, MissingRepeatedOrNonCanonicalParametersAreBadSignatures
   plus.insert(plus.find("kid=") + 4, "+");
   EXPECT_EQ(tags_.check(plus, kNowS).verdict, VastTagVerdict::kBadSignature);
   EXPECT_EQ(tags_.check("", kNowS).verdict, VastTagVerdict::kBadSignature);
+}
+
+TEST_F(VastTagCodecTest, TheVerdictNamesTheParameterItIsAbout) {
+  const std::string text = query();
+  EXPECT_EQ(tags_.check(text, kNowS).field, "");
+  EXPECT_EQ(tags_.check(text, kExpiresAtS).field, "exp");
+  std::string wrong_sig = text;
+  wrong_sig.back() = wrong_sig.back() == '0' ? '1' : '0';
+  EXPECT_EQ(tags_.check(wrong_sig, kNowS).field, "sig");
+  std::string other_kid = text;
+  other_kid.replace(other_kid.find("kid=3"), 5, "kid=9");
+  EXPECT_EQ(tags_.check(other_kid, kNowS).field, "kid");
 }
 
 TEST_F(VastTagCodecTest, OtherParametersAreIgnored) {
