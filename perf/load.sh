@@ -12,7 +12,7 @@
 #   CONNECTIONS   wrk -c                                     (64)
 #   WARMUP        wrk -d of one uncounted run per server     (1s; 0 skips it)
 #   SEED          decisiond --seed                           (1)
-#   TARGET        decision, tracking, mixed or healthz       (decision)
+#   TARGET        decision, video, vast, tracking, mixed or healthz (decision)
 # With TARGET=decision: POST /v1/decision on the public plane, through perf/decision.lua.
 #   DECISION_BODY     the request body; each @USER@ in it becomes u1, u2, ... u$USERS
 #                     ({"placements":[{"key":"home_top","count":2}],"user":{"id":"@USER@"}})
@@ -20,6 +20,18 @@
 #   USERS             distinct user ids, one body each, sent in turn (1000)
 #   DECISION_VERSION  X-Decision-Version, empty = none       (2025-11-01)
 #   ACCEPT_LANGUAGE   Accept-Language, empty = none          (fr-CH, fr;q=0.9, en;q=0.8)
+# With TARGET=video: as TARGET=decision (the same variables, perf/decision.lua), but decisiond
+#   serves perf/video_catalog.json (VIDEO_CATALOG) and the default body asks video_preroll,
+#   the placement with a video ad of each delivery mode, for all three:
+#     {"placements":[{"key":"video_preroll","count":3}],"user":{"id":"@USER@"}}
+#   so every reply mixes json, vast_xml (a whole VAST document, base64) and vast_tag (a
+#   signed tag URL); the script checks a sample reply has each before the rounds.
+# With TARGET=vast: GET /v1/vast, the VAST document behind a signed tag URL, against nginx
+#   serving one of those documents. The tags are decisiond's own: before the rounds, one
+#   vast_tag decision per user u1..u$USERS (default 200) on video_vast_tag, each tag URL's
+#   path kept, sent in turn by perf/paths.lua (a fetch changes no state, so repeats cost
+#   what first fetches do). Tags live --vast-tag-ttl (900 s), longer than a default run.
+#   VIDEO_CATALOG     the catalog of both targets          (perf/video_catalog.json)
 # With TARGET=tracking: GET /v1/tracking with distinct fresh impression tokens, against
 #   nginx answering `return 204;` on the same location (with decisiond's headers).
 #   TOKENS_PER_RUN    tokens minted per decisiond run (1500000): one file of request paths
@@ -63,13 +75,20 @@
 # POST with 405; `error_page 405 =200 $uri;` makes it serve the file with status 200.
 # nginx also sends the headers decisiond sends beyond nginx's own (X-Decision-Version).
 #
+# Why video compares with a static file too: the same price as for decision, for a reply
+# whose work is mostly sealing tokens (23 per decision: 9 in the json creative's tracking
+# arrays, 12 inside the vast_xml document plus its custom event, the vast_tag creative's
+# custom event; and the tag's sealed payload and HMAC) and writing text.
+# count 3 keeps every reply alike (one creative of each mode, about 13.6 KB); count 1 would
+# draw one mode per decision and replies from 1.3 to 8 KB, which no single file matches.
+#
 # Why tracking compares with `return 204`: an impression call's reply is an empty 204, so
 # the comparison prices decisiond's whole path (version header, token authentication, the
 # dedup check and cap update on the owning core, the event log line) against the cheapest
 # answer a server can give.
 #
 # decisiond runs with a private --state-dir in a temp dir (it writes keys.json there), the
-# demo catalog, and none of the caller's DECISIOND_<FLAG> environment variables (they
+# demo catalog (video and vast: VIDEO_CATALOG), and none of the caller's DECISIOND_<FLAG> environment variables (they
 # would set its flags).
 set -euo pipefail
 
@@ -84,6 +103,7 @@ NGINX=/usr/sbin/nginx
 FIXTURES=${FIXTURES:-$(dirname "$DECISIOND")/perf/decisiond_perf_fixtures}
 SCRIPT_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 DECISION_LUA=$SCRIPT_DIR/decision.lua
+VIDEO_CATALOG=${VIDEO_CATALOG:-$SCRIPT_DIR/video_catalog.json}
 # Replies sampled before the rounds to size nginx's file (decision target).
 REPLY_SAMPLES_MAX=31
 
@@ -101,11 +121,12 @@ done
 [[ "$CONNECTIONS" =~ ^[1-9][0-9]*$ ]] || die "CONNECTIONS must be a positive integer, not '$CONNECTIONS'"
 [[ "$SEED" =~ ^[0-9]+$ ]] || die "SEED must be an unsigned integer, not '$SEED'"
 
+catalog_args=()
 case "$TARGET" in
-  decision)
+  decision | video)
     [[ -z "${TARGET_PLANE:-}${TARGET_PATH:-}" ]] \
-      || die "TARGET_PLANE and TARGET_PATH apply to TARGET=healthz only; TARGET=decision is POST /v1/decision on the public plane"
-    [[ "${TARGET_METHOD:-POST}" == POST ]] || die "TARGET=decision sends POST, not TARGET_METHOD=$TARGET_METHOD"
+      || die "TARGET_PLANE and TARGET_PATH apply to TARGET=healthz only; TARGET=$TARGET is POST /v1/decision on the public plane"
+    [[ "${TARGET_METHOD:-POST}" == POST ]] || die "TARGET=$TARGET sends POST, not TARGET_METHOD=$TARGET_METHOD"
     TARGET_METHOD=POST
     TARGET_PLANE=public
     TARGET_PATH=/v1/decision
@@ -118,6 +139,11 @@ case "$TARGET" in
       [[ -z "${DECISION_BODY:-}" ]] || die "set DECISION_BODY or TARGET_BODY_FILE, not both"
       [[ -r "$TARGET_BODY_FILE" ]] || die "cannot read TARGET_BODY_FILE '$TARGET_BODY_FILE'"
       DECISION_BODY=$(<"$TARGET_BODY_FILE")
+    fi
+    if [[ "$TARGET" == video ]]; then
+      [[ -r "$VIDEO_CATALOG" ]] || die "cannot read VIDEO_CATALOG '$VIDEO_CATALOG'"
+      catalog_args=(--catalog="$VIDEO_CATALOG")
+      DECISION_BODY=${DECISION_BODY:-'{"placements":[{"key":"video_preroll","count":3}],"user":{"id":"@USER@"}}'}
     fi
     DECISION_BODY=${DECISION_BODY:-'{"placements":[{"key":"home_top","count":2}],"user":{"id":"@USER@"}}'}
     # One body per line in the file wrk reads. Raw line breaks in JSON are whitespace
@@ -147,6 +173,15 @@ case "$TARGET" in
     [[ "$TOKENS_PER_RUN" =~ ^[1-9][0-9]*$ ]] || die "TOKENS_PER_RUN must be a positive integer"
     [[ -x "$FIXTURES" ]] || die "no $FIXTURES: build the target decisiond_perf_fixtures (make bench does)"
     ;;
+  vast)
+    TARGET_METHOD=GET
+    TARGET_PLANE=public
+    TARGET_PATH=/v1/vast
+    USERS=${USERS:-200}
+    [[ "$USERS" =~ ^[1-9][0-9]{0,5}$ ]] || die "USERS must be an integer from 1 to 999999, not '$USERS'"
+    [[ -r "$VIDEO_CATALOG" ]] || die "cannot read VIDEO_CATALOG '$VIDEO_CATALOG'"
+    catalog_args=(--catalog="$VIDEO_CATALOG")
+    ;;
   healthz)
     [[ -z "${TARGET_BODY_FILE:-}${DECISION_BODY:-}" ]] || die "TARGET=healthz sends no body (TARGET_BODY_FILE, DECISION_BODY)"
     [[ "${TARGET_METHOD:-GET}" == GET ]] || die "TARGET=healthz sends GET, not TARGET_METHOD=$TARGET_METHOD"
@@ -154,7 +189,7 @@ case "$TARGET" in
     TARGET_PLANE=${TARGET_PLANE:-admin}
     TARGET_PATH=${TARGET_PATH:-/healthz}
     ;;
-  *) die "TARGET must be decision, tracking, mixed or healthz, not '$TARGET'" ;;
+  *) die "TARGET must be decision, video, vast, tracking, mixed or healthz, not '$TARGET'" ;;
 esac
 [[ "$TARGET_PATH" == /* ]] || die "TARGET_PATH must start with '/', not '$TARGET_PATH'"
 case "$TARGET_PLANE" in
@@ -277,7 +312,7 @@ if ((${#env_unset[@]} > 0)); then
 fi
 taskset -c "$server_cpu" env "${env_unset[@]}" "$DECISIOND" --cores=1 --pin --seed="$SEED" \
   --listen="127.0.0.1:$public_port" --admin-listen="127.0.0.1:$admin_port" \
-  --state-dir="$tmp/state" >"$tmp/decisiond.log" 2>&1 &
+  --state-dir="$tmp/state" "${catalog_args[@]}" >"$tmp/decisiond.log" 2>&1 &
 decisiond_pid=$!
 admin_url="http://127.0.0.1:$admin_port"
 wait_until_serving decisiond "$decisiond_pid" "$admin_url/healthz" "$tmp/decisiond.log"
@@ -330,6 +365,25 @@ if [[ "$TARGET" == tracking ]]; then
   # The sample reply (and the location nginx answers) is the first path's.
   decisiond_url="http://127.0.0.1:$target_port$(head -n1 "$tmp/paths-0.txt")"
   echo "tokens: $TOKENS_PER_RUN fresh impression tokens per decisiond run, users u1-u$USERS"
+fi
+
+# --- TARGET=vast: tag URLs from decisiond's own vast_tag decisions ---------------------
+
+if [[ "$TARGET" == vast ]]; then
+  for ((u = 1; u <= USERS; u++)); do
+    curl --noproxy '*' -s --max-time 5 -X POST -H 'Content-Type: application/json' \
+      -H 'X-Decision-Version: 2025-11-01' -H 'Accept-Language: fr-CH, fr;q=0.9, en;q=0.8' \
+      --data-binary '{"placements":[{"key":"video_vast_tag","count":1}],"user":{"id":"u'"$u"'"}}' \
+      "http://127.0.0.1:$public_port/v1/decision" | { grep -o '"tagUrl":"[^"]*"' || true; } |
+      sed 's/^"tagUrl":"//; s/"$//; s#^https\{0,1\}://[^/]*##'
+  done >"$tmp/tag-paths.txt"
+  [[ $(wc -l <"$tmp/tag-paths.txt") -eq "$USERS" ]] \
+    || die "expected $USERS tag URLs from vast_tag decisions on video_vast_tag, got $(wc -l <"$tmp/tag-paths.txt")"
+  wrk_script=(-s "$SCRIPT_DIR/paths.lua")
+  wrk_script_args=(-- "$tmp/tag-paths.txt" "")
+  # The sample reply (and the location nginx answers) is the first tag's document.
+  decisiond_url="http://127.0.0.1:$target_port$(head -n1 "$tmp/tag-paths.txt")"
+  echo "tags:   $USERS signed tag URLs from vast_tag decisions (users u1-u$USERS, fr), fetched in turn"
 fi
 
 # --- TARGET=mixed: decisions and their impressions against decisions alone -------------
@@ -436,6 +490,12 @@ if [[ "$TARGET_METHOD" == POST ]]; then
   median_user=$(awk '{ u[NR] = $2 } END { print u[int((NR + 1) / 2)] }' "$tmp/sample-sizes")
   reply_size_range=$(awk '{ s[NR] = $1 } END { printf "%d, %d, %d", s[1], s[int((NR + 1) / 2)], s[NR] }' "$tmp/sample-sizes")
   cp "$tmp/sample-$median_user.head" "$tmp/decisiond.head"
+  if [[ "$TARGET" == video && "$DECISION_BODY" == *video_preroll*'"count":3'* ]]; then
+    for delivery in json vast_xml vast_tag; do
+      grep -q "\"delivery\":\"$delivery\"" "$tmp/sample-$median_user.body" \
+        || die "user $median_user's reply has no $delivery creative: $(head -c 600 "$tmp/sample-$median_user.body")"
+    done
+  fi
   cp "$tmp/sample-$median_user.body" "$tmp/reply.body"
 else
   median_user=""
@@ -736,7 +796,7 @@ ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b == 0) print "n/a"; else printf 
 echo "  decisiond/nginx: requests/s $(ratio "${med_rate[decisiond]}" "${med_rate[nginx]}")," \
   "p50 $(ratio "${med_p50[decisiond]}" "${med_p50[nginx]}")," \
   "p99 $(ratio "${med_p99[decisiond]}" "${med_p99[nginx]}")"
-if [[ "$TARGET" == decision ]]; then
+if [[ "$TARGET" == decision || "$TARGET" == video ]]; then
   echo "  decisiond served $(awk -v c="$creatives_measured" -v d="$decisions_measured" \
     'BEGIN { if (d == 0) print "n/a"; else printf "%.2f", c / d }') creatives per decision" \
     "over the $decisions_measured decisions of the rounds (its counters)"
