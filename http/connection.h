@@ -27,6 +27,8 @@ class Connection final : public runtime::SocketEvents, private runtime::Timer {
   // Server shutdown: close when idle, otherwise after the reply being worked on.
   void drain();
   void close_now() { abort(); }
+  // Set by the server when it notes peers, before open(); copied into every request.
+  void set_peer_loopback(bool loopback) { parser_.set_peer_loopback(loopback); }
   bool in_use() const { return phase_ != Phase::kFree; }
   // The deferred reply of the request being waited for (reply_ticket.h). False when the
   // ticket is stale: the connection closed or was reused since it was issued.

@@ -17,6 +17,10 @@ struct HttpLimits {
   uint32_t max_connections = 10'000;       // per core; more get 503 and are closed
   size_t max_output_backlog_bytes = 256 * 1024;   // replies queued but not sent: stop reading
   size_t max_input_backlog_bytes = 256 * 1024;    // pipelined bytes held while stopped
+  // Look up each accepted connection's peer (one getpeername per connection, not per
+  // request), so handlers can tell loopback peers (Request::peer_loopback). For listeners
+  // whose routes care, such as an admin plane.
+  bool note_peers = false;
 };
 
 }  // namespace http

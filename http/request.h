@@ -30,6 +30,9 @@ struct Request {
   Header headers[kMaxHeaders];
   size_t header_count = 0;
   std::string_view body;
+  // Whether the peer is on a loopback address; known only on servers that note peers
+  // (HttpLimits::note_peers), false elsewhere.
+  bool peer_loopback = false;
 
   // Case-insensitive; the first occurrence, or empty.
   std::string_view header(std::string_view name) const;

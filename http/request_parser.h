@@ -43,6 +43,8 @@ class RequestParser {
   Step feed(std::string_view bytes);
 
   const Request& request() const { return request_; }
+  // What the connection knows of its peer, carried by every request parsed after.
+  void set_peer_loopback(bool loopback) { request_.peer_loopback = loopback; }
   const ParseError& error() const { return error_; }
   // Some bytes of a request have been seen and it is not complete yet.
   bool in_message() const { return in_message_; }

@@ -1,6 +1,7 @@
 #include "http/server.h"
 
 #include "http/connection.h"
+#include "runtime/socket_address.h"
 
 namespace http {
 
@@ -37,6 +38,10 @@ void Server::on_accept(int fd) {
   }
   ++in_use_;
   metrics_.connections_open.set(in_use_);
+  if (limits_.note_peers) {
+    const absl::StatusOr<runtime::SocketAddress> peer = runtime::peer_address(fd);
+    connection->set_peer_loopback(peer.ok() && peer->is_loopback());
+  }
   if (over_limit) {
     metrics_.connections_refused.add();
     connection->refuse(*socket);

@@ -1,8 +1,12 @@
 #include "runtime/signals.h"
 
 #include <pthread.h>
+#include <sys/signalfd.h>
+#include <unistd.h>
 
 #include <cerrno>
+#include <cstdio>
+#include <cstdlib>
 
 namespace runtime {
 
@@ -31,6 +35,26 @@ ProcessSignal wait_for_signal() {
     if (signal == SIGTERM || signal == SIGINT) return ProcessSignal::kTerminate;
     // EINTR from a stop/continue: wait again.
   }
+}
+
+SignalFd::SignalFd() {
+  const sigset_t set = handled_set();
+  fd_ = ::signalfd(-1, &set, SFD_CLOEXEC | SFD_NONBLOCK);
+  if (fd_ < 0) {
+    std::perror("decisiond: signalfd");
+    std::abort();
+  }
+}
+
+SignalFd::~SignalFd() { ::close(fd_); }
+
+std::optional<ProcessSignal> SignalFd::read() {
+  signalfd_siginfo info;
+  while (::read(fd_, &info, sizeof(info)) == static_cast<ssize_t>(sizeof(info))) {
+    if (info.ssi_signo == SIGHUP) return ProcessSignal::kReload;
+    if (info.ssi_signo == SIGTERM || info.ssi_signo == SIGINT) return ProcessSignal::kTerminate;
+  }
+  return std::nullopt;
 }
 
 }  // namespace runtime

@@ -110,4 +110,13 @@ absl::StatusOr<SocketAddress> bound_address(int fd) {
   return address;
 }
 
+absl::StatusOr<SocketAddress> peer_address(int fd) {
+  SocketAddress address;
+  address.length = sizeof(address.storage);
+  if (::getpeername(fd, reinterpret_cast<sockaddr*>(&address.storage), &address.length) != 0) {
+    return absl::ErrnoToStatus(errno, "getpeername");
+  }
+  return address;
+}
+
 }  // namespace runtime

@@ -25,5 +25,7 @@ struct SocketAddress {
 absl::StatusOr<int> open_listener(const SocketAddress& address, int backlog = 4096);
 // The address a socket is bound to (resolves port 0).
 absl::StatusOr<SocketAddress> bound_address(int fd);
+// The address of a connected socket's peer.
+absl::StatusOr<SocketAddress> peer_address(int fd);
 
 }  // namespace runtime

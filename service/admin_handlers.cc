@@ -28,7 +28,7 @@ void ReadyHandler::handle(const http::Request&, http::Response& response) {
 void MetricsHandler::handle(const http::Request&, http::Response& response) {
   response.set_status(200);
   response.set_content_type("text/plain; version=0.0.4; charset=utf-8");
-  render_metrics(view_, reactor_.clock().wall_s(), response.body());
+  render_metrics(view_, core_, reactor_.clock().wall_s(), response.body());
 }
 
 }  // namespace service

@@ -6,6 +6,8 @@
 
 namespace service {
 
+class CoreServices;
+
 // 200 while the process runs its loops.
 class HealthHandler final : public http::Handler {
  public:
@@ -27,13 +29,15 @@ class ReadyHandler final : public http::Handler {
 
 class MetricsHandler final : public http::Handler {
  public:
-  MetricsHandler(const ProcessView& view, const runtime::Reactor& reactor)
-      : view_(view), reactor_(reactor) {}
+  // core: the core that answers, whose catalog the page reports.
+  MetricsHandler(const ProcessView& view, const runtime::Reactor& reactor, const CoreServices& core)
+      : view_(view), reactor_(reactor), core_(core) {}
   void handle(const http::Request&, http::Response& response) override;
 
  private:
   const ProcessView& view_;
   const runtime::Reactor& reactor_;
+  const CoreServices& core_;
 };
 
 }  // namespace service

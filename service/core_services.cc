@@ -57,9 +57,10 @@ tracking::events::EventLogSettings event_log_settings(const ProcessView& view, u
 constexpr uint32_t kSweepSlotsPerTick = 8192;
 }  // namespace
 
-CoreServices::CoreServices(runtime::Reactor& reactor, const ProcessView& view, tracking::state::CoreState state)
+CoreServices::CoreServices(runtime::Reactor& reactor, ProcessView& view, tracking::state::CoreState state)
     : reactor_(reactor),
       view_(view),
+      catalog_(view.catalog),
       channel_(reactor),
       state_(std::move(state)),
       log_(reactor, reactor.timers(), reactor.clock(), event_log_settings(view, reactor.index()), state_.next_seq),
@@ -72,8 +73,10 @@ CoreServices::CoreServices(runtime::Reactor& reactor, const ProcessView& view, t
       snapshots_(reactor, reactor.timers(), channel_, reactor.clock(), view.config.state_dir, state_, log_,
                  absl::ToInt64Milliseconds(view.config.snapshot_interval)),
       vast_(reactor.clock(), view.keys, vast_tag_settings(view), view.catalog),
+      catalog_upload_(reactor.index(), view.uploads),
       public_router_(public_routes(decision_, tracking_, vast_)),
-      admin_router_(admin_routes(health_, ready_, metrics_, catalog_reload_, explain_)),
+      admin_router_(admin_routes(guarded_health_, guarded_ready_, guarded_metrics_, guarded_catalog_upload_,
+                                 guarded_explain_)),
       public_server_(reactor, public_router_, view.config.public_limits),
       admin_server_(reactor, admin_router_, view.config.admin_limits) {}
 
@@ -96,6 +99,16 @@ void CoreServices::Sweeper::on_expire() {
   c.gauges_.dedup_bytes.set(c.state_.dedup->bytes());
   c.gauges_.dedup_reclaimed.set(c.state_.dedup->reclaimed());
   c.reactor_.timers().schedule(*this, 100);
+}
+
+void CoreServices::adopt(const Publication& publication) {
+  if (publication.catalog) {
+    catalog_ = publication.catalog;
+    decision_.set_catalog(catalog_);
+    vast_.set_catalog(catalog_);
+    ad_caps_.set_catalog(catalog_);
+  }
+  if (publication.geoip_changed) decision_.set_geoip(publication.geoip);
 }
 
 void CoreServices::listen(int public_fd, int admin_fd) {

@@ -16,7 +16,10 @@
 #include "http/server.h"
 #include "runtime/reactor.h"
 #include "runtime/timer_wheel.h"
+#include "service/admin_guard.h"
 #include "service/admin_handlers.h"
+#include "service/catalog_updates/catalog_upload_handler.h"
+#include "service/catalog_updates/publication.h"
 #include "service/not_built_handler.h"
 #include "service/process_view.h"
 
@@ -24,7 +27,7 @@ namespace service {
 
 class CoreServices {
  public:
-  CoreServices(runtime::Reactor& reactor, const ProcessView& view, tracking::state::CoreState state);
+  CoreServices(runtime::Reactor& reactor, ProcessView& view, tracking::state::CoreState state);
 
   // Opens the event log and starts the background work (snapshots, reclaiming expired
   // state); at set-up, before serving.
@@ -33,6 +36,11 @@ class CoreServices {
   // Shutdown: stop accepting, finish in-flight requests, then stop the reactor; after
   // the drain timeout whatever is left is closed.
   void shut_down();
+  // A catalog or GeoIP update, run on this core between two requests: every handler
+  // switches at once, so no request sees two catalogs.
+  void adopt(const Publication& publication);
+  // The catalog this core serves.
+  const decision::endpoint::ServedCatalog& catalog() const { return *catalog_; }
 
   const http::ServerMetrics& public_metrics() const { return public_server_.metrics(); }
   const http::ServerMetrics& admin_metrics() const { return admin_server_.metrics(); }
@@ -90,8 +98,9 @@ class CoreServices {
   };
 
   runtime::Reactor& reactor_;
-  const ProcessView& view_;
+  ProcessView& view_;
   bool draining_ = false;
+  std::shared_ptr<const decision::endpoint::ServedCatalog> catalog_;
 
   runtime::ReactorChannel channel_;
   tracking::state::CoreState state_;
@@ -104,11 +113,16 @@ class CoreServices {
   Sweeper sweeper_{*this};
   StateGauges gauges_;
   decision::video::VastTagHandler vast_;
-  NotBuiltHandler catalog_reload_{"POST /admin/catalog"};
+  CatalogUploadHandler catalog_upload_;
   NotBuiltHandler explain_{"POST /admin/explain"};
   HealthHandler health_;
   ReadyHandler ready_{draining_, view_};
-  MetricsHandler metrics_{view_, reactor_};
+  MetricsHandler metrics_{view_, reactor_, *this};
+  AdminGuard guarded_health_{view_.config.admin_token, AdminGuard::Access::kRead, health_};
+  AdminGuard guarded_ready_{view_.config.admin_token, AdminGuard::Access::kRead, ready_};
+  AdminGuard guarded_metrics_{view_.config.admin_token, AdminGuard::Access::kRead, metrics_};
+  AdminGuard guarded_catalog_upload_{view_.config.admin_token, AdminGuard::Access::kWrite, catalog_upload_};
+  AdminGuard guarded_explain_{view_.config.admin_token, AdminGuard::Access::kWrite, explain_};
 
   http::Router public_router_;
   http::Router admin_router_;

@@ -11,6 +11,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "decision/catalog/limits.h"
 #include "runtime/cpu_affinity.h"
 
 ABSL_FLAG(std::string, listen, "0.0.0.0:8080", "public listener (decision, tracking, VAST tag), host:port");
@@ -28,6 +29,8 @@ ABSL_FLAG(absl::Duration, vast_tag_ttl, absl::Seconds(900), "signed VAST tag URL
 ABSL_FLAG(std::string, versions, "", "API version lifecycle file (JSON); empty = built-in table");
 ABSL_FLAG(std::string, seed, "random", "seed of the per-core random generators (an unsigned integer)");
 ABSL_FLAG(int64_t, max_body_bytes, 64 * 1024, "largest request body accepted; larger is 413");
+ABSL_FLAG(std::string, max_catalog_bytes, "256MiB",
+          "largest catalog accepted by POST /admin/catalog (bytes, KiB, MiB, GiB); larger is 413");
 ABSL_FLAG(absl::Duration, request_timeout, absl::Seconds(10), "time allowed from a request's first byte to its last");
 ABSL_FLAG(absl::Duration, idle_timeout, absl::Seconds(60), "keep-alive connection idle time before it is closed");
 ABSL_FLAG(int32_t, max_connections_per_core, 10000, "connections one core holds; more are answered 503");
@@ -163,7 +166,14 @@ absl::StatusOr<ServiceConfig> resolve_config() {
   // The admin plane serves operators and scrapers: a few connections, same timeouts.
   c.admin_limits = limits;
   c.admin_limits.max_connections = 256;
-  c.admin_limits.max_body_bytes = std::max<size_t>(limits.max_body_bytes, 64 << 20);  // catalogs
+  const std::optional<uint64_t> catalog_bytes = parse_bytes(absl::GetFlag(FLAGS_max_catalog_bytes));
+  if (!catalog_bytes || *catalog_bytes < 1024 || *catalog_bytes > decision::catalog::kMaxCatalogBytes) {
+    return invalid("max-catalog-bytes", "must be a size from 1KiB to 256MiB, such as 256MiB");
+  }
+  // Catalog uploads are the admin plane's large bodies (a 100,000-ad catalog is about
+  // 115 MB); explain requests are decision requests.
+  c.admin_limits.max_body_bytes = std::max<size_t>(limits.max_body_bytes, *catalog_bytes);
+  c.admin_limits.note_peers = true;  // loopback-only without --admin-token
   c.drain_timeout = absl::GetFlag(FLAGS_drain_timeout);
   if (absl::Status s = check_positive("drain-timeout", c.drain_timeout); !s.ok()) return s;
 

@@ -14,7 +14,8 @@
 #include "runtime/core_group.h"
 #include "runtime/signals.h"
 #include "runtime/socket_address.h"
-#include "service/catalog_startup.h"
+#include "service/catalog_updates/catalog_build.h"
+#include "service/catalog_updates/update_loop.h"
 #include "service/core_services.h"
 #include "service/flag_loader.h"
 #include "service/flags.h"
@@ -50,11 +51,13 @@ absl::StatusOr<std::vector<int>> open_listeners(runtime::SocketAddress address, 
 }
 
 int serve(const service::ServiceConfig& config) {
-  service::StartupCatalog catalog = service::load_startup_catalog(config);
-  if (!catalog.snapshot) {
+  service::BuiltCatalog catalog = service::build_catalog_from_file(config.catalog_path);
+  if (!catalog.ok()) {
     std::fprintf(stderr, "decisiond: catalog %s refused with %zu error(s):\n", catalog.source.c_str(),
                  catalog.errors.size());
-    for (const std::string& error : catalog.errors) std::fprintf(stderr, "  %s\n", error.c_str());
+    for (const decision::catalog::CatalogError& error : catalog.errors) {
+      std::fprintf(stderr, "  %s\n", error.to_string().c_str());
+    }
     return 2;
   }
   absl::StatusOr<decision::versions::VersionTable> versions =
@@ -70,14 +73,14 @@ int serve(const service::ServiceConfig& config) {
     std::fprintf(stderr, "decisiond: tracking keys: %s\n", std::string(keys.status().message()).c_str());
     return 1;
   }
-  std::optional<decision::geo::GeoIpDatabase> geoip;
+  std::unique_ptr<decision::geo::GeoIpDatabase> geoip;
   if (!config.geoip_db_path.empty()) {
     absl::StatusOr<decision::geo::GeoIpDatabase> opened = decision::geo::GeoIpDatabase::open(config.geoip_db_path);
     if (!opened.ok()) {
       std::fprintf(stderr, "decisiond: --geoip-db refused: %s\n", std::string(opened.status().message()).c_str());
       return 2;
     }
-    geoip.emplace(*std::move(opened));
+    geoip = std::make_unique<decision::geo::GeoIpDatabase>(*std::move(opened));
   }
   std::optional<decision::geo::GeoNamesHierarchy> geonames;
   if (!config.geonames_dir.empty()) {
@@ -107,19 +110,22 @@ int serve(const service::ServiceConfig& config) {
   service::ProcessView view(config, *versions, *keys);
   view.started_wall_s = clock.wall_s();
   view.started_wall_ns = clock.wall_ns();
-  view.geo.geoip = geoip ? &*geoip : nullptr;
+  view.geo.geoip = geoip.get();
   view.geo.hierarchy = geonames ? &*geonames : nullptr;
   view.seed = config.seed ? *config.seed : decision::selection::CoreRandom::seed_from_os();
-  view.catalog = decision::endpoint::make_served_catalog(catalog.snapshot);
+  view.catalog = catalog.served;
   view.catalog_source = catalog.source;
-  view.catalog_loaded_wall_s = clock.wall_s();
+  view.updates.catalog_loaded_wall_s.store(clock.wall_s());
+  view.updates.catalog_load_ms.store(catalog.duration_ms);
+  view.updates.catalogs_published.store(1);
+  if (geoip) view.updates.geoip_loaded_wall_s.store(clock.wall_s());
 
   // Frequency caps and exactly-once impressions survive restarts: each core's partition is
   // rebuilt from its snapshot and the impressions logged after it (DESIGN section 9).
-  const std::shared_ptr<const decision::endpoint::ServedCatalog> served = view.catalog;
+  std::shared_ptr<const decision::endpoint::ServedCatalog> served_at_start = view.catalog;
   tracking::state::Recovered recovered = tracking::state::recover_state(
-      config.state_dir, config.cores, clock.wall_s(), [&served](uint64_t ad_id) -> std::span<const caps::CapRule> {
-        const decision::catalog::Ad* ad = served->snapshot->find_ad(ad_id);
+      config.state_dir, config.cores, clock.wall_s(), [&served_at_start](uint64_t ad_id) -> std::span<const caps::CapRule> {
+        const decision::catalog::Ad* ad = served_at_start->snapshot->find_ad(ad_id);
         return ad == nullptr ? std::span<const caps::CapRule>() : std::span<const caps::CapRule>(ad->frequency_caps);
       });
   const tracking::state::RecoveryReport& report = recovered.report;
@@ -179,11 +185,12 @@ int serve(const service::ServiceConfig& config) {
                public_bound.to_string().c_str(), admin_bound.to_string().c_str(), config.cores,
                view.io_uring_mode.c_str(), view.catalog->snapshot->revision().data());
 
-  for (;;) {
-    const runtime::ProcessSignal signal = runtime::wait_for_signal();
-    if (signal == runtime::ProcessSignal::kTerminate) break;
-    std::fprintf(stderr, "decisiond: SIGHUP ignored: catalog reload is not built yet\n");
-  }
+  // From here on each core holds its own reference to the catalog; only the update loop
+  // keeps one besides, so that an update can free the old catalog on this thread.
+  service::UpdateLoop updates(config, group, view, std::move(catalog.served), std::move(geoip));
+  view.catalog.reset();
+  served_at_start.reset();
+  updates.run();
   std::fprintf(stderr, "decisiond: shutting down\n");
   runtime::Message stop;
   stop.pointer = &view;

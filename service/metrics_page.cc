@@ -107,16 +107,33 @@ void limit_hits(const ProcessView& view, std::string& out) {
     }
   }
 }
-void catalog(const ProcessView& view, int64_t now_wall_s, std::string& out) {
-  const decision::catalog::CatalogSnapshot& snapshot = *view.catalog->snapshot;
+// The catalog the answering core serves (every core serves the same one once an update
+// has been published), and the update loop's stats.
+void catalog(const decision::endpoint::ServedCatalog& served, const UpdateStats& updates, int64_t now_wall_s,
+             std::string& out) {
+  const decision::catalog::CatalogSnapshot& snapshot = *served.snapshot;
   header(out, "decisiond_catalog_info", "gauge", "Constant 1, labelled with the catalog revision in force.");
   std::string revision;
   http::JsonWriter::append_escaped(revision, snapshot.revision());  // quotes and backslashes escaped
   absl::StrAppend(&out, "decisiond_catalog_info{revision=\"", revision, "\"} 1\n");
-  header(out, "decisiond_catalog_age_seconds", "gauge", "Seconds since the catalog in force was loaded.");
-  absl::StrAppend(&out, "decisiond_catalog_age_seconds ", now_wall_s - view.catalog_loaded_wall_s, "\n");
+  header(out, "decisiond_catalog_age_seconds", "gauge", "Seconds since the catalog in force was published.");
+  absl::StrAppend(&out, "decisiond_catalog_age_seconds ", now_wall_s - updates.catalog_loaded_wall_s.load(), "\n");
+  header(out, "decisiond_catalog_load_seconds", "gauge", "How long the catalog in force took to read, validate, index and compile.");
+  absl::StrAppend(&out, "decisiond_catalog_load_seconds ", updates.catalog_load_ms.load() / 1000.0, "\n");
   header(out, "decisiond_catalog_ads", "gauge", "Ads in the catalog in force.");
   absl::StrAppend(&out, "decisiond_catalog_ads ", snapshot.ads().size(), "\n");
+  header(out, "decisiond_catalog_updates_total", "counter", "Catalogs published, the one started with included.");
+  absl::StrAppend(&out, "decisiond_catalog_updates_total ", updates.catalogs_published.load(), "\n");
+  header(out, "decisiond_catalog_refusals_total", "counter", "Catalogs refused (SIGHUP or POST /admin/catalog); the one in force stayed.");
+  absl::StrAppend(&out, "decisiond_catalog_refusals_total ", updates.catalogs_refused.load(), "\n");
+  header(out, "decisiond_catalog_last_refusal_timestamp_seconds", "gauge", "When a catalog was last refused, Unix seconds; 0: none since start.");
+  absl::StrAppend(&out, "decisiond_catalog_last_refusal_timestamp_seconds ", updates.last_refusal_wall_s.load(), "\n");
+  header(out, "decisiond_catalog_last_refusal_errors", "gauge", "Errors found in the last refused catalog.");
+  absl::StrAppend(&out, "decisiond_catalog_last_refusal_errors ", updates.last_refusal_errors.load(), "\n");
+  header(out, "decisiond_geoip_reloads_total", "counter", "GeoIP databases re-opened on SIGHUP and published.");
+  absl::StrAppend(&out, "decisiond_geoip_reloads_total ", updates.geoip_reloads.load(), "\n");
+  header(out, "decisiond_geoip_refusals_total", "counter", "GeoIP databases that did not open on SIGHUP; the one in force stayed.");
+  absl::StrAppend(&out, "decisiond_geoip_refusals_total ", updates.geoip_refusals.load(), "\n");
 }
 
 // DecisionHandler's counters, one family each, by core.
@@ -299,14 +316,14 @@ void tracking_metrics(const ProcessView& view, std::string& out) {
 
 }  // namespace
 
-void render_metrics(const ProcessView& view, int64_t now_wall_s, std::string& out) {
+void render_metrics(const ProcessView& view, const CoreServices& answering, int64_t now_wall_s, std::string& out) {
   out.clear();
   header(out, "decisiond_info", "gauge", "Constant 1, labelled with how the process runs.");
   absl::StrAppend(&out, "decisiond_info{io_uring_setup=\"", view.io_uring_mode, "\",cores=\"", view.cores.size(),
                   "\"} 1\n");
   header(out, "decisiond_uptime_seconds", "gauge", "Seconds since start-up.");
   absl::StrAppend(&out, "decisiond_uptime_seconds ", now_wall_s - view.started_wall_s, "\n");
-  catalog(view, now_wall_s, out);
+  catalog(answering.catalog(), view.updates, now_wall_s, out);
   requests(view, out);
   latency(view, out);
   per_core(view, out, "decisiond_http_connections_open", "gauge", "Connections held now, by listener and core.",

@@ -7,6 +7,7 @@
 
 namespace service {
 
-void render_metrics(const ProcessView& view, int64_t now_wall_s, std::string& out);
+// answering: the core that serves the scrape.
+void render_metrics(const ProcessView& view, const CoreServices& answering, int64_t now_wall_s, std::string& out);
 
 }  // namespace service

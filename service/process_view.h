@@ -1,7 +1,8 @@
 #pragma once
 // What the admin plane of any core may read about the whole process. Filled before the
 // cores start serving (each core writes its own slot before the start barrier) and never
-// changed after, except for counters, which are single-writer.
+// changed after, except for counters and update stats, which are single-writer, and the
+// upload queue, which has its own lock.
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -11,6 +12,8 @@
 #include "decision/targeting/rules/targeting_rule.h"
 #include "decision/versions/version_table.h"
 #include "http/server_metrics.h"
+#include "service/catalog_updates/update_stats.h"
+#include "service/catalog_updates/upload_queue.h"
 #include "service/flags.h"
 #include "tracking/endpoint/tracking_handler.h"
 #include "tracking/key_ring.h"
@@ -45,11 +48,14 @@ struct ProcessView {
   int64_t started_wall_s = 0;
   int64_t started_wall_ns = 0;
   std::string io_uring_mode;
-  // The catalog in force and when it was loaded. Fixed for the process's life until
-  // catalog reload (POST /admin/catalog, SIGHUP) publishes snapshots to the cores.
+  // The catalog the cores start with; released once they serve (main resets it), so an
+  // update can free it. Later catalogs reach each core by publication
+  // (catalog_updates/publication.h): a core reads its own, never this.
   std::shared_ptr<const decision::endpoint::ServedCatalog> catalog;
   std::string catalog_source;
-  int64_t catalog_loaded_wall_s = 0;
+  // Catalog uploads on their way to the update loop, and what it reports back.
+  UploadQueue uploads;
+  UpdateStats updates;
 };
 
 }  // namespace service

@@ -104,6 +104,9 @@ class DecisionHandler final : public http::Handler {
 
   // The core's catalog: replaced on this core's thread only.
   void set_catalog(std::shared_ptr<const ServedCatalog> catalog) { catalog_ = std::move(catalog); }
+  // The core's GeoIP database (null: none): replaced on this core's thread only, between
+  // requests; the record cache follows the new database by its identity.
+  void set_geoip(const geo::GeoIpDatabase* geoip) { targeting_.set_geoip(geoip); }
   const DecisionCounters& counters() const { return counters_; }
   const request::RequestReaderCounters& reader_counters() const { return reader_.counters(); }
 

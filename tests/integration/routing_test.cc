@@ -29,13 +29,12 @@ void expect_not_built(RawConnection& connection, const RouteCase& route) {
   EXPECT_FALSE(reply->closes_connection()) << route.route;
 }
 
-TEST(Routing, AdminCatalogAndExplainAnswer501WithErrorEnvelope) {
+TEST(Routing, AdminExplainAnswers501WithErrorEnvelope) {
   ServerProcess server(standard_flags());
   ASSERT_TRUE(server.serving()) << server.start_error();
   RawConnection connection(server.admin_port());
   ASSERT_TRUE(connection.connected());
   const RouteCase routes[] = {
-      {post_request("/admin/catalog", "{}"), "POST /admin/catalog"},
       {post_request("/admin/explain", "{}"), "POST /admin/explain"},
   };
   for (const RouteCase& route : routes) expect_not_built(connection, route);

@@ -22,7 +22,7 @@ class CustomPrograms {
   // program_of() for an ad with no custom rule.
   static constexpr uint32_t kNone = UINT32_MAX;
   // program_of() for a rule that does not compile. The loader refuses such catalogs
-  // (catalog_startup.cc), so only a catalog loaded without that check has one, and its
+  // (service/catalog_updates/catalog_build.cc), so only a catalog loaded without that check has one, and its
   // ads are never eligible: an unchecked rule must not serve everyone.
   static constexpr uint32_t kUncompiled = UINT32_MAX - 1;
 

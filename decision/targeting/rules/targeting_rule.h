@@ -43,6 +43,10 @@ class TargetingRule final : public selection::EligibilityRule {
 
   bool eligible(const catalog::Ad& ad, uint32_t ad_index) override;
 
+  // A new GeoIP database (a reload), between requests; the record cache keys its records by
+  // the database they came from, so it never serves the old one's.
+  void set_geoip(const geo::GeoIpDatabase* geoip) { sources_.geoip = geoip; }
+
   // DESIGN section 4, GDPR: whether the user's id may be used (frequency caps, tokens).
   // No id: no. In GDPR territory (GeoIP's EU flag or country, or a GDPR country in any
   // placement's geo): only with consent, `true` or a TC string consenting to purpose 1.

@@ -1,0 +1,30 @@
+#pragma once
+// A catalog built for serving, off the request path: read, validated, indexed, its text
+// pre-escaped and its CEL rules compiled (decision/endpoint/served_catalog.h). Used at
+// start and for every update (SIGHUP, POST /admin/catalog): one way in, so a catalog the
+// server would refuse at start it refuses at runtime too, with the same errors.
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "decision/catalog/catalog_error.h"
+#include "decision/endpoint/served_catalog.h"
+
+namespace service {
+
+struct BuiltCatalog {
+  std::shared_ptr<const decision::endpoint::ServedCatalog> served;  // null when refused
+  std::vector<decision::catalog::CatalogError> errors;  // every error when refused, in file order
+  std::string source;        // the file, "POST /admin/catalog", or "built-in demo catalog"
+  int64_t duration_ms = 0;   // reading to compiled rules
+
+  bool ok() const { return served != nullptr; }
+};
+
+// path empty: the built-in demo catalog.
+BuiltCatalog build_catalog_from_file(const std::string& path);
+BuiltCatalog build_catalog_from_text(std::string_view json_text, std::string source);
+
+}  // namespace service

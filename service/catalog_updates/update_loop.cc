@@ -1,0 +1,214 @@
+#include "service/catalog_updates/update_loop.h"
+
+#include <poll.h>
+#include <sys/eventfd.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <thread>
+
+#include "http/error_body.h"
+#include "http/json_writer.h"
+#include "runtime/signals.h"
+#include "service/catalog_updates/catalog_upload_handler.h"
+#include "service/core_services.h"
+#include "service/process_view.h"
+
+namespace service {
+namespace {
+
+int64_t wall_now_s() {
+  return std::chrono::duration_cast<std::chrono::seconds>(std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
+void adopt_on_core(runtime::Reactor& here, const runtime::Message& message) {
+  auto* view = reinterpret_cast<ProcessView*>(message.words[0]);
+  auto* publication = static_cast<Publication*>(message.pointer);
+  view->cores[here.index()]->adopt(*publication);
+  publication_adopted(*publication);
+}
+
+void answer_on_core(runtime::Reactor&, const runtime::Message& message) {
+  auto* upload = static_cast<CatalogUpload*>(message.pointer);
+  upload->home->finish(upload);
+}
+
+// 422 10030 with one item per catalog error: its JSON path in details.field.
+std::string refusal_body(const BuiltCatalog& built) {
+  std::vector<http::ErrorItem> items;
+  items.reserve(built.errors.size());
+  std::vector<std::string> messages;
+  messages.reserve(built.errors.size());
+  for (const decision::catalog::CatalogError& error : built.errors) {
+    messages.push_back("catalog refused: " + error.message);
+    items.push_back({kCatalogRefused, messages.back(), error.path});
+  }
+  std::string body;
+  http::append_error_envelope(body, items);
+  return body;
+}
+
+std::string accepted_body(const decision::endpoint::ServedCatalog& served, int64_t duration_ms) {
+  std::string body;
+  http::JsonWriter json(body);
+  json.begin_object().literal_key("success").boolean(true).literal_key("data").begin_object();
+  json.literal_key("revision").string(served.snapshot->revision());
+  json.literal_key("ads").number(static_cast<uint64_t>(served.snapshot->ads().size()));
+  json.literal_key("placements").number(static_cast<uint64_t>(served.snapshot->placements().size()));
+  json.literal_key("load_ms").number(duration_ms);
+  json.end_object().literal_key("errors").null().literal_key("warnings").null().end_object();
+  return body;
+}
+
+}  // namespace
+
+void publication_adopted(Publication& publication) {
+  if (publication.pending.fetch_sub(1, std::memory_order_acq_rel) == 1) ::eventfd_write(publication.done_fd, 1);
+}
+
+UpdateLoop::UpdateLoop(const ServiceConfig& config, runtime::CoreGroup& group, ProcessView& view,
+                       std::shared_ptr<const decision::endpoint::ServedCatalog> catalog,
+                       std::unique_ptr<decision::geo::GeoIpDatabase> geoip)
+    : config_(config),
+      group_(group),
+      view_(view),
+      catalog_(std::move(catalog)),
+      geoip_(std::move(geoip)),
+      done_fd_(::eventfd(0, EFD_CLOEXEC)) {
+  if (done_fd_ < 0) {
+    std::perror("decisiond: eventfd");
+    std::abort();
+  }
+}
+
+UpdateLoop::~UpdateLoop() { ::close(done_fd_); }
+
+void UpdateLoop::run() {
+  runtime::SignalFd signals;
+  for (;;) {
+    pollfd fds[2] = {{signals.fd(), POLLIN, 0}, {view_.uploads.wake_fd(), POLLIN, 0}};
+    if (::poll(fds, 2, -1) < 0) {
+      if (errno == EINTR) continue;
+      std::perror("decisiond: poll");
+      return;
+    }
+    if (fds[0].revents != 0) {
+      const std::optional<runtime::ProcessSignal> signal = signals.read();
+      if (signal == runtime::ProcessSignal::kTerminate) return;
+      if (signal == runtime::ProcessSignal::kReload) reload_from_files();
+    }
+    if (fds[1].revents != 0) {
+      view_.uploads.clear_wake();
+      while (CatalogUpload* upload = view_.uploads.take()) handle_upload(upload);
+    }
+  }
+}
+
+void UpdateLoop::reload_from_files() {
+  std::fprintf(stderr, "decisiond: SIGHUP: reloading the catalog%s\n", config_.geoip_db_path.empty() ? "" : " and GeoIP");
+  BuiltCatalog built = build_catalog_from_file(config_.catalog_path);
+  std::unique_ptr<decision::geo::GeoIpDatabase> geoip;
+  bool geoip_changed = false;
+  if (!config_.geoip_db_path.empty()) {
+    absl::StatusOr<decision::geo::GeoIpDatabase> opened = decision::geo::GeoIpDatabase::open(config_.geoip_db_path);
+    if (opened.ok()) {
+      geoip = std::make_unique<decision::geo::GeoIpDatabase>(*std::move(opened));
+      geoip_changed = true;
+    } else {
+      view_.updates.geoip_refusals.store(view_.updates.geoip_refusals.load() + 1);
+      std::fprintf(stderr, "decisiond: --geoip-db %s refused, the database in force stays: %s\n",
+                   config_.geoip_db_path.c_str(), std::string(opened.status().message()).c_str());
+    }
+  }
+  if (!built.ok()) refused(built);
+  if (!built.ok() && !geoip_changed) return;
+  const bool catalog_changed = built.ok();
+  publish(built.served, std::move(geoip), geoip_changed);
+  if (catalog_changed) {
+    std::fprintf(stderr, "decisiond: catalog %s published: revision %s, %zu ads, built in %lld ms\n", built.source.c_str(),
+                 std::string(catalog_->snapshot->revision()).c_str(), catalog_->snapshot->ads().size(),
+                 static_cast<long long>(built.duration_ms));
+    view_.updates.catalog_load_ms.store(built.duration_ms);
+  }
+  if (geoip_changed) std::fprintf(stderr, "decisiond: --geoip-db %s re-opened\n", config_.geoip_db_path.c_str());
+}
+
+void UpdateLoop::handle_upload(CatalogUpload* upload) {
+  BuiltCatalog built = build_catalog_from_text(upload->body, "POST /admin/catalog");
+  upload->body = std::string();  // up to --max-catalog-bytes: let it go now
+  if (!built.ok()) {
+    refused(built);
+    upload->status = 422;
+    upload->reply_body = refusal_body(built);
+    answer(upload);
+    return;
+  }
+  publish(built.served, nullptr, false);
+  view_.updates.catalog_load_ms.store(built.duration_ms);
+  upload->status = 200;
+  upload->reply_body = accepted_body(*catalog_, built.duration_ms);
+  std::fprintf(stderr, "decisiond: catalog from POST /admin/catalog published: revision %s, %zu ads, built in %lld ms\n",
+               std::string(catalog_->snapshot->revision()).c_str(), catalog_->snapshot->ads().size(),
+               static_cast<long long>(built.duration_ms));
+  answer(upload);
+}
+
+void UpdateLoop::refused(const BuiltCatalog& built) {
+  UpdateStats& stats = view_.updates;
+  stats.catalogs_refused.store(stats.catalogs_refused.load() + 1);
+  stats.last_refusal_wall_s.store(wall_now_s());
+  stats.last_refusal_errors.store(built.errors.size());
+  std::fprintf(stderr, "decisiond: catalog %s refused with %zu error(s), the catalog in force stays:\n",
+               built.source.c_str(), built.errors.size());
+  for (const decision::catalog::CatalogError& error : built.errors) {
+    std::fprintf(stderr, "  %s\n", error.to_string().c_str());
+  }
+}
+
+void UpdateLoop::publish(std::shared_ptr<const decision::endpoint::ServedCatalog> catalog,
+                         std::unique_ptr<decision::geo::GeoIpDatabase> geoip, bool geoip_changed) {
+  Publication publication;
+  publication.catalog = catalog;
+  publication.geoip_changed = geoip_changed;
+  publication.geoip = geoip.get();
+  publication.pending.store(group_.cores(), std::memory_order_relaxed);
+  publication.done_fd = done_fd_;
+  runtime::Message message;
+  message.run = &adopt_on_core;
+  message.pointer = &publication;
+  message.words[0] = reinterpret_cast<uintptr_t>(&view_);
+  for (uint32_t core = 0; core < group_.cores(); ++core) {
+    // A full control queue empties within a loop iteration of that core.
+    while (!group_.post(core, message)) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  eventfd_t adopted = 0;
+  while (::eventfd_read(done_fd_, &adopted) != 0 && errno == EINTR) {
+  }
+  // Every core serves the new ones: the previous catalog and database are released here,
+  // on this thread, never on a reactor.
+  if (catalog) {
+    catalog_ = std::move(catalog);
+    UpdateStats& stats = view_.updates;
+    stats.catalogs_published.store(stats.catalogs_published.load() + 1);
+    stats.catalog_loaded_wall_s.store(wall_now_s());
+  }
+  if (geoip_changed) {
+    geoip_ = std::move(geoip);
+    UpdateStats& stats = view_.updates;
+    stats.geoip_reloads.store(stats.geoip_reloads.load() + 1);
+    stats.geoip_loaded_wall_s.store(wall_now_s());
+  }
+}
+
+void UpdateLoop::answer(CatalogUpload* upload) {
+  runtime::Message message;
+  message.run = &answer_on_core;
+  message.pointer = upload;
+  while (!group_.post(upload->core, message)) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+}
+
+}  // namespace service

@@ -1,0 +1,62 @@
+#pragma once
+// The main thread's loop once the cores serve (DESIGN sections 1 and 8): it waits for
+// signals and catalog uploads, and does the slow part of every update off the reactors.
+//   SIGTERM, SIGINT  returns, so main can shut the cores down;
+//   SIGHUP           re-reads --catalog and re-opens --geoip-db (operators refresh GeoLite2
+//                    weekly); either that fails stays as it was, and says why on stderr
+//                    and in metrics;
+//   an upload        (POST /admin/catalog, upload_queue.h) is built and, if valid,
+//                    published; its request is answered once every core serves it.
+// One update at a time, in arrival order: racing updates are serialised and the newer
+// wins. A publication reaches each core as a message (publication.h); no core ever sees a
+// half-built catalog, and none is ever paused to free an old one.
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "decision/endpoint/served_catalog.h"
+#include "decision/geo/geoip_database.h"
+#include "runtime/core_group.h"
+#include "service/catalog_updates/catalog_build.h"
+#include "service/catalog_updates/publication.h"
+#include "service/catalog_updates/update_stats.h"
+#include "service/catalog_updates/upload_queue.h"
+#include "service/flags.h"
+
+namespace service {
+
+struct ProcessView;
+
+class UpdateLoop {
+ public:
+  // catalog: the one the cores started with; geoip: the open --geoip-db (null without),
+  // which the cores already read through view.geo.
+  UpdateLoop(const ServiceConfig& config, runtime::CoreGroup& group, ProcessView& view,
+             std::shared_ptr<const decision::endpoint::ServedCatalog> catalog,
+             std::unique_ptr<decision::geo::GeoIpDatabase> geoip);
+  ~UpdateLoop();
+  UpdateLoop(const UpdateLoop&) = delete;
+  UpdateLoop& operator=(const UpdateLoop&) = delete;
+
+  // Until SIGTERM or SIGINT.
+  void run();
+
+ private:
+  void reload_from_files();
+  void handle_upload(CatalogUpload* upload);
+  // Publishes to every core and returns once each has adopted it.
+  void publish(std::shared_ptr<const decision::endpoint::ServedCatalog> catalog,
+               std::unique_ptr<decision::geo::GeoIpDatabase> geoip, bool geoip_changed);
+  void refused(const BuiltCatalog& built);
+  // Hands an upload back to the core that holds its request.
+  void answer(CatalogUpload* upload);
+
+  const ServiceConfig& config_;
+  runtime::CoreGroup& group_;
+  ProcessView& view_;
+  std::shared_ptr<const decision::endpoint::ServedCatalog> catalog_;  // in force on every core
+  std::unique_ptr<decision::geo::GeoIpDatabase> geoip_;               // in force on every core
+  int done_fd_ = -1;  // written by the last core to adopt a publication
+};
+
+}  // namespace service

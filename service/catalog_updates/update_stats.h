@@ -1,0 +1,22 @@
+#pragma once
+// What the update loop (the main thread) tells the metrics page (any core) about catalog
+// and GeoIP updates. Single writer, so plain atomic stores and loads suffice: no
+// read-modify-write anywhere.
+#include <atomic>
+#include <cstdint>
+
+namespace service {
+
+struct UpdateStats {
+  std::atomic<int64_t> catalog_loaded_wall_s{0};    // when the catalog in force was published
+  std::atomic<int64_t> catalog_load_ms{0};          // how long it took to build
+  std::atomic<uint64_t> catalogs_published{0};      // since start, the first included
+  std::atomic<uint64_t> catalogs_refused{0};
+  std::atomic<int64_t> last_refusal_wall_s{0};      // 0: none since start
+  std::atomic<uint64_t> last_refusal_errors{0};     // errors of the last refused catalog
+  std::atomic<uint64_t> geoip_reloads{0};           // GeoIP databases published after start
+  std::atomic<uint64_t> geoip_refusals{0};          // files that did not open (the old one stayed)
+  std::atomic<int64_t> geoip_loaded_wall_s{0};      // 0: no --geoip-db
+};
+
+}  // namespace service
