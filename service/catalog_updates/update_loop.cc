@@ -14,6 +14,7 @@
 #include "http/json_writer.h"
 #include "runtime/signals.h"
 #include "service/catalog_updates/catalog_upload_handler.h"
+#include "service/catalog_updates/memory_release.h"
 #include "service/core_services.h"
 #include "service/process_view.h"
 
@@ -190,6 +191,7 @@ void UpdateLoop::publish(std::shared_ptr<const decision::endpoint::ServedCatalog
   }
   // Every core serves the new ones: the previous catalog and database are released here,
   // on this thread, never on a reactor.
+  const bool frees_memory = catalog || geoip_changed;
   if (catalog) {
     catalog_ = std::move(catalog);
     UpdateStats& stats = view_.updates;
@@ -202,6 +204,7 @@ void UpdateLoop::publish(std::shared_ptr<const decision::endpoint::ServedCatalog
     stats.geoip_reloads.store(stats.geoip_reloads.load() + 1);
     stats.geoip_loaded_wall_s.store(wall_now_s());
   }
+  if (frees_memory) release_freed_memory();
 }
 
 void UpdateLoop::answer(CatalogUpload* upload) {
