@@ -92,12 +92,13 @@ const catalog::ContentItem* find_item(const catalog::LocalizedContents& contents
   return nullptr;
 }
 
-// AdTitle is required: the content's "title", else its first item, else the ad's public id.
+// AdTitle is required, and players warn about an empty one: the content's "title", else
+// its first item, else (or when that is empty) the ad's public id.
 void append_ad_title(std::string& out, const catalog::LocalizedContents& contents, uint64_t ad_id) {
   out.append("<AdTitle>");
   const catalog::ContentItem* title = find_item(contents, "title");
   if (title == nullptr && !contents.items.empty()) title = &contents.items.front();
-  if (title != nullptr) {
+  if (title != nullptr && !title->value.empty()) {
     append_xml_text(out, title->value);
   } else {
     append_public_id(out, "ad_", ad_id);
@@ -316,7 +317,9 @@ bool VastDocumentWriter::write(const VastAd& served, const tracking::TokenIssue&
   out.append("</VideoClicks></Linear><UniversalAdId idRegistry=\"decisiond\">");
   append_public_id(out, "creative_", creative.id);
   out.append("</UniversalAdId></Creative></Creatives>");
-  if (const catalog::ContentItem* description = find_item(creative.contents[served.language_index], "description")) {
+  // Players warn about empty elements: an empty description is left out.
+  if (const catalog::ContentItem* description = find_item(creative.contents[served.language_index], "description");
+      description != nullptr && !description->value.empty()) {
     append_text_element(out, "Description", description->value);
   }
   out.append("</InLine></Ad>");

@@ -15,7 +15,10 @@ enum Need : uint8_t { kCopy = 0, kEscape = 1, kForbidden = 2, kMaybeNonCharacter
 constexpr std::array<uint8_t, 256> needs(bool attribute) {
   std::array<uint8_t, 256> table{};
   for (int c = 0; c < 0x20; ++c) table[c] = kForbidden;
-  table['\t'] = table['\n'] = table['\r'] = attribute ? kEscape : kCopy;
+  table['\t'] = table['\n'] = attribute ? kEscape : kCopy;
+  // A parser turns a literal carriage return (and CR LF) into a line feed, in text too:
+  // only a reference keeps it.
+  table['\r'] = kEscape;
   table['&'] = table['<'] = table['>'] = kEscape;
   if (attribute) table['"'] = kEscape;
   table[0xEF] = kMaybeNonCharacter;  // U+FFFE and U+FFFF are EF BF BE and EF BF BF

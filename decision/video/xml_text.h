@@ -10,7 +10,8 @@
 
 namespace decision::video {
 
-// Character data: &, < and > escaped.
+// Character data: &, < and > escaped, and carriage return as a reference (a parser would
+// read a literal one as a line feed).
 void append_xml_text(std::string& out, std::string_view text);
 
 // An attribute value, to go between double quotes: &, <, > and " escaped, and tab, line feed

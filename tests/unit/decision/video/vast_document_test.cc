@@ -42,7 +42,7 @@ constexpr std::string_view kCatalog = R"json({
       "creatives": [{
         "id": 10,
         "contents": {"en": [{"key": "cta", "value": "Go"}, {"key": "title", "value": "Fly <now> & \"save\" ]]> \u0001 東京"},
-                            {"key": "description", "value": "Two lines\nand a tab\t."}],
+                            {"key": "description", "value": "Two lines\r\nand a tab\t."}],
                      "fr": [{"key": "title", "value": "Envolez-vous"}]},
         "clickUrl": "https://acme.example.com/go?a=1&b=]]>&c=<d>",
         "verification": [
@@ -74,6 +74,19 @@ constexpr std::string_view kCatalog = R"json({
           "delivery": "vast_tag",
           "mediaFiles": [{"url": "https://cdn.example.com/s.webm", "type": "video/webm", "width": 640, "height": 360}],
           "duration": 6, "skipOffset": "00:00:05"
+        }
+      }]
+    },
+    {
+      "id": 3, "advertiserId": 43, "placementIds": [9], "templateId": 4, "priority": "standard",
+      "weight": 1, "format": "video", "start": "2026-01-01T00:00:00Z",
+      "creatives": [{
+        "id": 30,
+        "contents": {"en": [{"key": "title", "value": ""}, {"key": "description", "value": ""}]},
+        "video": {
+          "delivery": "vast_xml",
+          "mediaFiles": [{"url": "https://cdn.example.com/e.mp4", "type": "video/mp4", "width": 640, "height": 360}],
+          "duration": 10
         }
       }]
     }
@@ -191,6 +204,15 @@ TEST_F(VastDocumentTest, DocumentsValidateAgainstTheVast42Schema) {
 TEST_F(VastDocumentTest, TitleIsTheContentTitleOfTheChosenLanguageElseItsFirstItem) {
   EXPECT_NE(document(1, 1).find("<AdTitle>Envolez-vous</AdTitle>"), std::string::npos);
   EXPECT_NE(document(2).find("<AdTitle>Watch</AdTitle>"), std::string::npos);
+}
+
+TEST_F(VastDocumentTest, NoElementIsWrittenEmpty) {
+  // Players warn about empty elements: an empty title falls back to the ad's id, an empty
+  // description is left out.
+  const std::string text = document(3);
+  EXPECT_NE(text.find("<AdTitle>ad_3</AdTitle>"), std::string::npos) << text;
+  EXPECT_EQ(text.find("<Description>"), std::string::npos) << text;
+  EXPECT_EQ(xmllint_report(text), "");
 }
 
 TEST_F(VastDocumentTest, EveryTrackingUrlIsSealedForThisAdWithItsKind) {
