@@ -49,6 +49,7 @@ TEST_F(GeneratedCatalogTest, EveryDocumentAsServedIsWellFormed) {
   for (const ServedDocument& d : documents_) {
     SCOPED_TRACE(describe(d.ad()));
     EXPECT_EQ(complaints_of(verdicts.at(d.file)), std::vector<std::string>{});
+    EXPECT_TRUE(verdicts.at(d.file).validates) << "xmllint exit code " << verdicts.at(d.file).run_exit_code;
   }
 }
 

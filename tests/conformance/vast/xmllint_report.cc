@@ -55,8 +55,9 @@ std::map<std::string, XmllintVerdict> run_xmllint(const std::string& xsd, const 
       }
     }
   }
-  if (xsd.empty()) {
-    for (auto& [file, verdict] : verdicts) verdict.validates = verdict.complaints.empty();
+  for (auto& [file, verdict] : verdicts) {
+    verdict.run_exit_code = result.exit_code;
+    if (xsd.empty()) verdict.validates = verdict.complaints.empty() && result.exit_code == 0;
   }
   return verdicts;
 }

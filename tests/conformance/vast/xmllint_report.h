@@ -17,6 +17,7 @@ struct XmllintComplaint {
 struct XmllintVerdict {
   std::vector<XmllintComplaint> complaints;
   bool validates = false;  // with a schema: "<file> validates"
+  int run_exit_code = -1;  // of the whole xmllint run (0: every file passed); 127: no xmllint
 };
 
 // xmllint --noout [--schema xsd] files...: the verdict of each file. An empty xsd checks
