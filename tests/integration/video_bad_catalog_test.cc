@@ -62,8 +62,9 @@ const std::string kVideo = "ads[0].creatives[0].video.";
 const std::string kVerification = "ads[0].creatives[0].verification[0].";
 
 INSTANTIATE_TEST_SUITE_P(
-    Rule, VideoBadCatalog,
+    VideoRule, VideoBadCatalog,
     ::testing::Values(
+        BadVideo{"VideoNull", "null", "[]", "ads[0].creatives[0].video"},
         BadVideo{"SkipOffsetInSeconds", video_with("skipOffset", R"("5s")"), "[]", kVideo + "skipOffset"},
         BadVideo{"SkipOffsetPercentOver100", video_with("skipOffset", R"("101%")"), "[]", kVideo + "skipOffset"},
         BadVideo{"SkipOffsetPastTheEnd", video_with("skipOffset", R"("00:00:11")"), "[]", kVideo + "skipOffset"},

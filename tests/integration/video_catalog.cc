@@ -38,7 +38,8 @@ constexpr char kCatalogHead[] = R"json({
      "format": "video", "start": "2020-01-01T00:00:00Z",
      "creatives": [{"id": 30, "clickUrl": "https://three.example.test/landing?x=1&y=2", "customEvents": ["share"],
        "contents": {"en": [{"key": "title", "value": "Xml video & more"},
-                           {"key": "description", "value": "Thirty <seconds>"}]},
+                           {"key": "description", "value": "Thirty <seconds>"}],
+                    "fr": [{"key": "title", "value": "Vidéo xml"}, {"key": "description", "value": "Trente secondes"}]},
        "verification": [{"vendorKey": "xml-vendor", "scriptUrl": "https://verify.example.test/x.js",
                          "verificationParameters": "{\"x\":3}", "browserOptional": true}],
        "video": {"delivery": "vast_xml",
@@ -52,7 +53,7 @@ constexpr char kCatalogHead[] = R"json({
 )json";
 
 constexpr char kTagCreative[] = R"json("creatives": [{"id": 40,
-       "contents": {"en": [{"key": "title", "value": "Tag video"}]},
+       "contents": {"en": [{"key": "title", "value": "Tag video"}], "fr": [{"key": "title", "value": "Vidéo tag"}]},
        "video": {"delivery": "vast_tag",
          "mediaFiles": [{"url": "https://cdn.example.test/v/4.mp4", "type": "video/mp4", "width": 640, "height": 360}],
          "duration": 15.5}}]},
@@ -106,13 +107,14 @@ std::string one_video_ad_catalog_json(std::string_view video_json, std::string_v
          std::string(verification_json) + R"json(, "video": )json" + std::string(video_json) + "}]}]}";
 }
 
-CurlReply decide_video(DecisionClient& client, std::string_view version, std::string_view format) {
+CurlReply decide_video(DecisionClient& client, std::string_view version, std::string_view format,
+                       std::string_view accept_language) {
   const std::string format_member = format.empty() ? "" : R"(,"format":")" + std::string(format) + "\"";
   const std::string body = R"({"placements":[{"key":"mixed","count":10)" + format_member +
                            R"(},{"key":"video_only","count":10)" + format_member + "}]}";
   DecisionHeaders headers;
   headers.version = std::string(version);
-  headers.accept_language = "en";
+  headers.accept_language = std::string(accept_language);
   return client.decide(body, headers);
 }
 

@@ -32,9 +32,9 @@ enum class TagAd { kServed, kRemoved, kNowNative, kFlightOver, kLeftPlacement };
 //        (url spelling), custom "share"
 //   ad 3 video vast_xml (creative 30): one mp4 800 kbps, 20 s, 16:9, skipOffset "25%",
 //        two companions (one with a click URL), verification item browserOptional, title
-//        and description, custom "share", advertiser with legal name and logo
+//        and description (also in French), custom "share", advertiser with legal name and logo
 //   ad 4 video vast_tag (creative 40): one mp4 without bitrate, 15.5 s, not skippable, no
-//        aspect ratio, no companion, no verification, no click URL
+//        aspect ratio, no companion, no verification, no click URL; title also in French
 //   ad 5 video json (creative 50) on placement 8: one webm, 6 s, not skippable, a companion
 //        without click URL
 // Advertisers 1 "Acme Video" (legal name, logo) and 2 "Plain"; template 1 "player".
@@ -48,9 +48,10 @@ inline constexpr char kGoodVideoJson[] =
     R"({"delivery":"json","mediaFiles":[{"url":"https://cdn.example.test/a.mp4","type":"video/mp4",)"
     R"("width":640,"height":360}],"duration":10})";
 
-// POST /v1/decision for placements 7 and 8 (count 10 each), with Accept-Language: en,
-// under version and with an optional "format" on both placements.
-CurlReply decide_video(DecisionClient& client, std::string_view version, std::string_view format = "");
+// POST /v1/decision for placements 7 and 8 (count 10 each) under version, with an optional
+// "format" on both placements, and Accept-Language.
+CurlReply decide_video(DecisionClient& client, std::string_view version, std::string_view format = "",
+                       std::string_view accept_language = "en");
 
 // A reply body parsed, and its creatives by metadata.adId.
 class VideoDecision {

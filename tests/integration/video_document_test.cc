@@ -401,6 +401,20 @@ TEST_F(VideoDocument, JsonDeliveryCreativeMatchesItsGolden) {
   EXPECT_EQ(flattened(*decision_->creative("ad_2")), golden(kJsonDeliveryGolden) + "\n");
 }
 
+TEST_F(VideoDocument, DocumentsAreInTheDecisionsContentLanguage) {
+  DecisionClient client(*server_);
+  const CurlReply reply = decide_video(client, kVideoVersion, "video", "fr-CA, en;q=0.5");
+  ASSERT_EQ(reply.status, 200) << reply.body;
+  decision_ = std::make_unique<VideoDecision>(reply.body);
+  ASSERT_TRUE(decision_->creative("ad_3") && decision_->creative("ad_4")) << reply.body;
+  const std::string xml = xml_document();
+  EXPECT_NE(xml.find("<AdTitle>Vidéo xml</AdTitle>"), std::string::npos) << xml;
+  EXPECT_NE(xml.find("<Description>Trente secondes</Description>"), std::string::npos) << xml;
+  // The tag carries the language the decision chose to the later fetch.
+  const std::string tag = tag_document();
+  EXPECT_NE(tag.find("<AdTitle>Vidéo tag</AdTitle>"), std::string::npos) << tag;
+}
+
 TEST_F(VideoDocument, XmlDocumentTokensOpenAsTheKindsOfTheirElements) {
   ExpectTokens(xml_document(), 3,
                {{"Error", tracking::EventKind::kError, "", "&code=[ERRORCODE]"},

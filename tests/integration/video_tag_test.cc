@@ -223,7 +223,7 @@ TEST_P(VideoTagNoFill, TagOfAnAdNoLongerServedThereGetsTheEmptyDocumentWith200) 
   EXPECT_EQ(reply.body, kNoFill);
 }
 
-INSTANTIATE_TEST_SUITE_P(AdLeft, VideoTagNoFill,
+INSTANTIATE_TEST_SUITE_P(VideoAdLeft, VideoTagNoFill,
                          ::testing::Values(LeftCase{TagAd::kRemoved, "Removed"},
                                            LeftCase{TagAd::kNowNative, "NowNative"},
                                            LeftCase{TagAd::kFlightOver, "FlightOver"},

@@ -155,7 +155,7 @@ TEST_P(VideoTrackingUrls, EveryUrlOfTheDocumentAnswers204AndIsLoggedWithItsKind)
 }
 
 INSTANTIATE_TEST_SUITE_P(
-    Delivery, VideoTrackingUrls,
+    VideoDelivery, VideoTrackingUrls,
     ::testing::Values(DocumentCase{"vast_xml", 3,
                                    {"click", "click", "error code=405", "impression",
                                     "verification_not_executed event=xml-vendor reason=2", "video event=complete",
