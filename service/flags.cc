@@ -89,6 +89,15 @@ absl::Status check_positive(absl::string_view flag, absl::Duration d) {
   if (d <= absl::ZeroDuration()) return invalid(flag, "must be a positive duration such as 30s or 5m");
   return absl::OkStatus();
 }
+
+// Lifetimes sealed into tokens and tags count whole seconds: anything else would be cut
+// to a lifetime the flag did not ask for (below a second: none at all).
+absl::Status check_whole_seconds(absl::string_view flag, absl::Duration d) {
+  if (d < absl::Seconds(1) || d != absl::Seconds(absl::ToInt64Seconds(d))) {
+    return invalid(flag, "must be a whole number of seconds, at least 1s, such as 3600s or 15m");
+  }
+  return absl::OkStatus();
+}
 }  // namespace
 
 absl::StatusOr<ServiceConfig> resolve_config() {
@@ -136,9 +145,9 @@ absl::StatusOr<ServiceConfig> resolve_config() {
   while (absl::EndsWith(c.base_url, "/")) c.base_url.pop_back();
 
   c.tracking_ttl = absl::GetFlag(FLAGS_tracking_ttl);
-  if (absl::Status s = check_positive("tracking-ttl", c.tracking_ttl); !s.ok()) return s;
+  if (absl::Status s = check_whole_seconds("tracking-ttl", c.tracking_ttl); !s.ok()) return s;
   c.vast_tag_ttl = absl::GetFlag(FLAGS_vast_tag_ttl);
-  if (absl::Status s = check_positive("vast-tag-ttl", c.vast_tag_ttl); !s.ok()) return s;
+  if (absl::Status s = check_whole_seconds("vast-tag-ttl", c.vast_tag_ttl); !s.ok()) return s;
 
   const std::string seed = absl::GetFlag(FLAGS_seed);
   if (seed != "random") {

@@ -85,6 +85,17 @@ void append_uint_attribute(std::string& out, std::string_view name, uint64_t val
   out.push_back('"');
 }
 
+// Whether text has anything but whitespace: players warn about elements whose trimmed text
+// is empty, so such an element is left out or replaced.
+bool has_visible_text(std::string_view text) {
+  return text.find_first_not_of(" \t\n\r") != std::string_view::npos;
+}
+
+// <name>escaped text</name> when text is not blank; nothing otherwise.
+void append_optional_text_element(std::string& out, std::string_view name, std::string_view text) {
+  if (has_visible_text(text)) append_text_element(out, name, text);
+}
+
 const catalog::ContentItem* find_item(const catalog::LocalizedContents& contents, std::string_view key) {
   for (const catalog::ContentItem& item : contents.items) {
     if (item.key == key) return &item;
@@ -98,7 +109,7 @@ void append_ad_title(std::string& out, const catalog::LocalizedContents& content
   out.append("<AdTitle>");
   const catalog::ContentItem* title = find_item(contents, "title");
   if (title == nullptr && !contents.items.empty()) title = &contents.items.front();
-  if (title != nullptr && !title->value.empty()) {
+  if (title != nullptr && has_visible_text(title->value)) {
     append_xml_text(out, title->value);
   } else {
     append_public_id(out, "ad_", ad_id);
@@ -122,8 +133,8 @@ void append_extensions(std::string& out, const catalog::CatalogSnapshot& snapsho
   out.append("</placementId><templateId>");
   append_public_id(out, "template_", template_record.id);
   out.append("</templateId>");
-  append_text_element(out, "priority", snapshot.priorities()[ad.tier_index].key);
-  append_text_element(out, "style", ad.style);
+  append_optional_text_element(out, "priority", snapshot.priorities()[ad.tier_index].key);
+  append_optional_text_element(out, "style", ad.style);
   out.append("<format>video</format><duration>");
   append_number(out, video.duration_s);
   out.append("</duration>");
@@ -137,8 +148,8 @@ void append_extensions(std::string& out, const catalog::CatalogSnapshot& snapsho
   out.append("</Metadata></Extension><Extension type=\"decisiond-advertiser\"><Advertiser><id>");
   append_public_id(out, "advertiser_", advertiser.id);
   out.append("</id>");
-  append_text_element(out, "name", advertiser.name);
-  if (!advertiser.legal_name.empty()) append_text_element(out, "legalName", advertiser.legal_name);
+  append_optional_text_element(out, "name", advertiser.name);
+  append_optional_text_element(out, "legalName", advertiser.legal_name);
   if (!advertiser.logo_url.empty()) {
     out.append("<logoUrl>");
     append_cdata_uri(out, advertiser.logo_url);
@@ -242,7 +253,7 @@ bool VastDocumentWriter::write(const VastAd& served, const tracking::TokenIssue&
       }
       out.append("</TrackingEvents>");
       // Often JSON: kept readable in CDATA, split around any "]]>" it holds.
-      if (!item.parameters.empty()) {
+      if (has_visible_text(item.parameters)) {
         out.append("<VerificationParameters>");
         append_cdata(out, item.parameters);
         out.append("</VerificationParameters>");
@@ -252,7 +263,7 @@ bool VastDocumentWriter::write(const VastAd& served, const tracking::TokenIssue&
     event.vendor = {};
     out.append("</AdVerifications>");
   }
-  append_text_element(out, "Advertiser", snapshot.advertisers()[ad.advertiser_index].name);
+  append_optional_text_element(out, "Advertiser", snapshot.advertisers()[ad.advertiser_index].name);
 
   out.append("<Creatives><Creative id=\"");
   append_public_id(out, "creative_", creative.id);
@@ -319,7 +330,7 @@ bool VastDocumentWriter::write(const VastAd& served, const tracking::TokenIssue&
   out.append("</UniversalAdId></Creative></Creatives>");
   // Players warn about empty elements: an empty description is left out.
   if (const catalog::ContentItem* description = find_item(creative.contents[served.language_index], "description");
-      description != nullptr && !description->value.empty()) {
+      description != nullptr && has_visible_text(description->value)) {
     append_text_element(out, "Description", description->value);
   }
   out.append("</InLine></Ad>");

@@ -69,6 +69,7 @@ constexpr std::array<uint8_t, 256> cdata_needs() {
   std::array<uint8_t, 256> table = needs(false);
   table['&'] = table['<'] = kCopy;
   table['>'] = kEscape;  // checked for a preceding "]]"
+  table['\r'] = kEscape;  // a reference between two sections
   return table;
 }
 constexpr std::array<uint8_t, 256> kCdataNeeds = cdata_needs();
@@ -85,6 +86,13 @@ void append_cdata_content(std::string& out, std::string_view text) {
     const uint8_t need = kCdataNeeds[static_cast<uint8_t>(text[i])];
     if (need == kCopy) continue;
     if (need == kMaybeNonCharacter && !is_non_character_at(text, i)) continue;
+    if (text[i] == '\r') {
+      // CDATA cannot keep a carriage return either: it steps out for a reference.
+      out.append(text.data() + run, i - run);
+      out.append("]]>&#13;<![CDATA[");
+      run = i + 1;
+      continue;
+    }
     if (need == kEscape) {
       if (i < 2 || text[i - 1] != ']' || text[i - 2] != ']') continue;
       // "]]" ends this section; ">" starts the next.

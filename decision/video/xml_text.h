@@ -20,8 +20,9 @@ void append_xml_text(std::string& out, std::string_view text);
 void append_xml_attribute(std::string& out, std::string_view text);
 
 // The contents of a CDATA section, without its delimiters: every "]]>" inside is split
-// across two sections ("]]" ends one, the next starts with ">"), so the caller's
-// "<![CDATA[" ... "]]>" always frames exactly the text.
+// across two sections ("]]" ends one, the next starts with ">"), and a carriage return
+// steps out of the section as &#13; (a parser reads a literal one as a line feed, in CDATA
+// too), so the caller's "<![CDATA[" ... "]]>" always frames exactly the text.
 void append_cdata_content(std::string& out, std::string_view text);
 
 // <![CDATA[text]]>

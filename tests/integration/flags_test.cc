@@ -50,6 +50,8 @@ INSTANTIATE_TEST_SUITE_P(
     ::testing::Values(BadFlag{"CoresNotANumber", {"--cores=abc"}, {}, "--cores"},
                       BadFlag{"ListenNotHostPort", {"--listen=nonsense"}, {}, "--listen"},
                       BadFlag{"TrackingTtlNegative", {"--tracking-ttl=-1s"}, {}, "--tracking-ttl"},
+                      BadFlag{"TrackingTtlBelowASecond", {"--tracking-ttl=999ms"}, {}, "--tracking-ttl"},
+                      BadFlag{"VastTagTtlNotWholeSeconds", {"--vast-tag-ttl=1500ms"}, {}, "--vast-tag-ttl"},
                       BadFlag{"UnknownFlag", {"--unknown-flag"}, {}, "--unknown-flag"},
                       BadFlag{"CatalogMissing", {"--catalog=/nonexistent"}, {}, "--catalog"},
                       BadFlag{"RequestTimeoutZero", {"--request-timeout=0s"}, {}, "--request-timeout"},

@@ -188,6 +188,19 @@ TEST_F(VideoTracking, DocumentImpressionIsCountedOnce) {
   EXPECT_EQ(count_impressions(lines, true), 2u);
 }
 
+// Each fetch of a tag seals its document's tokens anew; the impression is of the served ad,
+// so a player that fetches the tag twice and fires both impressions counts one.
+TEST_F(VideoTracking, TwoFetchesOfOneTagCountOneImpression) {
+  const std::string first = url_of(document("vast_tag"), "Impression");
+  const std::string second = url_of(document("vast_tag"), "Impression");
+  ASSERT_NE(first, second) << "each fetch seals new tokens";
+  EXPECT_EQ(call(first).status, 204);
+  EXPECT_EQ(call(second).status, 204);
+  const std::vector<EventLine> lines = tracking_lines(2);
+  EXPECT_EQ(count_impressions(lines, false), 1u);
+  EXPECT_EQ(count_impressions(lines, true), 1u);
+}
+
 TEST_F(VideoTracking, PlayerErrorCodeIsLoggedWhen100To999ElseAs900) {
   const std::string error = url_of(document("vast_xml"), "Error");
   const std::string base = error.substr(0, error.find("&code="));

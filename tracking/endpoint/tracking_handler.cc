@@ -4,6 +4,7 @@
 #include <cstdlib>
 
 #include "http/error_body.h"
+#include "tracking/dedup/impression_key.h"
 #include "tracking/endpoint/impression_owner.h"
 #include "tracking/endpoint/tracking_query.h"
 
@@ -82,15 +83,15 @@ void TrackingHandler::handle(const http::Request& request, http::Response& respo
       http::set_error(response, 400, kTokenInvalid, "tracking token invalid");
       return;
   }
-  accept(decoded.event, decoded.token_id, query, now_ms, response);
+  accept(decoded.event, dedup::impression_identity(decoded.event), query, now_ms, response);
 }
 
-void TrackingHandler::accept(const TrackingEvent& event, uint64_t token_id, const TrackingQuery& query,
+void TrackingHandler::accept(const TrackingEvent& event, uint64_t impression_id, const TrackingQuery& query,
                              int64_t now_ms, http::Response& response) {
   response.set_status(204);
   switch (event.kind) {
     case EventKind::kImpression:
-      if (!route_impression(event, token_id, now_ms)) {
+      if (!route_impression(event, impression_id, now_ms)) {
         counters_.asks_refused.add();
         response.add_header("Retry-After", "1");
         http::set_error(response, 503, kOverloaded,
@@ -115,9 +116,9 @@ void TrackingHandler::accept(const TrackingEvent& event, uint64_t token_id, cons
             event.kind == EventKind::kVerificationNotExecuted ? verification_reason(query.reason) : std::nullopt);
 }
 
-bool TrackingHandler::route_impression(const TrackingEvent& event, uint64_t token_id, int64_t now_ms) {
+bool TrackingHandler::route_impression(const TrackingEvent& event, uint64_t impression_id, int64_t now_ms) {
   const uint32_t cores = static_cast<uint32_t>(links_.peers->size());
-  const uint32_t owner = impression_owner_core(event.user_id, token_id, cores);
+  const uint32_t owner = impression_owner_core(event.user_id, impression_id, cores);
   ImpressionNotice* notice = &local_notice_;
   if (owner != core_index_) {
     notice = notices_.take(owner);
@@ -127,7 +128,7 @@ bool TrackingHandler::route_impression(const TrackingEvent& event, uint64_t toke
   notice->home_core = core_index_;
   notice->owner_core = owner;
   notice->time_ms = now_ms;
-  notice->token_id = token_id;
+  notice->token_id = impression_id;
   notice->issued_s = event.issued_at_s;
   notice->expires_s = event.expires_at_s;
   notice->ad_id = event.ad_id;

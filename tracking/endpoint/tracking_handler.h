@@ -72,10 +72,10 @@ class TrackingHandler final : public http::Handler {
 
  private:
   // Step 3 for an authentic, unexpired token.
-  void accept(const TrackingEvent& event, uint64_t token_id, const TrackingQuery& query, int64_t now_ms,
+  void accept(const TrackingEvent& event, uint64_t impression_id, const TrackingQuery& query, int64_t now_ms,
               http::Response& response);
   // False when the impression could not be handed over (at a bound).
-  bool route_impression(const TrackingEvent& event, uint64_t token_id, int64_t now_ms);
+  bool route_impression(const TrackingEvent& event, uint64_t impression_id, int64_t now_ms);
   void log_event(const TrackingEvent& event, int64_t now_ms, std::optional<int> code, std::optional<int> reason);
 
   const runtime::Clock& clock_;

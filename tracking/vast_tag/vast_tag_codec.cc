@@ -71,8 +71,8 @@ VastTagCheck VastTagCodec::check(std::string_view query, int64_t now_s) {
     result.field = parsed.repeated_name;
     return result;
   }
-  if (!parsed.d || !parsed.exp || !parsed.kid || !parsed.sig) {
-    result.field = !parsed.d ? "d" : !parsed.exp ? "exp" : !parsed.kid ? "kid" : "sig";
+  if (!parsed.d || parsed.d->empty() || !parsed.exp || !parsed.kid || !parsed.sig) {
+    result.field = !parsed.d || parsed.d->empty() ? "d" : !parsed.exp ? "exp" : !parsed.kid ? "kid" : "sig";
     return result;
   }
   const std::optional<int64_t> exp = canonical_decimal<int64_t>(*parsed.exp, std::numeric_limits<int64_t>::max());

@@ -82,7 +82,7 @@ constexpr std::string_view kCatalog = R"json({
       "weight": 1, "format": "video", "start": "2026-01-01T00:00:00Z",
       "creatives": [{
         "id": 30,
-        "contents": {"en": [{"key": "title", "value": ""}, {"key": "description", "value": ""}]},
+        "contents": {"en": [{"key": "title", "value": " "}, {"key": "description", "value": " \n "}]},
         "video": {
           "delivery": "vast_xml",
           "mediaFiles": [{"url": "https://cdn.example.com/e.mp4", "type": "video/mp4", "width": 640, "height": 360}],

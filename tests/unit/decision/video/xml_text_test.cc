@@ -70,6 +70,10 @@ TEST(XmlCdata, EveryEndMarkerInsideIsSplitAcrossTwoSections) {
   EXPECT_EQ(cdata(">"), "<![CDATA[>]]>");
 }
 
+TEST(XmlCdata, CarriageReturnsStepOutAsReferences) {
+  EXPECT_EQ(cdata("a\r\nb"), "<![CDATA[a]]>&#13;<![CDATA[\nb]]>");
+}
+
 std::string uri(std::string_view in) {
   std::string out;
   append_uri(out, in);
