@@ -273,10 +273,10 @@ inline void cpu_relax() {
 }
 }  // namespace
 
-bool Reactor::poll_mailbox_before_sleep() {
+bool Reactor::poll_mailbox_before_sleep(int64_t now_ns) {
   if (config_.idle_poll_ns <= 0) return false;
   const int64_t until = last_cross_core_ns_ + config_.idle_poll_ns;
-  if (clock_.monotonic_ns() >= until) return false;
+  if (now_ns >= until) return false;
   io_uring_submit(&ring_);  // the kernel gets this iteration's work before we poll
   for (uint32_t spins = 1;; ++spins) {
     for (uint32_t from = 0; from <= mailbox_.cores(); ++from) {
@@ -351,19 +351,24 @@ void Reactor::run() {
   stopping_ = false;  // a reactor may be run again after a stop (tests do)
   arm_tick();
   drain_mailbox();
+  // The clock is read only when the loop runs dry, twice: a loop under load pays nothing.
+  int64_t busy_from_ns = clock_.monotonic_ns();
   while (!stopping_) {
     for (size_t i = 0; i < loop_hooks_.size(); ++i) loop_hooks_[i]->before_wait();
     flush_wakes();
-    if (io_uring_cq_ready(&ring_) == 0 && poll_mailbox_before_sleep()) {
-      drain_mailbox();
-      continue;  // what the messages queued goes out at the top of the loop
-    }
-    const int rc = io_uring_submit_and_wait(&ring_, 1);
-    if (rc < 0 && rc != -EINTR && rc != -ETIME && rc != -EBUSY && rc != -EAGAIN) {
-      // Nothing sensible can continue without the ring.
-      std::fprintf(stderr, "decisiond: core %u: io_uring_enter failed: %s\n", index_,
-                   std::strerror(-rc));
-      std::abort();
+    if (io_uring_cq_ready(&ring_) == 0) {
+      const int64_t wait_from_ns = clock_.monotonic_ns();
+      load_.busy_ns.add(static_cast<uint64_t>(wait_from_ns - busy_from_ns));
+      const bool message = poll_mailbox_before_sleep(wait_from_ns);
+      if (!message) submit_and_wait();
+      busy_from_ns = clock_.monotonic_ns();
+      load_.wait_ns.add(static_cast<uint64_t>(busy_from_ns - wait_from_ns));
+      if (message) {
+        drain_mailbox();
+        continue;  // what the messages queued goes out at the top of the loop
+      }
+    } else {
+      submit_and_wait();  // returns at once: completions are waiting
     }
     unsigned head;
     unsigned seen = 0;
@@ -377,6 +382,15 @@ void Reactor::run() {
   for (size_t i = 0; i < loop_hooks_.size(); ++i) loop_hooks_[i]->before_wait();
   flush_wakes();
   io_uring_submit(&ring_);
+}
+
+void Reactor::submit_and_wait() {
+  const int rc = io_uring_submit_and_wait(&ring_, 1);
+  if (rc < 0 && rc != -EINTR && rc != -ETIME && rc != -EBUSY && rc != -EAGAIN) {
+    // Nothing sensible can continue without the ring.
+    std::fprintf(stderr, "decisiond: core %u: io_uring_enter failed: %s\n", index_, std::strerror(-rc));
+    std::abort();
+  }
 }
 
 void Reactor::dispatch(const io_uring_cqe& cqe) {
