@@ -211,9 +211,14 @@ void EventLog::sync_done(int result) {
     return;
   }
   counters_.syncs.add();
-  const uint64_t latency_us = static_cast<uint64_t>((clock_.monotonic_ns() - sync_started_ns_) / 1000);
+  const int64_t latency_ns = clock_.monotonic_ns() - sync_started_ns_;
+  const uint64_t latency_us = static_cast<uint64_t>(latency_ns / 1000);
   counters_.sync_latency_us.set(latency_us);
   if (latency_us > counters_.sync_latency_us_max.get()) counters_.sync_latency_us_max.set(latency_us);
+  size_t bucket = 0;
+  while (bucket < kSyncBucketsUs.size() && static_cast<int64_t>(latency_us) > kSyncBucketsUs[bucket]) ++bucket;
+  counters_.sync_buckets[bucket].add();
+  counters_.sync_ns_sum.add(static_cast<uint64_t>(latency_ns));
 }
 
 void EventLog::set_healthy(bool healthy) { healthy_.store(healthy, std::memory_order_relaxed); }

@@ -10,6 +10,7 @@
 // is kept and retried every flush interval, new lines keep collecting up to
 // max_pending_bytes, lines past that are dropped and counted, and healthy() is false (so
 // /readyz is 503) until a write succeeds again.
+#include <array>
 #include <atomic>
 #include <cstdint>
 #include <functional>
@@ -32,6 +33,12 @@ struct EventLogSettings {
   size_t max_pending_bytes = 64ull << 20;
 };
 
+// Upper bounds of the fdatasync duration histogram: from an idle SSD's tens of
+// microseconds to a saturated network disk's seconds.
+inline constexpr std::array<int64_t, 15> kSyncBucketsUs = {
+    50, 100, 250, 500, 1'000, 2'500, 5'000, 10'000, 25'000, 50'000, 100'000, 250'000, 500'000,
+    1'000'000, 2'500'000};
+
 // Per core, single writer; read by metrics scrapes.
 struct EventLogCounters {
   runtime::CoreCounter events_written;   // lines the kernel accepted
@@ -42,6 +49,10 @@ struct EventLogCounters {
   runtime::CoreCounter syncs;
   runtime::CoreCounter sync_latency_us;  // of the last fdatasync
   runtime::CoreCounter sync_latency_us_max;
+  // fdatasyncs by duration: per bucket of kSyncBucketsUs, the last +Inf (readers make them
+  // cumulative), and the sum of their durations.
+  std::array<runtime::CoreCounter, kSyncBucketsUs.size() + 1> sync_buckets;
+  runtime::CoreCounter sync_ns_sum;
   runtime::CoreCounter pending_bytes;    // appended, not yet written
   runtime::CoreCounter files_opened;
 };

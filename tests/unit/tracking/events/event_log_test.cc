@@ -112,6 +112,23 @@ TEST_F(EventLogTest, LinesAreWrittenAndReadBackInOrder) {
   EXPECT_GE(log.counters().syncs.get(), 1u);
 }
 
+TEST_F(EventLogTest, EverySyncIsCountedInOneDurationBucket) {
+  EventLog log(loop_.reactor(), loop_.reactor().timers(), runtime::SystemClock::instance(), settings(), 0);
+  ASSERT_TRUE(log.start().ok());
+  for (uint64_t round = 0; round < 3; ++round) {
+    log.append(impression(round, "u"));
+    const uint64_t syncs = log.counters().syncs.get();
+    ASSERT_TRUE(loop_.run_until([&] { return log.counters().syncs.get() > syncs; }));
+  }
+  close_and_wait(log);
+  const EventLogCounters& counters = log.counters();
+  uint64_t counted = 0;
+  for (const runtime::CoreCounter& bucket : counters.sync_buckets) counted += bucket.get();
+  EXPECT_GE(counters.syncs.get(), 3u);
+  EXPECT_EQ(counted, counters.syncs.get());
+  EXPECT_GE(counters.sync_ns_sum.get() / 1000, counters.sync_latency_us_max.get());
+}
+
 TEST_F(EventLogTest, LinesOfOneLoopIterationGoOutInOneWrite) {
   EventLog log(loop_.reactor(), loop_.reactor().timers(), runtime::SystemClock::instance(), settings(), 0);
   ASSERT_TRUE(log.start().ok());
