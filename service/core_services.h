@@ -53,6 +53,7 @@ class CoreServices {
   const tracking::endpoint::ImpressionCounter& impressions() const { return impressions_; }
   const tracking::events::EventLog& event_log() const { return log_; }
   const tracking::state::SnapshotWriter& snapshots() const { return snapshots_; }
+  const runtime::ReactorLoad& reactor_load() const { return reactor_.load(); }
   // Entries and bytes of this core's partitions, refreshed every tick by the sweeper.
   struct StateGauges {
     runtime::CoreCounter cap_entries, cap_bytes, cap_reclaimed, dedup_entries, dedup_bytes, dedup_reclaimed;

@@ -51,7 +51,8 @@ absl::StatusOr<std::vector<int>> open_listeners(runtime::SocketAddress address, 
 }
 
 int serve(const service::ServiceConfig& config) {
-  service::BuiltCatalog catalog = service::build_catalog_from_file(config.catalog_path);
+  decision::endpoint::PlacementLabels placement_labels;
+  service::BuiltCatalog catalog = service::build_catalog_from_file(config.catalog_path, placement_labels);
   if (!catalog.ok()) {
     std::fprintf(stderr, "decisiond: catalog %s refused with %zu error(s):\n", catalog.source.c_str(),
                  catalog.errors.size());
@@ -115,6 +116,7 @@ int serve(const service::ServiceConfig& config) {
   view.seed = config.seed ? *config.seed : decision::selection::CoreRandom::seed_from_os();
   view.catalog = catalog.served;
   view.catalog_source = catalog.source;
+  view.placement_labels = &placement_labels;
   view.updates.catalog_loaded_wall_s.store(clock.wall_s());
   view.updates.catalog_load_ms.store(catalog.duration_ms);
   view.updates.catalogs_published.store(1);

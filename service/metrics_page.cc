@@ -2,8 +2,9 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
-#include "http/json_writer.h"
+#include "runtime/absl_view.h"
 #include "service/core_services.h"
+#include "service/metrics_text.h"
 
 namespace service {
 
@@ -107,21 +108,40 @@ void limit_hits(const ProcessView& view, std::string& out) {
     }
   }
 }
+struct Format {
+  const char* name;
+  size_t index;  // into decision::endpoint::FormatCounts
+};
+constexpr Format kFormats[] = {
+    {"native", static_cast<size_t>(decision::catalog::Format::kNative)},
+    {"video", static_cast<size_t>(decision::catalog::Format::kVideo)},
+};
+
 // The catalog the answering core serves (every core serves the same one once an update
 // has been published), and the update loop's stats.
 void catalog(const decision::endpoint::ServedCatalog& served, const UpdateStats& updates, int64_t now_wall_s,
              std::string& out) {
   const decision::catalog::CatalogSnapshot& snapshot = *served.snapshot;
   header(out, "decisiond_catalog_info", "gauge", "Constant 1, labelled with the catalog revision in force.");
-  std::string revision;
-  http::JsonWriter::append_escaped(revision, snapshot.revision());  // quotes and backslashes escaped
-  absl::StrAppend(&out, "decisiond_catalog_info{revision=\"", revision, "\"} 1\n");
+  out += "decisiond_catalog_info{revision=\"";
+  append_label_value(out, snapshot.revision());
+  out += "\"} 1\n";
   header(out, "decisiond_catalog_age_seconds", "gauge", "Seconds since the catalog in force was published.");
   absl::StrAppend(&out, "decisiond_catalog_age_seconds ", now_wall_s - updates.catalog_loaded_wall_s.load(), "\n");
   header(out, "decisiond_catalog_load_seconds", "gauge", "How long the catalog in force took to read, validate, index and compile.");
   absl::StrAppend(&out, "decisiond_catalog_load_seconds ", updates.catalog_load_ms.load() / 1000.0, "\n");
-  header(out, "decisiond_catalog_ads", "gauge", "Ads in the catalog in force.");
-  absl::StrAppend(&out, "decisiond_catalog_ads ", snapshot.ads().size(), "\n");
+  header(out, "decisiond_catalog_ads", "gauge", "Ads in the catalog in force, by format.");
+  for (const Format& f : kFormats) {
+    absl::StrAppend(&out, "decisiond_catalog_ads{format=\"", f.name, "\"} ", served.ads_by_format[f.index], "\n");
+  }
+  header(out, "decisiond_catalog_placements", "gauge", "Placements in the catalog in force.");
+  absl::StrAppend(&out, "decisiond_catalog_placements ", snapshot.placements().size(), "\n");
+  header(out, "decisiond_catalog_placements_with_ads", "gauge",
+         "Placements of the catalog in force with at least one ad of the format (a placement may count in both).");
+  for (const Format& f : kFormats) {
+    absl::StrAppend(&out, "decisiond_catalog_placements_with_ads{format=\"", f.name, "\"} ",
+                    served.placements_by_format[f.index], "\n");
+  }
   header(out, "decisiond_catalog_updates_total", "counter", "Catalogs published, the one started with included.");
   absl::StrAppend(&out, "decisiond_catalog_updates_total ", updates.catalogs_published.load(), "\n");
   header(out, "decisiond_catalog_refusals_total", "counter", "Catalogs refused (SIGHUP or POST /admin/catalog); the one in force stayed.");
@@ -189,13 +209,60 @@ void decisions(const ProcessView& view, std::string& out) {
     }
   }
 }
+
+// Decisions by placement label (decision/endpoint/placement_labels.h), all cores summed:
+// the first PlacementLabels::kMaxLabelled keys by name, the rest as "_other". The labels
+// are read first: a slot a core counts in after that is left for the next scrape.
+void placements(const ProcessView& view, std::string& out) {
+  using decision::endpoint::PlacementCounters;
+  using decision::endpoint::PlacementLabels;
+  struct Family {
+    const char* name;
+    const char* help;
+    const runtime::CoreCounter PlacementCounters::*counter;
+  };
+  constexpr Family kFamilies[] = {
+      {"decisiond_decision_placements_total", "Placements asked for in decisions served (200), by placement "
+       "(known keys; unknown ones are decisiond_decision_unknown_placements_total).", &PlacementCounters::requested},
+      {"decisiond_decision_placements_filled_total", "Placements of decisions served (200) answered with at least "
+       "one creative, by placement: the fill rate is this over decisiond_decision_placements_total.",
+       &PlacementCounters::filled},
+      {"decisiond_decision_placement_creatives_total", "Creatives served, by placement.", &PlacementCounters::creatives},
+  };
+  const uint32_t labelled = view.placement_labels != nullptr ? view.placement_labels->labelled() : 0;
+  auto sum = [&view](uint32_t slot, const runtime::CoreCounter PlacementCounters::*counter) {
+    uint64_t total = 0;
+    for (CoreServices* core : view.cores) total += (core->decisions().counters().by_placement[slot].*counter).get();
+    return total;
+  };
+  for (const Family& family : kFamilies) {
+    header(out, family.name, "counter", family.help);
+    for (uint32_t slot = 0; slot < labelled; ++slot) {
+      absl::StrAppend(&out, family.name, "{placement=\"");
+      append_label_value(out, view.placement_labels->key(slot));
+      absl::StrAppend(&out, "\"} ", sum(slot, family.counter), "\n");
+    }
+    absl::StrAppend(&out, family.name, "{placement=\"", runtime::av(PlacementLabels::kOtherLabel), "\"} ",
+                    sum(PlacementLabels::kOtherSlot, family.counter), "\n");
+  }
+}
+
 template <typename Counters>
 struct CounterFamily {
   const char* name;
   const char* type;
   const char* help;
   const runtime::CoreCounter Counters::*counter;
+  double unit = 0;  // 0: the counter's value as it is; else a scale to the family's base unit
 };
+
+void append_value(std::string& out, uint64_t value, double unit) {
+  if (unit == 0) {
+    absl::StrAppend(&out, value);
+  } else {
+    absl::StrAppend(&out, absl::StrFormat("%.9g", static_cast<double>(value) * unit));
+  }
+}
 
 // One family per counter, by core, from each core's object of that kind.
 template <typename Counters, size_t N, typename Get>
@@ -204,9 +271,65 @@ void families(const ProcessView& view, std::string& out, const CounterFamily<Cou
     header(out, family.name, family.type, family.help);
     for (uint32_t core = 0; core < view.cores.size(); ++core) {
       const Counters& counters = get(*view.cores[core]);
-      absl::StrAppend(&out, family.name, "{core=\"", core, "\"} ", (counters.*family.counter).get(), "\n");
+      absl::StrAppend(&out, family.name, "{core=\"", core, "\"} ");
+      append_value(out, (counters.*family.counter).get(), family.unit);
+      out += '\n';
     }
   }
+}
+
+// Where each reactor's time goes (runtime::ReactorLoad): utilisation is
+// rate(busy) / (rate(busy) + rate(wait)).
+void reactor_load(const ProcessView& view, std::string& out) {
+  static constexpr CounterFamily<runtime::ReactorLoad> kLoad[] = {
+      {"decisiond_reactor_busy_seconds_total", "counter",
+       "Time the core's reactor spent working (not waiting for completions or messages), by core.",
+       &runtime::ReactorLoad::busy_ns, 1e-9},
+      {"decisiond_reactor_wait_seconds_total", "counter",
+       "Time the core's reactor spent waiting for work: polling its mailbox and asleep in io_uring_enter, by core.",
+       &runtime::ReactorLoad::wait_ns, 1e-9},
+  };
+  families(view, out, kLoad, [](const CoreServices& c) -> const runtime::ReactorLoad& { return c.reactor_load(); });
+}
+
+// Tracking calls accepted, by kind, on the receiving core.
+void tracking_calls(const ProcessView& view, std::string& out) {
+  using tracking::endpoint::TrackingCounters;
+  struct Kind {
+    const char* name;
+    const runtime::CoreCounter TrackingCounters::*counter;
+  };
+  static constexpr Kind kKinds[] = {
+      {"impression", &TrackingCounters::impressions}, {"click", &TrackingCounters::clicks},
+      {"custom", &TrackingCounters::custom_events},   {"video", &TrackingCounters::video_events},
+      {"error", &TrackingCounters::errors},           {"other", &TrackingCounters::other_kinds},
+  };
+  header(out, "decisiond_tracking_calls_total", "counter",
+         "Tracking calls accepted (repeats included), by kind and receiving core; other: verification_not_executed "
+         "and kinds unknown to this build.");
+  for (uint32_t core = 0; core < view.cores.size(); ++core) {
+    const TrackingCounters& counters = view.cores[core]->tracking().counters();
+    for (const Kind& kind : kKinds) {
+      absl::StrAppend(&out, "decisiond_tracking_calls_total{kind=\"", kind.name, "\",core=\"", core, "\"} ",
+                      (counters.*kind.counter).get(), "\n");
+    }
+  }
+}
+
+// fdatasync durations of every core's event log, summed.
+void event_log_syncs(const ProcessView& view, std::string& out) {
+  using tracking::events::kSyncBucketsUs;
+  header(out, "decisiond_events_sync_duration_seconds", "histogram", "Event log fdatasync durations (all cores).");
+  uint64_t cumulative = 0;
+  uint64_t sum_ns = 0;
+  for (size_t b = 0; b <= kSyncBucketsUs.size(); ++b) {
+    for (CoreServices* core : view.cores) cumulative += core->event_log().counters().sync_buckets[b].get();
+    const std::string le = b < kSyncBucketsUs.size() ? absl::StrFormat("%g", kSyncBucketsUs[b] / 1e6) : "+Inf";
+    absl::StrAppend(&out, "decisiond_events_sync_duration_seconds_bucket{le=\"", le, "\"} ", cumulative, "\n");
+  }
+  for (CoreServices* core : view.cores) sum_ns += core->event_log().counters().sync_ns_sum.get();
+  absl::StrAppend(&out, "decisiond_events_sync_duration_seconds_sum ", absl::StrFormat("%.9f", sum_ns / 1e9), "\n",
+                  "decisiond_events_sync_duration_seconds_count ", cumulative, "\n");
 }
 
 void tracking_metrics(const ProcessView& view, std::string& out) {
@@ -218,18 +341,6 @@ void tracking_metrics(const ProcessView& view, std::string& out) {
        &TrackingCounters::invalid_tokens},
       {"decisiond_tracking_expired_tokens_total", "counter", "Tracking calls answered 410 10051, by core.",
        &TrackingCounters::expired_tokens},
-      {"decisiond_tracking_impression_calls_total", "counter", "Impression calls accepted (first or repeat), by receiving core.",
-       &TrackingCounters::impressions},
-      {"decisiond_tracking_clicks_total", "counter", "Click calls accepted, by core.", &TrackingCounters::clicks},
-      {"decisiond_tracking_custom_events_total", "counter", "Custom event calls accepted, by core.",
-       &TrackingCounters::custom_events},
-      {"decisiond_tracking_video_events_total", "counter", "Video milestone calls accepted, by core.",
-       &TrackingCounters::video_events},
-      {"decisiond_tracking_player_errors_total", "counter", "VAST player error calls accepted, by core.",
-       &TrackingCounters::errors},
-      {"decisiond_tracking_other_kinds_total", "counter",
-       "Calls of other kinds accepted (verification_not_executed, kinds unknown to this build), by core.",
-       &TrackingCounters::other_kinds},
       {"decisiond_tracking_forwarded_total", "counter", "Impressions handed to the core that counts them, by receiving core.",
        &TrackingCounters::forwarded},
       {"decisiond_tracking_cross_core_asks_refused_total", "counter",
@@ -237,6 +348,7 @@ void tracking_metrics(const ProcessView& view, std::string& out) {
        &TrackingCounters::asks_refused},
   };
   families(view, out, kTracking, [](const CoreServices& c) -> const TrackingCounters& { return c.tracking().counters(); });
+  tracking_calls(view, out);
 
   using decision::video::VastTagCounters;
   static constexpr CounterFamily<VastTagCounters> kVastTags[] = {
@@ -287,14 +399,15 @@ void tracking_metrics(const ProcessView& view, std::string& out) {
       {"decisiond_events_write_errors_total", "counter", "Event log writes, syncs or opens the kernel refused, by core.",
        &EventLogCounters::write_errors},
       {"decisiond_events_syncs_total", "counter", "Event log fdatasyncs, by core.", &EventLogCounters::syncs},
-      {"decisiond_events_sync_latency_microseconds", "gauge", "Duration of the last event log fdatasync, by core.",
-       &EventLogCounters::sync_latency_us},
-      {"decisiond_events_sync_latency_max_microseconds", "gauge", "Longest event log fdatasync since start, by core.",
-       &EventLogCounters::sync_latency_us_max},
+      {"decisiond_events_sync_last_seconds", "gauge", "Duration of the last event log fdatasync, by core.",
+       &EventLogCounters::sync_latency_us, 1e-6},
+      {"decisiond_events_sync_max_seconds", "gauge", "Longest event log fdatasync since start, by core.",
+       &EventLogCounters::sync_latency_us_max, 1e-6},
       {"decisiond_events_pending_bytes", "gauge", "Event log bytes appended and not yet written, by core.",
        &EventLogCounters::pending_bytes},
   };
   families(view, out, kLog, [](const CoreServices& c) -> const EventLogCounters& { return c.event_log().counters(); });
+  event_log_syncs(view, out);
 
   header(out, "decisiond_events_log_healthy", "gauge", "1 while the core's event log writes succeed, 0 while the disk refuses.");
   for (uint32_t core = 0; core < view.cores.size(); ++core) {
@@ -308,8 +421,8 @@ void tracking_metrics(const ProcessView& view, std::string& out) {
       {"decisiond_snapshots_failed_total", "counter", "Snapshots abandoned because the disk refused, by core.",
        &SnapshotCounters::failed},
       {"decisiond_snapshot_last_bytes", "gauge", "Size of the last snapshot, by core.", &SnapshotCounters::last_bytes},
-      {"decisiond_snapshot_last_duration_milliseconds", "gauge", "Time the last snapshot took to write, by core.",
-       &SnapshotCounters::last_duration_ms},
+      {"decisiond_snapshot_last_duration_seconds", "gauge", "Time the last snapshot took to write, by core.",
+       &SnapshotCounters::last_duration_ms, 1e-3},
   };
   families(view, out, kSnapshots, [](const CoreServices& c) -> const SnapshotCounters& { return c.snapshots().counters(); });
 }
@@ -335,7 +448,9 @@ void render_metrics(const ProcessView& view, const CoreServices& answering, int6
            "listener and core.", &ServerMetrics::deferred_replies);
   limit_hits(view, out);
   decisions(view, out);
+  placements(view, out);
   tracking_metrics(view, out);
+  reactor_load(view, out);
 }
 
 }  // namespace service

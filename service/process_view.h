@@ -53,6 +53,9 @@ struct ProcessView {
   // (catalog_updates/publication.h): a core reads its own, never this.
   std::shared_ptr<const decision::endpoint::ServedCatalog> catalog;
   std::string catalog_source;
+  // The placement keys metrics name (owned by main, filled by catalog builds on the main
+  // thread, read by scrapes on any core).
+  decision::endpoint::PlacementLabels* placement_labels = nullptr;
   // Catalog uploads on their way to the update loop, and what it reports back.
   UploadQueue uploads;
   UpdateStats updates;

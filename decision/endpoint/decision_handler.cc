@@ -167,6 +167,13 @@ void DecisionHandler::decide(const versions::Resolution& version, const http::Re
   }
   counters_.language_fallbacks.add(outcome.language_fallbacks);
   counters_.decisions.add();
+  for (const response::PlacementDecision& decision : input.placements) {
+    if (!decision.placement_index) continue;
+    PlacementCounters& counted = counters_.by_placement[served.placement_slots[*decision.placement_index]];
+    counted.requested.add();
+    counted.creatives.add(decision.picks.size());
+    if (!decision.picks.empty()) counted.filled.add();
+  }
   if (core_links_.log != nullptr) log_decision(input, core_index_, clock_.wall_ns() / 1'000'000, *core_links_.log);
 }
 

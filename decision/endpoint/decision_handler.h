@@ -23,6 +23,7 @@
 #include "caps/cap_store.h"
 #include "decision/capping/frequency_cap_rule.h"
 #include "decision/endpoint/forwarded_decision.h"
+#include "decision/endpoint/placement_labels.h"
 #include "decision/endpoint/request_ids.h"
 #include "decision/endpoint/served_catalog.h"
 #include "decision/request/request_reader.h"
@@ -65,6 +66,14 @@ struct CoreLinks {
   tracking::events::EventLog* log = nullptr;  // this core's: a line per creative served
 };
 
+// One placement label's share of the decisions served (200), known keys only. Fill rate
+// is filled / requested: the share of requests for the placement that got a creative.
+struct PlacementCounters {
+  runtime::CoreCounter requested;  // times the placement was asked for
+  runtime::CoreCounter filled;     // of which answered with at least one creative
+  runtime::CoreCounter creatives;  // creatives served in it
+};
+
 // Per core, single writer; read by metrics scrapes.
 struct DecisionCounters {
   runtime::CoreCounter decisions;            // 200 replies
@@ -84,6 +93,9 @@ struct DecisionCounters {
   runtime::CoreCounter served_for_peers;     // decisions decided here for another core
   runtime::CoreCounter asks_refused;         // 503 10098: the bound of asks was reached
   runtime::CoreCounter asks_abandoned;       // the client left before the owner answered
+  // By label slot (placement_labels.h; ServedCatalog::placement_slots), counted where the
+  // decision is made (the user's owner core).
+  std::array<PlacementCounters, PlacementLabels::kSlots> by_placement;
 };
 
 class DecisionHandler final : public http::Handler {

@@ -24,14 +24,14 @@ decision::catalog::LoadOptions compile_once(absl::flat_hash_map<std::string, abs
 }
 
 template <typename Load>
-BuiltCatalog build(std::string source, Load&& load) {
+BuiltCatalog build(std::string source, decision::endpoint::PlacementLabels& labels, Load&& load) {
   const auto started = std::chrono::steady_clock::now();
   BuiltCatalog built;
   built.source = std::move(source);
   absl::flat_hash_map<std::string, absl::Status> verdicts;
   decision::catalog::LoadResult loaded = load(compile_once(verdicts));
   if (loaded.ok()) {
-    built.served = decision::endpoint::make_served_catalog(std::move(loaded.snapshot));
+    built.served = decision::endpoint::make_served_catalog(std::move(loaded.snapshot), &labels);
   } else {
     built.errors = std::move(loaded.errors);
   }
@@ -42,19 +42,20 @@ BuiltCatalog build(std::string source, Load&& load) {
 
 }  // namespace
 
-BuiltCatalog build_catalog_from_file(const std::string& path) {
+BuiltCatalog build_catalog_from_file(const std::string& path, decision::endpoint::PlacementLabels& labels) {
   if (path.empty()) {
-    return build("built-in demo catalog", [](const decision::catalog::LoadOptions& options) {
+    return build("built-in demo catalog", labels, [](const decision::catalog::LoadOptions& options) {
       return decision::catalog::load_catalog(demo_catalog_json(), options);
     });
   }
-  return build(path, [&path](const decision::catalog::LoadOptions& options) {
+  return build(path, labels, [&path](const decision::catalog::LoadOptions& options) {
     return decision::catalog::load_catalog_file(path, options);
   });
 }
 
-BuiltCatalog build_catalog_from_text(std::string_view json_text, std::string source) {
-  return build(std::move(source), [json_text](const decision::catalog::LoadOptions& options) {
+BuiltCatalog build_catalog_from_text(std::string_view json_text, std::string source,
+                                     decision::endpoint::PlacementLabels& labels) {
+  return build(std::move(source), labels, [json_text](const decision::catalog::LoadOptions& options) {
     return decision::catalog::load_catalog(json_text, options);
   });
 }

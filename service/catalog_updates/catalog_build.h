@@ -23,8 +23,10 @@ struct BuiltCatalog {
   bool ok() const { return served != nullptr; }
 };
 
-// path empty: the built-in demo catalog.
-BuiltCatalog build_catalog_from_file(const std::string& path);
-BuiltCatalog build_catalog_from_text(std::string_view json_text, std::string source);
+// path empty: the built-in demo catalog. labels: the process's placement labels, which the
+// catalog's keys join if it is valid (decision/endpoint/placement_labels.h).
+BuiltCatalog build_catalog_from_file(const std::string& path, decision::endpoint::PlacementLabels& labels);
+BuiltCatalog build_catalog_from_text(std::string_view json_text, std::string source,
+                                     decision::endpoint::PlacementLabels& labels);
 
 }  // namespace service

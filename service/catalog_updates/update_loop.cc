@@ -111,7 +111,7 @@ void UpdateLoop::run() {
 
 void UpdateLoop::reload_from_files() {
   std::fprintf(stderr, "decisiond: SIGHUP: reloading the catalog%s\n", config_.geoip_db_path.empty() ? "" : " and GeoIP");
-  BuiltCatalog built = build_catalog_from_file(config_.catalog_path);
+  BuiltCatalog built = build_catalog_from_file(config_.catalog_path, *view_.placement_labels);
   std::unique_ptr<decision::geo::GeoIpDatabase> geoip;
   bool geoip_changed = false;
   if (!config_.geoip_db_path.empty()) {
@@ -139,7 +139,7 @@ void UpdateLoop::reload_from_files() {
 }
 
 void UpdateLoop::handle_upload(CatalogUpload* upload) {
-  BuiltCatalog built = build_catalog_from_text(upload->body, "POST /admin/catalog");
+  BuiltCatalog built = build_catalog_from_text(upload->body, "POST /admin/catalog", *view_.placement_labels);
   upload->body = std::string();  // up to --max-catalog-bytes: let it go now
   if (!built.ok()) {
     refused(built);

@@ -1,0 +1,38 @@
+#include "decision/endpoint/served_catalog.h"
+
+namespace decision::endpoint {
+namespace {
+
+std::vector<uint8_t> slots_of(const catalog::CatalogSnapshot& snapshot, PlacementLabels* labels) {
+  std::vector<uint8_t> slots(snapshot.placements().size(), PlacementLabels::kOtherSlot);
+  if (labels == nullptr) return slots;
+  for (size_t i = 0; i < slots.size(); ++i) slots[i] = labels->slot_for(snapshot.placements()[i].key);
+  return slots;
+}
+
+FormatCounts ads_by_format(const catalog::CatalogSnapshot& snapshot) {
+  FormatCounts counts{};
+  for (const catalog::Ad& ad : snapshot.ads()) ++counts[static_cast<size_t>(ad.format)];
+  return counts;
+}
+
+FormatCounts placements_by_format(const catalog::CatalogSnapshot& snapshot) {
+  FormatCounts counts{};
+  for (uint32_t p = 0; p < snapshot.placements().size(); ++p) {
+    if (!snapshot.index().candidates(p, catalog::FormatFilter::kNative).empty()) ++counts[static_cast<size_t>(catalog::Format::kNative)];
+    if (!snapshot.index().candidates(p, catalog::FormatFilter::kVideo).empty()) ++counts[static_cast<size_t>(catalog::Format::kVideo)];
+  }
+  return counts;
+}
+
+}  // namespace
+
+ServedCatalog::ServedCatalog(std::shared_ptr<const catalog::CatalogSnapshot> loaded, PlacementLabels* labels)
+    : snapshot(std::move(loaded)),
+      text(*snapshot),
+      custom_programs(snapshot->ads()),
+      placement_slots(slots_of(*snapshot, labels)),
+      ads_by_format(endpoint::ads_by_format(*snapshot)),
+      placements_by_format(endpoint::placements_by_format(*snapshot)) {}
+
+}  // namespace decision::endpoint
