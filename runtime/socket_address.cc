@@ -101,6 +101,19 @@ absl::StatusOr<int> open_listener(const SocketAddress& address, int backlog) {
   return fd;
 }
 
+absl::Status check_port_unclaimed(const SocketAddress& address) {
+  const int fd = ::socket(address.storage.ss_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  if (fd < 0) return absl::ErrnoToStatus(errno, "socket");
+  const int one = 1;
+  ::setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));  // connections in TIME_WAIT are no claim
+  const int rc = ::bind(fd, reinterpret_cast<const sockaddr*>(&address.storage), address.length);
+  const int e = errno;
+  ::close(fd);
+  if (rc == 0) return absl::OkStatus();
+  return absl::ErrnoToStatus(e, absl::StrCat("bind ", address.to_string(),
+                                              e == EADDRINUSE ? " (another process listens there)" : ""));
+}
+
 absl::StatusOr<SocketAddress> bound_address(int fd) {
   SocketAddress address;
   address.length = sizeof(address.storage);

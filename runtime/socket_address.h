@@ -23,6 +23,10 @@ struct SocketAddress {
 
 // A non-blocking TCP listening socket with SO_REUSEPORT, so every core binds its own.
 absl::StatusOr<int> open_listener(const SocketAddress& address, int backlog = 4096);
+// Whether a port is free for a new set of listeners: a bind without SO_REUSEPORT fails
+// while any process listens there, even one that set SO_REUSEPORT itself, whose port a
+// second server would otherwise silently share (and take part of its traffic).
+absl::Status check_port_unclaimed(const SocketAddress& address);
 // The address a socket is bound to (resolves port 0).
 absl::StatusOr<SocketAddress> bound_address(int fd);
 // The address of a connected socket's peer.

@@ -3,7 +3,9 @@
 #include <openssl/crypto.h>
 #include <openssl/sha.h>
 
+#include "absl/strings/match.h"
 #include "http/error_body.h"
+#include "runtime/absl_view.h"
 
 namespace service {
 namespace {
@@ -21,12 +23,19 @@ AdminGuard::AdminGuard(const std::string& token, Access access, http::Handler& i
 
 bool AdminGuard::authorized(const http::Request& request) const {
   if (request.has_repeated_header("Authorization")) return false;
-  constexpr std::string_view kScheme = "Bearer ";
-  const std::string_view value = request.header("Authorization");
-  if (value.size() <= kScheme.size() || value.substr(0, kScheme.size()) != kScheme) return false;
+  // RFC 9110 section 11.1: the scheme is case-insensitive, then one or more spaces.
+  constexpr std::string_view kScheme = "bearer";
+  std::string_view value = request.header("Authorization");
+  if (value.size() <= kScheme.size() || !absl::EqualsIgnoreCase(runtime::av(value.substr(0, kScheme.size())),
+                                                                  runtime::av(kScheme))) {
+    return false;
+  }
+  value.remove_prefix(kScheme.size());
+  const size_t token_start = value.find_first_not_of(' ');
+  if (token_start == 0 || token_start == std::string_view::npos) return false;
   // Digests of equal length compared in constant time: neither the token's bytes nor its
   // length leak through timing.
-  const std::array<unsigned char, 32> given = digest_of(value.substr(kScheme.size()));
+  const std::array<unsigned char, 32> given = digest_of(value.substr(token_start));
   return CRYPTO_memcmp(given.data(), token_digest_.data(), given.size()) == 0;
 }
 

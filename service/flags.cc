@@ -181,7 +181,7 @@ absl::StatusOr<ServiceConfig> resolve_config() {
   }
   // Catalog uploads are the admin plane's large bodies (a 100,000-ad catalog is about
   // 115 MB); explain requests are decision requests.
-  c.admin_limits.max_body_bytes = std::max<size_t>(limits.max_body_bytes, *catalog_bytes);
+  c.admin_limits.max_body_bytes = static_cast<size_t>(*catalog_bytes);
   c.admin_limits.note_peers = true;  // loopback-only without --admin-token
   c.drain_timeout = absl::GetFlag(FLAGS_drain_timeout);
   if (absl::Status s = check_positive("drain-timeout", c.drain_timeout); !s.ok()) return s;

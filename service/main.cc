@@ -32,6 +32,9 @@ namespace {
 // rest, so tests can ask for any free port.
 absl::StatusOr<std::vector<int>> open_listeners(runtime::SocketAddress address, uint32_t cores,
                                                 runtime::SocketAddress& bound) {
+  if (address.port() != 0) {
+    if (absl::Status free = runtime::check_port_unclaimed(address); !free.ok()) return free;
+  }
   std::vector<int> fds;
   for (uint32_t i = 0; i < cores; ++i) {
     absl::StatusOr<int> fd = runtime::open_listener(address);

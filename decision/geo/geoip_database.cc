@@ -1,5 +1,8 @@
 #include "decision/geo/geoip_database.h"
 
+#include <atomic>
+#include <utility>
+
 #include <maxminddb.h>
 #include <sys/socket.h>
 #include <netinet/in.h>
@@ -33,12 +36,20 @@ absl::StatusOr<GeoIpDatabase> GeoIpDatabase::open(std::string_view path) {
   return GeoIpDatabase(std::move(db));
 }
 
-GeoIpDatabase::GeoIpDatabase(std::unique_ptr<MMDB_s> db) : db_(std::move(db)) {}
-GeoIpDatabase::GeoIpDatabase(GeoIpDatabase&&) noexcept = default;
+namespace {
+// Opening is rare and off the request path (start-up, SIGHUP): one counter for the process.
+std::atomic<uint64_t> opened_databases{0};
+}  // namespace
+
+GeoIpDatabase::GeoIpDatabase(std::unique_ptr<MMDB_s> db)
+    : db_(std::move(db)), identity_(opened_databases.fetch_add(1, std::memory_order_relaxed) + 1) {}
+GeoIpDatabase::GeoIpDatabase(GeoIpDatabase&& other) noexcept
+    : db_(std::move(other.db_)), identity_(std::exchange(other.identity_, 0)) {}
 GeoIpDatabase& GeoIpDatabase::operator=(GeoIpDatabase&& other) noexcept {
   if (this != &other) {
     if (db_) MMDB_close(db_.get());
     db_ = std::move(other.db_);
+    identity_ = std::exchange(other.identity_, 0);
   }
   return *this;
 }

@@ -48,13 +48,16 @@ class GeoIpDatabase {
   GeoIpRecord record_at(uint32_t offset) const;
 
   std::string_view database_type() const;
-  // The open file behind this object: what a record offset is an offset into (a moved-into
-  // object has another).
-  const void* identity() const { return db_.get(); }
+  // Which opened file this is: what a record offset is an offset into. A number drawn once
+  // per open, never reused in the process (an address would be: a database opened after an
+  // earlier one closed can land where it was, and a cache keyed by it would serve the old
+  // file's records).
+  uint64_t identity() const { return identity_; }
 
  private:
   explicit GeoIpDatabase(std::unique_ptr<MMDB_s> db);
   std::unique_ptr<MMDB_s> db_;
+  uint64_t identity_ = 0;
 };
 
 }  // namespace decision::geo

@@ -34,7 +34,7 @@ class GeoIpRecordCache {
   };
 
   std::unique_ptr<std::array<Slot, kSlots>> slots_;
-  const void* database_ = nullptr;  // GeoIpDatabase::identity() of the records held
+  uint64_t database_ = 0;  // GeoIpDatabase::identity() of the records held; 0: none
   uint64_t decoded_ = 0;
 };
 

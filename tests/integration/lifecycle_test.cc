@@ -110,6 +110,11 @@ TEST(Lifecycle, RequestThatNeverCompletesDoesNotHoldExitPastDrainTimeout) {
   ServerProcess server(standard_flags({"--cores=1", "--drain-timeout=1s"}));
   ASSERT_TRUE(server.serving()) << server.start_error();
   RawConnection connection(server.public_port());
+  // A whole request first, answered: the server has accepted the connection, so the
+  // unfinished request below is in flight when the signal comes (not still in the
+  // listen backlog, which shutdown would simply close).
+  ASSERT_TRUE(connection.send(get_request("/v1/vast")));
+  ASSERT_TRUE(connection.read_reply()) << connection.last_error();
   ASSERT_TRUE(connection.send("GET /v1/vast HTTP/1.1\r\nHost: t\r\n"));  // and nothing more
 
   const auto signalled = Clock::now();
