@@ -657,7 +657,7 @@ decisiond_counters() {
     END { printf "%d %d %d %d %d\n", n, bad, d, c, dup }' "$tmp/metrics.txt"
 }
 
-declare -A rate p50 p99
+declare -A rate p50 p99 cpu_us
 declare -a repeats_of_round=()
 notes=()
 decisions_measured=0
@@ -721,8 +721,14 @@ measure() {  # server round
     die "could not read wrk's output for $server"
   }
   requests=$(awk '/requests in/ {print $1}' "$out")
+  # The server's CPU time per reply; the price of one request when srv% is near 100.
+  local us_per_request
+  us_per_request=$(awk -v t="$((server_ticks1 - server_ticks0))" -v hz="$clock_ticks_per_s" -v n="$requests" \
+    'BEGIN { if (n == 0) print "nan"; else printf "%.1f", 1e6 * t / hz / n }')
   # shellcheck disable=SC2034  # read through the nameref in values()
   rate[$server,$round]=$r
+  # shellcheck disable=SC2034  # read through the nameref in values()
+  cpu_us[$server,$round]=$us_per_request
   p50[$server,$round]=$(to_us "$p50_raw")
   p99[$server,$round]=$(to_us "$p99_raw")
   local errors
@@ -730,8 +736,8 @@ measure() {  # server round
   ((server_non2xx == 0)) || errors+="non-2xx (decisiond's count): $server_non2xx; "
   errors=${errors%; }
   local shown=${errors:-none}
-  printf '%5s  %-9s  %12s  %9s  %9s  %10s  %8s  %9s  %9s  %s\n' "$round" "$server" "$r" \
-    "${p50[$server,$round]}" "${p99[$server,$round]}" "$requests" "$server_pct" \
+  printf '%5s  %-9s  %12s  %9s  %9s  %10s  %8s  %10s  %9s  %9s  %s\n' "$round" "$server" "$r" \
+    "${p50[$server,$round]}" "${p99[$server,$round]}" "$requests" "$server_pct" "$us_per_request" \
     "$wrk_cpu_busy_pct" "$server_cpu_busy_pct" "$shown"
   [[ -z "$errors" ]] || notes+=("round $round $server: $errors")
   if ! kill -0 "$decisiond_pid" 2>/dev/null || ! kill -0 "$nginx_pid" 2>/dev/null; then
@@ -756,9 +762,10 @@ if [[ -n "$warm" ]]; then
 fi
 echo
 echo "  srv%: the server process's CPU time over the run's wall time (100 = one CPU);"
+echo "  srv_us/req: the server process's CPU time per reply (counted in clock ticks of 1/$clock_ticks_per_s s)"
 echo "  cpuN%: how busy CPU N was over the run, by any process (wrk on $wrk_cpu, server on $server_cpu)"
-printf '%5s  %-9s  %12s  %9s  %9s  %10s  %8s  %9s  %9s  %s\n' round server "requests/s" "p50_us" "p99_us" \
-  requests "srv%" "cpu$wrk_cpu%" "cpu$server_cpu%" errors
+printf '%5s  %-9s  %12s  %9s  %9s  %10s  %8s  %10s  %9s  %9s  %s\n' round server "requests/s" "p50_us" "p99_us" \
+  requests "srv%" "srv_us/req" "cpu$wrk_cpu%" "cpu$server_cpu%" errors
 for ((round = 1; round <= ROUNDS; round++)); do
   if ((round % 2 == 1)); then order=(decisiond nginx); else order=(nginx decisiond); fi
   for server in "${order[@]}"; do
@@ -776,7 +783,7 @@ values() {  # array server
   for ((r = 1; r <= ROUNDS; r++)); do echo "${table[$2,$r]}"; done
 }
 
-declare -A med_rate med_p50 med_p99
+declare -A med_rate med_p50 med_p99 med_cpu_us
 for server in decisiond nginx; do
   mapfile -t v < <(values rate "$server")
   med_rate[$server]=$(median "${v[@]}")
@@ -784,18 +791,21 @@ for server in decisiond nginx; do
   med_p50[$server]=$(median "${v[@]}")
   mapfile -t v < <(values p99 "$server")
   med_p99[$server]=$(median "${v[@]}")
+  mapfile -t v < <(values cpu_us "$server")
+  med_cpu_us[$server]=$(median "${v[@]}")
 done
 
 echo
 echo "summary (median of $ROUNDS rounds)"
-printf '  %-9s  %12s  %9s  %9s\n' server "requests/s" "p50_us" "p99_us"
+printf '  %-9s  %12s  %9s  %9s  %10s\n' server "requests/s" "p50_us" "p99_us" "srv_us/req"
 for server in decisiond nginx; do
-  printf '  %-9s  %12s  %9.0f  %9.0f\n' "$server" "${med_rate[$server]}" "${med_p50[$server]}" "${med_p99[$server]}"
+  printf '  %-9s  %12s  %9.0f  %9.0f  %10s\n' "$server" "${med_rate[$server]}" "${med_p50[$server]}" \
+    "${med_p99[$server]}" "${med_cpu_us[$server]}"
 done
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b == 0) print "n/a"; else printf "%.3f", a / b }'; }
 echo "  decisiond/nginx: requests/s $(ratio "${med_rate[decisiond]}" "${med_rate[nginx]}")," \
   "p50 $(ratio "${med_p50[decisiond]}" "${med_p50[nginx]}")," \
-  "p99 $(ratio "${med_p99[decisiond]}" "${med_p99[nginx]}")"
+  "p99 $(ratio "${med_p99[decisiond]}" "${med_p99[nginx]}"), srv_us/req $(ratio "${med_cpu_us[decisiond]}" "${med_cpu_us[nginx]}")"
 if [[ "$TARGET" == decision || "$TARGET" == video ]]; then
   echo "  decisiond served $(awk -v c="$creatives_measured" -v d="$decisions_measured" \
     'BEGIN { if (d == 0) print "n/a"; else printf "%.2f", c / d }') creatives per decision" \
