@@ -111,6 +111,13 @@ void Connection::process(std::string_view bytes) {
   flush();
 }
 
+bool Connection::should_shed(Shedding shedding, int64_t now_ns) const {
+  const int64_t bound = server_.limits().shed_lag_ns;
+  if (shedding == Shedding::kNever || bound <= 0) return false;
+  const int64_t behind = now_ns - server_.reactor().busy_since_ns();
+  return behind > (shedding == Shedding::kLate ? bound * kShedLateFactor : bound);
+}
+
 void Connection::dispatch() {
   const Request& request = parser_.request();
   Response& response = server_.response();
@@ -122,7 +129,11 @@ void Connection::dispatch() {
     set_error(response, 400, 10007, "malformed HTTP request: Host header missing");
   } else {
     match = server_.router().match(request, response);
-    if (match.handler != nullptr) {
+    if (match.handler != nullptr && should_shed(match.shedding, started_ns)) {
+      server_.metrics().shed_requests.add();
+      response.add_header("Retry-After", "1");
+      set_error(response, 503, 10098, "overloaded: request shed, retry later");
+    } else if (match.handler != nullptr) {
       response.set_ticket(ReplyTicket(this, generation_));
       match.handler->handle(request, response);
     }

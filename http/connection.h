@@ -10,6 +10,7 @@
 
 #include "http/request_parser.h"
 #include "http/response.h"
+#include "http/router.h"
 #include "runtime/reactor.h"
 #include "runtime/timer_wheel.h"
 
@@ -46,6 +47,8 @@ class Connection final : public runtime::SocketEvents, private runtime::Timer {
   void on_expire() override;
   void process(std::string_view bytes);
   void dispatch();
+  // Whether an overloaded core sheds a request of this route now (HttpLimits::shed_lag_ns).
+  bool should_shed(Shedding shedding, int64_t now_ns) const;
   void reply_error(int status, int code, std::string_view message);
   void flush();
   bool output_backlogged() const;

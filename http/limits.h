@@ -21,6 +21,14 @@ struct HttpLimits {
   // request), so handlers can tell loopback peers (Request::peer_loopback). For listeners
   // whose routes care, such as an admin plane.
   bool note_peers = false;
+  // Overload: a request whose route may be shed is answered 503 10098 with Retry-After at
+  // once, without running its handler, when its core has worked for longer than this
+  // without once running out of work (runtime Reactor::busy_since_ns): it gets requests
+  // faster than it answers them. Routes shed late wait for kShedLateFactor times as long.
+  // 0: never shed.
+  int64_t shed_lag_ns = 0;
 };
+
+inline constexpr int64_t kShedLateFactor = 4;
 
 }  // namespace http

@@ -4,8 +4,9 @@
 
 namespace http {
 
-void Router::add(Method method, std::string_view path, std::string_view name, Handler& handler) {
-  routes_.push_back(Route{method, std::string(path), std::string(name), &handler});
+void Router::add(Method method, std::string_view path, std::string_view name, Handler& handler,
+                 Shedding shedding) {
+  routes_.push_back(Route{method, std::string(path), std::string(name), &handler, shedding});
   std::string allow = allow_for(path);
   for (auto& [p, a] : allow_) {
     if (p == path) {
@@ -34,7 +35,7 @@ Router::Match Router::match(const Request& request, Response& response) const {
   for (uint32_t i = 0; i < routes_.size(); ++i) {
     const Route& r = routes_[i];
     if (r.path != request.path) continue;
-    if (r.method == method) return Match{r.handler, i};
+    if (r.method == method) return Match{r.handler, i, r.shedding};
     path_known = true;
   }
   if (!path_known) {

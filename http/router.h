@@ -17,14 +17,23 @@ class Handler {
   virtual void handle(const Request& request, Response& response) = 0;
 };
 
+// Which requests an overloaded core sheds, and how early (HttpLimits::shed_lag_ns).
+enum class Shedding : uint8_t {
+  kNever,  // health, readiness, metrics, operators' writes: always answered
+  kLate,   // shed only far behind: calls that carry money (tracking)
+  kFirst,  // shed as soon as the core runs behind: the bulk (decisions)
+};
+
 class Router {
  public:
   // name labels the route in metrics.
-  void add(Method method, std::string_view path, std::string_view name, Handler& handler);
+  void add(Method method, std::string_view path, std::string_view name, Handler& handler,
+           Shedding shedding = Shedding::kNever);
 
   struct Match {
     Handler* handler = nullptr;  // null: the response already holds the 404 or 405
     uint32_t route = 0;          // metrics index; unmatched() when there is no route
+    Shedding shedding = Shedding::kNever;
   };
   Match match(const Request& request, Response& response) const;
 
@@ -39,6 +48,7 @@ class Router {
     std::string path;
     std::string name;
     Handler* handler;
+    Shedding shedding;
   };
   std::string allow_for(std::string_view path) const;
 

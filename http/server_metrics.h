@@ -46,6 +46,7 @@ class ServerMetrics {
   Counter idle_timeouts;
   Counter backlog_overflows;    // pipelined input beyond the backlog bound
   Counter deferred_replies;     // replies a handler gave later, after another core answered
+  Counter shed_requests;        // answered 503 10098 at once: the core ran behind (overload)
 
  private:
   std::vector<std::string> route_names_;

@@ -352,17 +352,17 @@ void Reactor::run() {
   arm_tick();
   drain_mailbox();
   // The clock is read only when the loop runs dry, twice: a loop under load pays nothing.
-  int64_t busy_from_ns = clock_.monotonic_ns();
+  busy_since_ns_ = clock_.monotonic_ns();
   while (!stopping_) {
     for (size_t i = 0; i < loop_hooks_.size(); ++i) loop_hooks_[i]->before_wait();
     flush_wakes();
     if (io_uring_cq_ready(&ring_) == 0) {
       const int64_t wait_from_ns = clock_.monotonic_ns();
-      load_.busy_ns.add(static_cast<uint64_t>(wait_from_ns - busy_from_ns));
+      load_.busy_ns.add(static_cast<uint64_t>(wait_from_ns - busy_since_ns_));
       const bool message = poll_mailbox_before_sleep(wait_from_ns);
       if (!message) submit_and_wait();
-      busy_from_ns = clock_.monotonic_ns();
-      load_.wait_ns.add(static_cast<uint64_t>(busy_from_ns - wait_from_ns));
+      busy_since_ns_ = clock_.monotonic_ns();
+      load_.wait_ns.add(static_cast<uint64_t>(busy_since_ns_ - wait_from_ns));
       if (message) {
         drain_mailbox();
         continue;  // what the messages queued goes out at the top of the loop

@@ -90,6 +90,11 @@ class Reactor final : public FileIo {
   std::string_view setup_mode() const { return setup_mode_; }
   uint32_t sockets_in_use() const { return sockets_in_use_; }
   const ReactorLoad& load() const { return load_; }
+  // When the loop last woke from finding nothing to do (monotonic ns). A core that keeps
+  // up runs dry every few hundred microseconds even when busy; one that has not run dry for
+  // many milliseconds gets work faster than it finishes it, and its sockets hold a growing
+  // queue: now minus this is what overload shedding measures (http/limits.h shed_lag_ns).
+  int64_t busy_since_ns() const { return busy_since_ns_; }
 
   // Takes ownership of a listening socket and accepts on it (multishot) until
   // stop_listening().
@@ -199,6 +204,7 @@ class Reactor final : public FileIo {
   int64_t last_cross_core_ns_ = INT64_MIN / 2;  // last message sent to or taken from another core
   std::vector<LoopHook*> loop_hooks_;
   ReactorLoad load_;
+  int64_t busy_since_ns_ = 0;
 };
 
 }  // namespace runtime

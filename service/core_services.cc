@@ -7,9 +7,10 @@ namespace service {
 namespace {
 http::Router public_routes(http::Handler& decision, http::Handler& tracking, http::Handler& vast) {
   http::Router router;
-  router.add(http::Method::kPost, "/v1/decision", "decision", decision);
-  router.add(http::Method::kGet, "/v1/tracking", "tracking", tracking);
-  router.add(http::Method::kGet, "/v1/vast", "vast", vast);
+  // Overload sheds decisions and tag fetches first, tracking calls (which carry money) last.
+  router.add(http::Method::kPost, "/v1/decision", "decision", decision, http::Shedding::kFirst);
+  router.add(http::Method::kGet, "/v1/tracking", "tracking", tracking, http::Shedding::kLate);
+  router.add(http::Method::kGet, "/v1/vast", "vast", vast, http::Shedding::kFirst);
   return router;
 }
 

@@ -29,6 +29,9 @@ ABSL_FLAG(absl::Duration, vast_tag_ttl, absl::Seconds(900), "signed VAST tag URL
 ABSL_FLAG(std::string, versions, "", "API version lifecycle file (JSON); empty = built-in table");
 ABSL_FLAG(std::string, seed, "random", "seed of the per-core random generators (an unsigned integer)");
 ABSL_FLAG(int64_t, max_body_bytes, 64 * 1024, "largest request body accepted; larger is 413");
+ABSL_FLAG(absl::Duration, shed_lag, absl::Milliseconds(20),
+          "overload: decisions are answered 503 10098 at once while a core runs this far behind "
+          "(tracking calls at 4 times as far); 0 never sheds");
 ABSL_FLAG(std::string, max_catalog_bytes, "256MiB",
           "largest catalog accepted by POST /admin/catalog (bytes, KiB, MiB, GiB); larger is 413");
 ABSL_FLAG(absl::Duration, request_timeout, absl::Seconds(10), "time allowed from a request's first byte to its last");
@@ -171,7 +174,10 @@ absl::StatusOr<ServiceConfig> resolve_config() {
     return invalid("max-connections-per-core", "must be 1 to 1000000");
   }
   limits.max_connections = static_cast<uint32_t>(max_connections);
+  const absl::Duration shed_lag = absl::GetFlag(FLAGS_shed_lag);
+  if (shed_lag < absl::ZeroDuration()) return invalid("shed-lag", "must be 0 or a positive duration such as 20ms");
   c.public_limits = limits;
+  c.public_limits.shed_lag_ns = absl::ToInt64Nanoseconds(shed_lag);
   // The admin plane serves operators and scrapers: a few connections, same timeouts.
   c.admin_limits = limits;
   c.admin_limits.max_connections = 256;

@@ -95,6 +95,7 @@ void limit_hits(const ProcessView& view, std::string& out) {
       {"request_timeout", &ServerMetrics::request_timeouts},
       {"idle_timeout", &ServerMetrics::idle_timeouts},
       {"pipeline_backlog", &ServerMetrics::backlog_overflows},
+      {"overload_shed", &ServerMetrics::shed_requests},  // 503 10098 at once: the core ran behind (--shed-lag)
   };
   header(out, "decisiond_http_limit_hits_total", "counter",
          "Times a bound of the HTTP layer was hit, by listener, limit and core.");
