@@ -92,6 +92,20 @@ bool CapPartition::allows(uint64_t user_key, uint64_t ad_id, std::span<const Cap
   return true;
 }
 
+void CapPartition::count(uint64_t user_key, uint64_t ad_id, std::span<const CapRule> caps, int64_t now_s,
+                         std::span<uint64_t> counts) const {
+  const Entry* recent = table_.find(recent_key(user_key, ad_id), now_s);
+  for (size_t i = 0; i < caps.size() && i < counts.size(); ++i) {
+    const CapRule& cap = caps[i];
+    if (!bucketed(cap)) {
+      counts[i] = recent == nullptr ? 0 : recent_in_window(*recent, cap.window_s, now_s);
+      continue;
+    }
+    const Entry* e = table_.find(entry_key(user_key, ad_id, cap.impressions, cap.window_s), now_s);
+    counts[i] = e == nullptr ? 0 : bucketed_in_window(*e, cap, now_s);
+  }
+}
+
 void CapPartition::record(uint64_t user_key, uint64_t ad_id, std::span<const CapRule> caps, int64_t now_s) {
   uint32_t longest_recent_window_s = 0;
   for (const CapRule& cap : caps) {

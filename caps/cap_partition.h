@@ -52,6 +52,10 @@ class CapPartition final : public CapStore {
 
   bool allows(uint64_t user_key, uint64_t ad_id, std::span<const CapRule> caps, int64_t now_s) override;
   void record(uint64_t user_key, uint64_t ad_id, std::span<const CapRule> caps, int64_t now_s) override;
+  // A saturated bucket counts as kSaturatedCount: it blocks whatever the cap.
+  static constexpr uint64_t kSaturatedCount = UINT64_MAX;
+  void count(uint64_t user_key, uint64_t ad_id, std::span<const CapRule> caps, int64_t now_s,
+             std::span<uint64_t> counts) const override;
 
   // Reclaims dead entries, visiting at most max_slots slots.
   void sweep_step(int64_t now_s, uint32_t max_slots) { table_.sweep_step(now_s, max_slots); }

@@ -20,6 +20,11 @@ class CapStore {
   virtual bool allows(uint64_t user_key, uint64_t ad_id, std::span<const CapRule> caps, int64_t now_s) = 0;
   // Counts one impression at now_s against every cap of the ad.
   virtual void record(uint64_t user_key, uint64_t ad_id, std::span<const CapRule> caps, int64_t now_s) = 0;
+  // What allows() reads, for explaining a decision (decision/explain/): counts[i] is the
+  // number of impressions cap i counts in its window at now_s, as allows() judges it (a cap
+  // blocks when its count reaches its impressions). counts.size() == caps.size(). Reads only.
+  virtual void count(uint64_t user_key, uint64_t ad_id, std::span<const CapRule> caps, int64_t now_s,
+                     std::span<uint64_t> counts) const = 0;
 };
 
 }  // namespace caps

@@ -42,4 +42,18 @@ bool CustomRule::holds(uint32_t ad_index) {
   return holds;
 }
 
+CustomEvaluation CustomRule::evaluate_for_explaining(uint32_t ad_index) {
+  CustomEvaluation out;
+  const uint32_t index = programs_ == nullptr ? CustomPrograms::kNone : programs_->program_of(ad_index);
+  if (index == CustomPrograms::kNone) return out;
+  if (index == CustomPrograms::kUncompiled) {
+    out.status = CustomEvaluation::Status::kUncompiled;
+    return out;
+  }
+  out.status = CustomEvaluation::Status::kEvaluated;
+  out.program = &programs_->program(index);
+  out.value = evaluator_.evaluate(*out.program, variables_.values(programs_->variables(index)));
+  return out;
+}
+
 }  // namespace decision::targeting

@@ -17,6 +17,16 @@
 
 namespace decision::targeting {
 
+// An ad's `custom` rule run for explaining a decision (decision/explain/), not for deciding.
+struct CustomEvaluation {
+  enum class Status : uint8_t { kNoRule, kUncompiled, kEvaluated };
+  Status status = Status::kNoRule;
+  const cel::Program* program = nullptr;  // kEvaluated
+  // kEvaluated: the result; it and what it points into live until the rule's next
+  // evaluation.
+  cel::Value value;
+};
+
 class CustomRule {
  public:
   // programs: the served catalog's; it must outlive the request.
@@ -25,6 +35,9 @@ class CustomRule {
 
   // Whether the custom rule of the ad at ad_index holds; true when it has none.
   bool holds(uint32_t ad_index);
+  // The rule of the ad at ad_index run again for the current placement, its value kept:
+  // neither counted in evaluations()/errors() nor kept for holds().
+  CustomEvaluation evaluate_for_explaining(uint32_t ad_index);
 
   // Since construction, for tests and metrics: evaluations run (results kept for a
   // placement not counted again), and those that ended in an error (a missing key, an

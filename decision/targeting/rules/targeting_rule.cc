@@ -60,7 +60,8 @@ void TargetingRule::begin_request(const request::DecisionRequest& request, int64
   custom_.begin_request(request, programs);
   destination_understood_ = destination_understood;
   const std::span<const uint8_t> ip = address_bytes(request.user.ip);
-  geo::GeoIpRecord record;
+  geo::GeoIpRecord& record = ip_record_;
+  record = {};
   if (sources_.geoip != nullptr && !ip.empty()) record = geoip_records_.lookup(*sources_.geoip, ip);
 
   ip_geo_count_ = 0;
@@ -70,14 +71,19 @@ void TargetingRule::begin_request(const request::DecisionRequest& request, int64
   std::sort(ip_geo_.begin(), ip_geo_.begin() + ip_geo_count_);
 
   // The zone dayparts read when they name none: user.timezone, else GeoIP's, else UTC.
-  absl::TimeZone user_zone = absl::UTCTimeZone();
+  user_zone_ = absl::UTCTimeZone();
+  user_zone_source_ = ZoneSource::kUtc;
   if (!request.user.timezone_name.empty()) {
-    user_zone = request.user.time_zone;  // checked by the request reader
+    user_zone_ = request.user.time_zone;  // checked by the request reader
+    user_zone_source_ = ZoneSource::kUserTimezone;
   } else if (!record.time_zone.empty()) {
-    if (std::optional<absl::TimeZone> zone = zones_.find(record.time_zone)) user_zone = *zone;
+    if (std::optional<absl::TimeZone> zone = zones_.find(record.time_zone)) {
+      user_zone_ = *zone;
+      user_zone_source_ = ZoneSource::kGeoIp;
+    }
   }
 
-  clocks_.reset(absl::FromUnixSeconds(now_s), user_zone);
+  clocks_.reset(absl::FromUnixSeconds(now_s), user_zone_);
 
   const auto placements = request.placements();
   in_gdpr_territory_ = record.in_european_union || is_gdpr_country(record.country_id) ||
@@ -113,16 +119,27 @@ void TargetingRule::begin_placement(const request::PlacementRequest& placement) 
   custom_.begin_placement(targeting);
 }
 
-bool TargetingRule::eligible(const catalog::Ad& ad, uint32_t ad_index) {
+// One list of checks for deciding and explaining, inlined into both, so deciding pays
+// nothing for the rule's name.
+inline TargetingCheck TargetingRule::check(const catalog::Ad& ad, uint32_t ad_index) {
   const catalog::Targeting& rules = ad.targeting;
-  if (!rules.geo.empty() && !intersects(rules.geo, {geo_.data(), geo_count_})) return false;
+  if (!rules.geo.empty() && !intersects(rules.geo, {geo_.data(), geo_count_})) return TargetingCheck::kGeo;
   if (!rules.destination.empty() &&
       !intersects(rules.destination, {destination_.data(), destination_count_})) {
-    return false;
+    return TargetingCheck::kDestination;
   }
-  if (!rules.locations.empty() && !location_matches(rules.locations, points_)) return false;
-  if (!rules.dayparts.empty() && !dayparts_hold(rules.dayparts, clocks_)) return false;
-  return !rules.custom || custom_.holds(ad_index);
+  if (!rules.locations.empty() && !location_matches(rules.locations, points_)) return TargetingCheck::kLocation;
+  if (!rules.dayparts.empty() && !dayparts_hold(rules.dayparts, clocks_)) return TargetingCheck::kDaypart;
+  if (rules.custom && !custom_.holds(ad_index)) return TargetingCheck::kCustom;
+  return TargetingCheck::kHolds;
+}
+
+bool TargetingRule::eligible(const catalog::Ad& ad, uint32_t ad_index) {
+  return check(ad, ad_index) == TargetingCheck::kHolds;
+}
+
+TargetingCheck TargetingRule::first_failing(const catalog::Ad& ad, uint32_t ad_index) {
+  return check(ad, ad_index);
 }
 
 }  // namespace decision::targeting

@@ -27,6 +27,12 @@ struct GeoSources {
   const geo::GeoIpDatabase* geoip = nullptr;          // --geoip-db
 };
 
+// The rules of step 2 in the order eligible() runs them; kHolds when every rule present holds.
+enum class TargetingCheck : uint8_t { kHolds, kGeo, kDestination, kLocation, kDaypart, kCustom };
+
+// Where the zone that dayparts read when they name none came from.
+enum class ZoneSource : uint8_t { kUserTimezone, kGeoIp, kUtc };
+
 class TargetingRule final : public selection::EligibilityRule {
  public:
   explicit TargetingRule(GeoSources sources) : sources_(sources) {}
@@ -42,6 +48,8 @@ class TargetingRule final : public selection::EligibilityRule {
   void begin_placement(const request::PlacementRequest& placement);
 
   bool eligible(const catalog::Ad& ad, uint32_t ad_index) override;
+  // The rule eligible() stops at: the same checks, naming the one that failed.
+  TargetingCheck first_failing(const catalog::Ad& ad, uint32_t ad_index);
 
   // A new GeoIP database (a reload), between requests; the record cache keys its records by
   // the database they came from, so it never serves the old one's.
@@ -56,14 +64,27 @@ class TargetingRule final : public selection::EligibilityRule {
   uint64_t custom_evaluations() const { return custom_.evaluations(); }
   uint64_t custom_errors() const { return custom_.errors(); }
 
+  // What begin_request() and begin_placement() worked out, as the rules read it: for
+  // explaining a decision (decision/explain/). Valid until the next begin_*().
+  const geo::GeoIpRecord& ip_record() const { return ip_record_; }
+  const absl::TimeZone& user_zone() const { return user_zone_; }
+  ZoneSource user_zone_source() const { return user_zone_source_; }
+  std::span<const uint64_t> placement_geo() const { return {geo_.data(), geo_count_}; }
+  std::span<const uint64_t> placement_destination() const { return {destination_.data(), destination_count_}; }
+  // Whether any id, widened, is a GDPR country.
+  bool names_gdpr_country(std::span<const uint64_t> ids) const;
+  // The ad's `custom` rule evaluated afresh for the current placement, value and all
+  // (CustomRule::evaluate_for_explaining).
+  CustomEvaluation evaluate_custom(uint32_t ad_index) { return custom_.evaluate_for_explaining(ad_index); }
+
  private:
   static constexpr size_t kMaxGeoSet = request::kMaxGeoIds * geo::kMaxWidened;
   static constexpr size_t kMaxDestinationSet = request::kMaxDestinationIds * geo::kMaxWidened;
 
+  // The checks of eligible() and first_failing(), inlined into both (targeting_rule.cc).
+  [[gnu::always_inline]] inline TargetingCheck check(const catalog::Ad& ad, uint32_t ad_index);
   // id and its known parents into out; returns the count.
   size_t widen(uint64_t id, std::span<uint64_t, geo::kMaxWidened> out) const;
-  // Whether any id, widened, is a GDPR country.
-  bool names_gdpr_country(std::span<const uint64_t> ids) const;
   // Widened, sorted, unique ids into out; returns the count.
   size_t widen_sorted(std::span<const uint64_t> ids, std::span<uint64_t> out) const;
 
@@ -85,6 +106,10 @@ class TargetingRule final : public selection::EligibilityRule {
   std::span<const request::GeoPoint> points_;
   LocalClocks clocks_;
   CustomRule custom_;
+  // Kept for the accessors above; last, so the members eligible() reads keep their places.
+  geo::GeoIpRecord ip_record_;
+  absl::TimeZone user_zone_ = absl::UTCTimeZone();
+  ZoneSource user_zone_source_ = ZoneSource::kUtc;
 };
 
 }  // namespace decision::targeting
