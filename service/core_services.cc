@@ -75,6 +75,8 @@ CoreServices::CoreServices(runtime::Reactor& reactor, ProcessView& view, trackin
                  absl::ToInt64Milliseconds(view.config.snapshot_interval)),
       vast_(reactor.clock(), view.keys, vast_tag_settings(view), view.catalog),
       catalog_upload_(reactor.index(), view.uploads),
+      explain_(reactor.clock(), reactor.index(), view.versions, decision_settings(view), view.catalog,
+               decision::explain::ExplainLinks{&channel_, &view.explain_peers, state_.caps.get()}),
       public_router_(public_routes(decision_, tracking_, vast_)),
       admin_router_(admin_routes(guarded_health_, guarded_ready_, guarded_metrics_, guarded_catalog_upload_,
                                  guarded_explain_)),
@@ -108,8 +110,12 @@ void CoreServices::adopt(const Publication& publication) {
     decision_.set_catalog(catalog_);
     vast_.set_catalog(catalog_);
     ad_caps_.set_catalog(catalog_);
+    explain_.set_catalog(catalog_);
   }
-  if (publication.geoip_changed) decision_.set_geoip(publication.geoip);
+  if (publication.geoip_changed) {
+    decision_.set_geoip(publication.geoip);
+    explain_.set_geoip(publication.geoip);
+  }
 }
 
 void CoreServices::listen(int public_fd, int admin_fd) {

@@ -20,7 +20,6 @@
 #include "service/admin_handlers.h"
 #include "service/catalog_updates/catalog_upload_handler.h"
 #include "service/catalog_updates/publication.h"
-#include "service/not_built_handler.h"
 #include "service/process_view.h"
 
 namespace service {
@@ -48,6 +47,8 @@ class CoreServices {
   // For the peers tables (ProcessView), filled at set-up.
   decision::endpoint::DecisionHandler& decision_handler() { return decision_; }
   tracking::endpoint::TrackingHandler& tracking_handler() { return tracking_; }
+  decision::explain::ExplainHandler& explain_handler() { return explain_; }
+  const decision::explain::ExplainHandler& explains() const { return explain_; }
   const tracking::endpoint::TrackingHandler& tracking() const { return tracking_; }
   const decision::video::VastTagHandler& vast_tags() const { return vast_; }
   const tracking::endpoint::ImpressionCounter& impressions() const { return impressions_; }
@@ -115,7 +116,7 @@ class CoreServices {
   StateGauges gauges_;
   decision::video::VastTagHandler vast_;
   CatalogUploadHandler catalog_upload_;
-  NotBuiltHandler explain_{"POST /admin/explain"};
+  decision::explain::ExplainHandler explain_;
   HealthHandler health_;
   ReadyHandler ready_{draining_, view_};
   MetricsHandler metrics_{view_, reactor_, *this};

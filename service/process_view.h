@@ -9,6 +9,7 @@
 
 #include "decision/endpoint/decision_handler.h"
 #include "decision/endpoint/served_catalog.h"
+#include "decision/explain/explain_handler.h"
 #include "decision/targeting/rules/targeting_rule.h"
 #include "decision/versions/version_table.h"
 #include "http/server_metrics.h"
@@ -31,7 +32,8 @@ struct ProcessView {
         keys(keys),
         cores(config.cores, nullptr),
         decision_peers(config.cores, nullptr),
-        tracking_peers(config.cores, nullptr) {}
+        tracking_peers(config.cores, nullptr),
+        explain_peers(config.cores, nullptr) {}
 
   const ServiceConfig& config;
   const decision::versions::VersionTable& versions;  // the lifecycle table in force
@@ -43,6 +45,7 @@ struct ProcessView {
   // during set-up, before any core serves.
   std::vector<decision::endpoint::DecisionHandler*> decision_peers;
   std::vector<tracking::endpoint::TrackingHandler*> tracking_peers;
+  std::vector<decision::explain::ExplainHandler*> explain_peers;
   // Rebuilt at start by recovery; each core takes its own during set-up.
   std::vector<tracking::state::CoreState>* recovered = nullptr;
   int64_t started_wall_s = 0;

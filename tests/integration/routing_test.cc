@@ -1,6 +1,5 @@
 // Routing rules (DESIGN section 7): which listener serves which path, 404 for unknown
-// paths, 405 with Allow for a known path and another method, and the 501 envelope of the
-// admin routes whose feature is not built yet (every public route is built).
+// paths, and 405 with Allow for a known path and another method.
 #include <gtest/gtest.h>
 
 #include "tests/integration/raw_connection.h"
@@ -10,35 +9,6 @@
 
 namespace integration {
 namespace {
-
-constexpr int kNotBuilt = 10009;
-
-struct RouteCase {
-  std::string request;
-  std::string route;  // named in the 501 message
-};
-
-void expect_not_built(RawConnection& connection, const RouteCase& route) {
-  ASSERT_TRUE(connection.send(route.request));
-  const std::optional<HttpReply> reply = connection.read_reply();
-  ASSERT_TRUE(reply) << route.route << ": " << connection.last_error();
-  EXPECT_EQ(reply->status, 501) << route.route;
-  EXPECT_EQ(reply->header("Content-Type"), "application/json") << route.route;
-  EXPECT_TRUE(IsErrorEnvelope(reply->body, kNotBuilt)) << route.route;
-  EXPECT_NE(reply->body.find(route.route), std::string::npos) << "message should name " << route.route << ": " << reply->body;
-  EXPECT_FALSE(reply->closes_connection()) << route.route;
-}
-
-TEST(Routing, AdminExplainAnswers501WithErrorEnvelope) {
-  ServerProcess server(standard_flags());
-  ASSERT_TRUE(server.serving()) << server.start_error();
-  RawConnection connection(server.admin_port());
-  ASSERT_TRUE(connection.connected());
-  const RouteCase routes[] = {
-      {post_request("/admin/explain", "{}"), "POST /admin/explain"},
-  };
-  for (const RouteCase& route : routes) expect_not_built(connection, route);
-}
 
 TEST(Routing, UnknownPathIs404With10004) {
   ServerProcess server(standard_flags());
