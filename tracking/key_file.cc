@@ -105,9 +105,28 @@ class EntryReader {
   std::vector<std::string>& errors_;
 };
 
+// The optional top-level "lastId": 0 when absent.
+void read_last_id(simdjson::dom::object root, uint16_t& last_id, std::vector<std::string>& errors) {
+  simdjson::dom::element value;
+  if (root["lastId"].get(value)) return;
+  int64_t number;
+  if (value.type() != simdjson::dom::element_type::INT64 || value.get_int64().get(number) || number < 1 ||
+      number > 65535) {
+    errors.push_back("lastId: must be an integer in 1..65535");
+    return;
+  }
+  last_id = static_cast<uint16_t>(number);
+}
+
 }  // namespace
 
 absl::StatusOr<std::vector<KeyEntry>> parse_key_file(std::string_view text) {
+  absl::StatusOr<KeyFileContents> contents = parse_key_file_contents(text);
+  if (!contents.ok()) return contents.status();
+  return std::move(contents->entries);
+}
+
+absl::StatusOr<KeyFileContents> parse_key_file_contents(std::string_view text) {
   simdjson::dom::parser parser;
   const simdjson::padded_string padded(text.data(), text.size());
   simdjson::dom::element root;
@@ -130,9 +149,11 @@ absl::StatusOr<std::vector<KeyEntry>> parse_key_file(std::string_view text) {
     return absl::InvalidArgumentError(absl::StrCat("keys: at most ", KeyRing::kMaxKeys, " keys"));
   }
 
-  std::vector<KeyEntry> entries;
+  KeyFileContents contents;
+  std::vector<KeyEntry>& entries = contents.entries;
   entries.reserve(keys.size());  // no reallocation leaving key copies behind
   std::vector<std::string> errors;
+  read_last_id(object, contents.last_id, errors);
   size_t index = 0;
   for (simdjson::dom::element item : keys) {
     KeyEntry& entry = entries.emplace_back();
@@ -148,14 +169,16 @@ absl::StatusOr<std::vector<KeyEntry>> parse_key_file(std::string_view text) {
     reader.created(entry.created_s);
   }
   if (!errors.empty()) {
-    for (KeyEntry& entry : entries) entry.wipe();
+    contents.wipe();
     return absl::InvalidArgumentError(absl::StrJoin(errors, "; "));
   }
-  return entries;
+  for (const KeyEntry& entry : entries) contents.last_id = std::max(contents.last_id, entry.id);
+  return contents;
 }
 
-std::string format_key_file(std::span<const KeyEntry> entries) {
-  std::string text = "{\"keys\": [\n";
+std::string format_key_file(std::span<const KeyEntry> entries, uint16_t last_id) {
+  for (const KeyEntry& entry : entries) last_id = std::max(last_id, entry.id);
+  std::string text = absl::StrCat("{\"lastId\": ", last_id, ",\n \"keys\": [\n");
   for (size_t i = 0; i < entries.size(); ++i) {
     const KeyEntry& entry = entries[i];
     absl::StrAppend(&text, "  {\"id\": ", entry.id, ", \"aesKey\": \"");

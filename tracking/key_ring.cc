@@ -64,10 +64,26 @@ absl::StatusOr<KeyEntry> generate_key_entry(uint16_t id, int64_t created_s) {
   return entry;
 }
 
+std::string key_file_path(std::string_view state_dir) {
+  std::string path(state_dir.empty() ? std::string_view(".") : state_dir);
+  path += '/';
+  path += kKeyFileName;
+  return path;
+}
+
+absl::StatusOr<KeyRing> KeyRing::load(std::string_view state_dir) {
+  const std::string path = key_file_path(state_dir);
+  absl::StatusOr<std::string> text = read_secret_file(path, kMaxKeyFileBytes);
+  if (!text.ok()) return text.status();
+  absl::StatusOr<KeyRing> ring = read_ring(path, *text);
+  OPENSSL_cleanse(text->data(), text->size());
+  return ring;
+}
+
 absl::StatusOr<KeyRing> KeyRing::load_or_create(std::string_view state_dir,
                                                 const runtime::Clock& clock) {
   const std::string directory(state_dir.empty() ? "." : state_dir);
-  const std::string path = absl::StrCat(directory, "/", kKeyFileName);
+  const std::string path = key_file_path(state_dir);
   absl::StatusOr<std::string> text = read_secret_file(path, kMaxKeyFileBytes);
   if (absl::IsNotFound(text.status())) {
     if (absl::Status made = make_directories(directory, kStateDirMode); !made.ok()) return made;

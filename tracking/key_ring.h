@@ -2,12 +2,16 @@
 // The secret keys of tracking tokens and signed VAST tags (DESIGN section 2), kept in
 // <state-dir>/keys.json:
 //
-//   {"keys": [
+//   {"lastId": 2,
+//    "keys": [
 //     {"id": 2, "aesKey": "<base64 of 32 bytes>", "hmacKey": "<base64 of 32 bytes>",
 //      "created": "2026-11-21T12:00:00Z"},
 //     {"id": 1, "aesKey": "...", "hmacKey": "...", "created": "2026-05-02T08:00:00Z"}
 //   ]}
 //
+//   lastId   optional integer 1..65535: the highest id ever given to a key of this file,
+//            retired ones included; tools/decisiond-keys gives a new key lastId + 1 (or
+//            more, when a listed id is higher) so that no id is ever used twice
 //   id       integer 1..65535, unique in the file; tokens and tags carry it
 //   aesKey   AES-256-GCM key of tracking tokens
 //   hmacKey  HMAC-SHA256 key of signed VAST tag URLs
@@ -17,7 +21,8 @@
 //
 // The first key encrypts and signs; every listed key decrypts and verifies. Rotation: put a
 // new key first, keep the old one until what it issued has expired (--tracking-ttl,
-// --vast-tag-ttl), then drop it. At most kMaxKeys keys.
+// --vast-tag-ttl), then drop it; tools/decisiond-keys does both (docs/keys.md). The ring
+// is read once at start. At most kMaxKeys keys.
 //
 // The file must not be accessible by group or others (chmod 600): it holds secrets, and a
 // writable one would let others plant keys. When missing, it is created with one fresh key
@@ -27,6 +32,7 @@
 #include <cstdint>
 #include <optional>
 #include <span>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -49,6 +55,9 @@ struct KeyEntry {
   void wipe();
 };
 
+// <state_dir>/keys.json ("./keys.json" when state_dir is empty).
+std::string key_file_path(std::string_view state_dir);
+
 // A fresh entry from OpenSSL's private random generator.
 absl::StatusOr<KeyEntry> generate_key_entry(uint16_t id, int64_t created_s);
 
@@ -62,6 +71,10 @@ class KeyRing {
   // name the file and, for its contents, the JSON path: "keys[1].aesKey: must be ...".
   static absl::StatusOr<KeyRing> load_or_create(
       std::string_view state_dir, const runtime::Clock& clock = runtime::SystemClock::instance());
+
+  // Reads <state_dir>/keys.json, which must exist (NotFound otherwise), with the refusals of
+  // load_or_create: for a reload, where a missing file is a mistake, not a first start.
+  static absl::StatusOr<KeyRing> load(std::string_view state_dir);
 
   // A ring of entries, first one signing: 1..kMaxKeys entries, ids non-zero and unique.
   static absl::StatusOr<KeyRing> from_entries(std::vector<KeyEntry> entries);

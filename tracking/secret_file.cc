@@ -7,6 +7,7 @@
 
 #include <cerrno>
 #include <cstdio>
+#include <optional>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
@@ -87,9 +88,19 @@ absl::StatusOr<std::string> temporary_name_for(const std::string& path) {
   return name;
 }
 
-absl::Status write_new_file(const std::string& path, std::string_view contents) {
+struct Owner {
+  uid_t uid;
+  gid_t gid;
+};
+
+// owner: given, the file is handed to it before any byte is written.
+absl::Status write_new_file(const std::string& path, std::string_view contents,
+                            const std::optional<Owner>& owner = std::nullopt) {
   FileDescriptor fd(::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600));
   if (fd.get() < 0) return errno_status(errno, absl::StrCat("create ", path));
+  if (owner && ::fchown(fd.get(), owner->uid, owner->gid) != 0) {
+    return errno_status(errno, absl::StrCat("chown ", path));
+  }
   if (absl::Status written = write_all(fd.get(), contents, path); !written.ok()) return written;
   if (::fsync(fd.get()) != 0) return errno_status(errno, absl::StrCat("fsync ", path));
   if (fd.close() != 0) return errno_status(errno, absl::StrCat("close ", path));
@@ -143,6 +154,26 @@ absl::Status create_secret_file(const std::string& path, std::string_view conten
     return errno_status(error, absl::StrCat("rename ", *temporary, " to ", path));
   }
   // The rename is durable only once the directory entry is on disk.
+  return sync_directory(directory_of(path));
+}
+
+absl::Status replace_secret_file(const std::string& path, std::string_view contents) {
+  std::optional<Owner> owner;
+  struct stat existing;
+  if (::geteuid() == 0 && ::stat(path.c_str(), &existing) == 0 && existing.st_uid != 0) {
+    owner = Owner{existing.st_uid, existing.st_gid};
+  }
+  absl::StatusOr<std::string> temporary = temporary_name_for(path);
+  if (!temporary.ok()) return temporary.status();
+  if (absl::Status written = write_new_file(*temporary, contents, owner); !written.ok()) {
+    ::unlink(temporary->c_str());
+    return written;
+  }
+  if (::rename(temporary->c_str(), path.c_str()) != 0) {
+    const int error = errno;
+    ::unlink(temporary->c_str());
+    return errno_status(error, absl::StrCat("rename ", *temporary, " to ", path));
+  }
   return sync_directory(directory_of(path));
 }
 

@@ -24,6 +24,14 @@ absl::StatusOr<std::string> read_secret_file(const std::string& path, size_t max
 // (another process won the race), in which case nothing was changed.
 absl::Status create_secret_file(const std::string& path, std::string_view contents);
 
+// Replaces path (or creates it) with contents, whole or not at all: the contents go to a
+// fresh temporary file beside it, created with mode 0600 (O_CREAT|O_EXCL, so the secrets are
+// never readable by others, not even between a create and a chmod), are fsync'd, the file is
+// renamed over path, then the directory is fsync'd. A crash leaves the old file or the new
+// one, never a mix. When the caller is root and path exists with another owner, the new
+// file keeps that owner and group, so a server running as that user can still read it.
+absl::Status replace_secret_file(const std::string& path, std::string_view contents);
+
 // Creates path and its missing parents with mode (like mkdir -p); existing ones are kept.
 absl::Status make_directories(const std::string& path, mode_t mode);
 

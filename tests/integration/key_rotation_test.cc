@@ -1,0 +1,351 @@
+// Key rotation end to end (docs/keys.md, DESIGN sections 2 and 5): tools/decisiond-keys
+// changes <state-dir>/keys.json between runs of the real server on that directory. After a
+// rotation, tokens and VAST tags sealed with the old key still work and new ones carry the
+// new key id; after the old key is retired they are refused (400 10050, 403 10052) while
+// the new ones still work. The server refuses a keys.json others can read, and no key's
+// bytes appear in its stderr, /metrics or any reply.
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+
+#include <csignal>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <memory>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "tests/integration/curl_session.h"
+#include "tests/integration/decision_client.h"
+#include "tests/integration/json_body.h"
+#include "tests/integration/metrics_scrape.h"
+#include "tests/integration/server_process.h"
+#include "tests/integration/test_catalog.h"
+#include "tests/integration/tracking_client.h"
+#include "tests/integration/tracking_flow.h"
+#include "tests/integration/video_catalog.h"
+#include "tracking/base64url.h"
+#include "tracking/key_file.h"
+
+namespace integration {
+namespace {
+
+// The tool is built beside decisiond-events (<build>/tools/<name>/<name>); a build that
+// defines DECISIOND_KEYS_BINARY for this executable names it directly.
+std::string keys_binary() {
+#ifdef DECISIOND_KEYS_BINARY
+  return DECISIOND_KEYS_BINARY;
+#else
+  const std::filesystem::path events(DECISIOND_EVENTS_BINARY);
+  return (events.parent_path().parent_path() / "decisiond-keys" / "decisiond-keys").string();
+#endif
+}
+
+struct ToolRun {
+  int status = -1;
+  std::string out;  // standard output and error
+};
+
+ToolRun run_keys_tool(const std::string& state_dir, const std::string& arguments) {
+  ToolRun result;
+  if (!std::filesystem::exists(keys_binary())) {
+    ADD_FAILURE() << keys_binary() << " is missing: build the decisiond-keys target";
+    return result;
+  }
+  const std::string command = keys_binary() + " --state-dir=" + state_dir + " " + arguments + " 2>&1";
+  FILE* pipe = ::popen(command.c_str(), "r");
+  if (pipe == nullptr) return result;
+  char buffer[4096];
+  size_t n;
+  while ((n = std::fread(buffer, 1, sizeof(buffer), pipe)) > 0) result.out.append(buffer, n);
+  const int status = ::pclose(pipe);
+  result.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return result;
+}
+
+std::string read_text(const std::string& path) {
+  std::ifstream file(path);
+  std::stringstream text;
+  text << file.rdbuf();
+  return text.str();
+}
+
+// The key id a token was sealed with: its first two bytes (docs/tokens.md).
+int key_id_of_token(std::string_view token) {
+  const std::string bytes = token_bytes(token);
+  if (bytes.size() < 2) return -1;
+  return (static_cast<uint8_t>(bytes[0]) << 8) | static_cast<uint8_t>(bytes[1]);
+}
+
+// The kid= parameter of a tag query.
+int key_id_of_tag(std::string_view query) {
+  const size_t at = query.find("&kid=");
+  if (at == std::string_view::npos) return -1;
+  return std::atoi(std::string(query.substr(at + 5)).c_str());
+}
+
+// What one decision issued: ad 1's impression and click tokens, ad 4's VAST tag query.
+struct Issued {
+  std::string impression;
+  std::string click;
+  std::string tag_query;  // "d=...&exp=...&kid=...&sig=..."
+};
+
+class KeyRotation : public ::testing::Test {
+ protected:
+  void SetUp() override { ASSERT_FALSE(state_.path().empty()); }
+
+  void start() {
+    server_ = std::make_unique<ServerProcess>(standard_flags(
+        {"--catalog=" + catalog_.path(), state_.flag(), std::string("--base-url=") + kVideoBaseUrl}));
+    ASSERT_TRUE(server_->serving()) << server_->start_error();
+    client_ = std::make_unique<TrackingClient>(*server_);
+  }
+
+  void stop() {
+    client_.reset();
+    server_->send_signal(SIGTERM);
+    const std::optional<ExitStatus> exit = server_->wait_for_exit();
+    ASSERT_TRUE(exit) << "still running after SIGTERM";
+    EXPECT_EQ(exit->code, 0) << exit->describe();
+    stderr_seen_ += server_->stderr_text();
+    server_.reset();
+  }
+
+  void keys(const std::string& arguments) {
+    const ToolRun run = run_keys_tool(state_.path(), arguments);
+    EXPECT_EQ(run.status, 0) << "decisiond-keys " << arguments << ": " << run.out;
+    tool_output_ += run.out;
+  }
+
+  Issued issue() {
+    Issued issued;
+    DecisionClient decisions(*server_);
+    const CurlReply reply = decide_video(decisions, kVideoVersion);
+    EXPECT_EQ(reply.status, 200) << reply.body;
+    bodies_ += reply.body;
+    for (const CreativeTokens& tokens : tokens_of(reply.body)) {
+      if (tokens.ad_id == "ad_1") {
+        issued.impression = tokens.impression;
+        issued.click = tokens.click;
+      }
+    }
+    const VideoDecision decision(reply.body);
+    const std::optional<simdjson::dom::element> tag = decision.creative("ad_4");
+    const std::string url = tag ? string_member((*tag)["vast"], "tagUrl").value_or("") : "";
+    const std::string prefix = std::string(kVideoBaseUrl) + "/v1/vast?";
+    if (url.starts_with(prefix)) issued.tag_query = url.substr(prefix.size());
+    EXPECT_FALSE(issued.impression.empty() || issued.click.empty() || issued.tag_query.empty()) << reply.body;
+    return issued;
+  }
+
+  HttpReply call(std::string_view target) {
+    const std::optional<HttpReply> reply = client_->request("GET", target);
+    if (!reply) {
+      ADD_FAILURE() << target << ": " << client_->last_error();
+      return {};
+    }
+    bodies_ += reply->raw;
+    return *reply;
+  }
+  HttpReply track(std::string_view token) { return call("/v1/tracking?t=" + std::string(token)); }
+  HttpReply fetch_tag(std::string_view query) { return call("/v1/vast?" + std::string(query)); }
+
+  // Every token, click and tag issued works; the tag's document is sealed with sealing_id.
+  void ExpectAccepted(const Issued& issued, int sealing_id, const std::string& what) {
+    EXPECT_EQ(track(issued.impression).status, 204) << what;
+    const HttpReply click = track(issued.click);
+    EXPECT_EQ(click.status, 302) << what << ": " << click.body;
+    EXPECT_EQ(click.header("Location").value_or(""), "https://one.example.test/") << what;
+    const HttpReply tag = fetch_tag(issued.tag_query);
+    ASSERT_EQ(tag.status, 200) << what << ": " << tag.body;
+    const std::vector<DocumentUrl> urls = tracking_urls_of(tag.body);
+    ASSERT_FALSE(urls.empty()) << what << ": " << tag.body;
+    for (const DocumentUrl& url : urls) {
+      EXPECT_EQ(key_id_of_token(url.token), sealing_id) << what << ": " << url.element << " sealed at fetch time";
+    }
+  }
+
+  void ExpectSealedWith(const Issued& issued, int id) {
+    EXPECT_EQ(key_id_of_token(issued.impression), id);
+    EXPECT_EQ(key_id_of_token(issued.click), id);
+    EXPECT_EQ(key_id_of_tag(issued.tag_query), id) << issued.tag_query;
+  }
+
+  StateDir state_;
+  TempFile catalog_{"catalog.json", video_catalog_json()};
+  std::unique_ptr<ServerProcess> server_;
+  std::unique_ptr<TrackingClient> client_;
+  std::string stderr_seen_;  // of every stopped server
+  std::string bodies_;       // every reply read
+  std::string tool_output_;  // every decisiond-keys run
+};
+
+TEST_F(KeyRotation, OldTokensAndTagsWorkUntilTheirKeyIsRetiredAndNewOnesCarryTheNewKey) {
+  keys("create");
+  start();
+  const Issued old_issued = issue();
+  ExpectSealedWith(old_issued, 1);
+  ExpectAccepted(old_issued, 1, "key 1 alone");
+  stop();
+
+  // A new signing key; key 1 kept for what it sealed. The server reads it at its next start.
+  keys("rotate");
+  start();
+  ExpectAccepted(old_issued, 2, "sealed with key 1, key 2 signing");
+  const Issued new_issued = issue();
+  ExpectSealedWith(new_issued, 2);
+  ExpectAccepted(new_issued, 2, "sealed with key 2");
+  stop();
+
+  keys("retire --id=1");
+  start();
+  for (const std::string& token : {old_issued.impression, old_issued.click}) {
+    const HttpReply refused = track(token);
+    EXPECT_EQ(refused.status, 400) << refused.body;
+    EXPECT_TRUE(IsErrorEnvelope(refused.body, 10050)) << refused.body;
+  }
+  const HttpReply tag = fetch_tag(old_issued.tag_query);
+  EXPECT_EQ(tag.status, 403) << tag.body;
+  EXPECT_TRUE(IsErrorEnvelope(tag.body, 10052)) << tag.body;
+  EXPECT_EQ(error_detail_string(tag.body, "field"), "kid") << tag.body;
+  ExpectAccepted(new_issued, 2, "sealed with key 2 after key 1 was retired");
+  ExpectSealedWith(issue(), 2);
+  stop();
+
+  // Key 1's id is never given again.
+  keys("rotate");
+  const ToolRun listed = run_keys_tool(state_.path(), "list --json");
+  EXPECT_NE(listed.out.find(R"({"lastId":3,"keys":[{"id":3,"role":"signing")"), std::string::npos) << listed.out;
+  EXPECT_EQ(listed.out.find(R"("id":1,)"), std::string::npos) << listed.out;
+}
+
+TEST_F(KeyRotation, AKeyFileOthersCanReadStopsTheServerNamingTheFileModeAndFix) {
+  keys("create");
+  const std::string path = state_.path() + "/keys.json";
+  for (mode_t mode : {0640, 0644, 0604, 0660}) {
+    ASSERT_EQ(::chmod(path.c_str(), mode), 0);
+    const FinishedRun run = run_to_exit(standard_flags({"--catalog=" + catalog_.path(), state_.flag()}));
+    ASSERT_TRUE(run.exit) << "still running with a keys.json of mode " << std::oct << mode;
+    EXPECT_EQ(run.exit->code, 1) << run.exit->describe();
+    char octal[8];
+    std::snprintf(octal, sizeof(octal), "%04o", mode);
+    EXPECT_NE(run.stderr_text.find(path + ": group or others have access (mode " + octal + ")"), std::string::npos)
+        << run.stderr_text;
+    EXPECT_NE(run.stderr_text.find("run chmod 600 " + path), std::string::npos) << run.stderr_text;
+    stderr_seen_ += run.stderr_text;
+  }
+  ASSERT_EQ(::chmod(path.c_str(), 0600), 0);
+  start();
+  stop();
+}
+
+// ---------------------------------------------------------------------------------------
+// No key material in logs, metrics or error bodies.
+
+std::string hex_of(const tracking::SecretKey& key, const char* digits) {
+  std::string out;
+  for (uint8_t b : key) {
+    out += digits[b >> 4];
+    out += digits[b & 15];
+  }
+  return out;
+}
+
+// The ways a key's 32 bytes could be written: raw, standard base64 (as keys.json holds
+// them), base64url, hex in either case; and the first 12 characters of each text form, so a
+// key cut short is caught too.
+std::vector<std::string> spellings_of(const tracking::SecretKey& key) {
+  const std::string raw(reinterpret_cast<const char*>(key.data()), key.size());
+  std::string url;
+  tracking::base64url_encode(raw, url);
+  std::string standard = url;
+  for (char& c : standard) c = c == '-' ? '+' : c == '_' ? '/' : c;
+  standard += '=';
+  std::vector<std::string> out = {raw};
+  for (const std::string& text :
+       {standard, url, hex_of(key, "0123456789abcdef"), hex_of(key, "0123456789ABCDEF")}) {
+    out.push_back(text);
+    out.push_back(text.substr(0, 12));
+  }
+  return out;
+}
+
+TEST_F(KeyRotation, NoKeyBytesReachStderrMetricsOrReplies) {
+  keys("create");
+  keys("rotate");  // a signing and a verifying key
+  start();
+  const Issued issued = issue();
+  ExpectAccepted(issued, 2, "valid");
+  // Refusals of every kind: tokens broken, of an unknown key, missing; tags with a wrong
+  // signature, an unknown kid, a broken payload; an unknown route; a bad decision.
+  std::string flipped = token_bytes(issued.impression);
+  flipped[flipped.size() - 1] ^= 1;
+  std::string unknown_key = token_bytes(issued.click);
+  unknown_key[1] = 9;
+  for (const std::string& token : {token_text(flipped), token_text(unknown_key), std::string("AAAA"), std::string()}) {
+    const HttpReply reply = track(token);
+    EXPECT_EQ(reply.status, 400) << reply.body;
+  }
+  std::string bad_sig = issued.tag_query;
+  bad_sig[bad_sig.size() - 1] = bad_sig.back() == '0' ? '1' : '0';
+  std::string bad_kid = issued.tag_query;
+  bad_kid.replace(bad_kid.find("&kid=2"), 6, "&kid=7");
+  for (const std::string& query : {bad_sig, bad_kid, "d=x" + issued.tag_query.substr(issued.tag_query.find('&'))}) {
+    EXPECT_EQ(fetch_tag(query).status, 403);
+  }
+  EXPECT_EQ(call("/v1/keys").status, 404);
+  DecisionClient decisions(*server_);
+  const CurlReply bad_decision = decisions.decide("{\"placements\": 1}");
+  EXPECT_EQ(bad_decision.status, 422) << bad_decision.body;
+  bodies_ += bad_decision.body;
+  CurlSession admin;
+  const CurlReply upload = admin.post(server_->admin_url("/admin/catalog"), "{\"not\": \"a catalog\"}");
+  EXPECT_GE(upload.status, 400);
+  bodies_ += upload.body;
+  const std::string metrics = scrape_metrics(*server_);
+  EXPECT_NE(metrics.find("decisiond_"), std::string::npos);
+  stop();
+
+  // A start refused for a broken key file: the message names the member, not its text.
+  const std::string path = state_.path() + "/keys.json";
+  const std::string good = read_text(path);
+  std::string broken = good;
+  const size_t key_at = broken.find("\"aesKey\": \"") + 11;
+  broken.erase(key_at + 40, 1);  // 43 characters: not 32 bytes of base64
+  {
+    std::ofstream(path, std::ios::trunc) << broken;
+  }
+  const FinishedRun refused = run_to_exit(standard_flags({"--catalog=" + catalog_.path(), state_.flag()}));
+  ASSERT_TRUE(refused.exit);
+  EXPECT_EQ(refused.exit->code, 1);
+  EXPECT_NE(refused.stderr_text.find("keys[0].aesKey: must be 32 bytes base64"), std::string::npos)
+      << refused.stderr_text;
+  EXPECT_EQ(refused.stderr_text.find(broken.substr(key_at, 12)), std::string::npos) << refused.stderr_text;
+  stderr_seen_ += refused.stderr_text;
+  {
+    std::ofstream(path, std::ios::trunc) << good;
+  }
+
+  const absl::StatusOr<std::vector<tracking::KeyEntry>> entries = tracking::parse_key_file(good);
+  ASSERT_TRUE(entries.ok()) << entries.status();
+  ASSERT_EQ(entries->size(), 2u);
+  EXPECT_NE(stderr_seen_.find("serving"), std::string::npos);
+  for (const tracking::KeyEntry& entry : *entries) {
+    for (const tracking::SecretKey* key : {&entry.aes_key, &entry.hmac_key}) {
+      // The scan looks for the right texts: the file holds the standard base64 one.
+      EXPECT_NE(good.find(spellings_of(*key)[1]), std::string::npos) << "key " << entry.id;
+      for (const std::string& spelling : spellings_of(*key)) {
+        EXPECT_EQ(stderr_seen_.find(spelling), std::string::npos) << "key " << entry.id << " in stderr";
+        EXPECT_EQ(metrics.find(spelling), std::string::npos) << "key " << entry.id << " in /metrics";
+        EXPECT_EQ(bodies_.find(spelling), std::string::npos) << "key " << entry.id << " in a reply";
+        EXPECT_EQ(tool_output_.find(spelling), std::string::npos) << "key " << entry.id << " printed by the tool";
+      }
+    }
+  }
+}
+
+}  // namespace
+}  // namespace integration

@@ -1,0 +1,32 @@
+#pragma once
+// decisiond-keys' arguments, parsed by hand like gen-catalog's: four commands and three
+// flags do not need abseil's global flag registry, and a pure parser can be tested.
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+
+#include "absl/status/statusor.h"
+
+namespace tools::decisiond_keys {
+
+enum class Command { kCreate, kList, kRotate, kRetire };
+
+struct CommandLine {
+  Command command = Command::kList;
+  std::string state_dir;
+  std::optional<uint16_t> id;  // retire's key
+  bool json = false;           // list as JSON
+  bool help = false;
+};
+
+// args without the program name; state_dir_from_env is DECISIOND_STATE_DIR (the variable
+// decisiond reads for --state-dir), used when --state-dir is not given. An error is one line
+// naming the argument.
+absl::StatusOr<CommandLine> parse_command_line(std::span<const std::string_view> args,
+                                               std::optional<std::string_view> state_dir_from_env = std::nullopt);
+
+std::string_view usage();
+
+}  // namespace tools::decisiond_keys

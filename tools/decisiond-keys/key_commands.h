@@ -1,0 +1,43 @@
+#pragma once
+// What decisiond-keys does to <state-dir>/keys.json (tracking/key_ring.h has the format,
+// docs/keys.md the procedure). Every change is read, checked, written to a new file with
+// mode 0600 and renamed over the old one (tracking::replace_secret_file), under an exclusive
+// lock on the state directory so that two runs do not lose each other's change. A file
+// that group or others can access is refused, as decisiond refuses it. Nothing here
+// returns, prints or logs key bytes.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+
+namespace tools::decisiond_keys {
+
+// What `list` shows of a key.
+struct KeyInfo {
+  uint16_t id = 0;
+  bool signing = false;               // the first key: seals and signs; every key verifies
+  std::optional<int64_t> created_s;   // Unix seconds, when the file says
+};
+
+struct KeyListing {
+  std::vector<KeyInfo> keys;  // in file order: the signing key first
+  uint16_t last_id = 0;       // the highest id ever given; the next key gets last_id + 1
+};
+
+// Writes keys.json with one fresh key, id 1, creating the state directory (mode 0750, as
+// decisiond does) if need be. AlreadyExists when the file exists: keys are never replaced.
+absl::StatusOr<KeyInfo> create_keys(const std::string& state_dir, int64_t now_s);
+
+absl::StatusOr<KeyListing> list_keys(const std::string& state_dir);
+
+// Puts a fresh key first, with id last_id + 1; every other key stays. FailedPrecondition when
+// the file already holds KeyRing::kMaxKeys keys, ResourceExhausted when id 65535 was given.
+absl::StatusOr<KeyInfo> rotate_keys(const std::string& state_dir, int64_t now_s);
+
+// Drops key id. FailedPrecondition for the signing key (rotate first), NotFound for an id
+// the file does not hold. lastId keeps the id, so it is never given again.
+absl::Status retire_key(const std::string& state_dir, uint16_t id);
+
+}  // namespace tools::decisiond_keys
