@@ -148,16 +148,22 @@ void ExplainingWalk::explain_placement(const WalkInput& input, uint32_t request_
                                            std::span<selection::Pick>(out.picks));
   out.picks.resize(picked);
 
-  // The tiers as the selector met them: it stops at the first tier it reaches with the
-  // placement full; picks come out heaviest tier first.
+  note_tiers(placement_index, asked.count, out);
+  list_candidates(placement_index, out);
+  for (const selection::Pick& pick : out.picks) chosen_by_.emplace(pick.ad_index, request_index);
+}
+
+// The tiers as the selector met them: it stops at the first tier it reaches with the
+// placement full; picks come out heaviest tier first.
+void ExplainingWalk::note_tiers(uint32_t placement_index, uint32_t count, PlacementExplanation& out) {
   uint32_t picked_before = 0;
   size_t next_pick = 0;
-  for (const catalog::TierCandidates& tier : index.candidates(placement_index, filter.format)) {
+  for (const catalog::TierCandidates& tier : snapshot_->index().candidates(placement_index, out.format)) {
     TierDraw& draw = out.tiers.emplace_back();
     draw.tier_index = tier.tier_index;
-    draw.reached = picked_before < asked.count;
+    draw.reached = picked_before < count;
     if (!draw.reached) continue;
-    draw.asked = asked.count - picked_before;
+    draw.asked = count - picked_before;
     for (size_t k = 0; k < tier.ad_indexes.size(); ++k) {
       if (!first_own_rule(tier.ad_indexes[k], verdict(tier.ad_indexes[k]))) draw.eligible_weight += tier.weights[k];
     }
@@ -166,10 +172,13 @@ void ExplainingWalk::explain_placement(const WalkInput& input, uint32_t request_
       draw.drawn.push_back(out.picks[next_pick++].ad_index);
       ++picked_before;
     }
-    if (picked_before == asked.count) out.filled_by_tier = tier.tier_index;
+    if (picked_before == count) out.filled_by_tier = tier.tier_index;
   }
+}
 
-  // Every candidate of the placement, both formats, in tier order.
+// Every candidate of the placement, both formats, in tier order, with its first rule.
+void ExplainingWalk::list_candidates(uint32_t placement_index, PlacementExplanation& out) {
+  const catalog::CatalogIndex& index = snapshot_->index();
   for (const catalog::TierCandidates& tier : index.candidates(placement_index, catalog::FormatFilter::kAny)) {
     const auto draw = std::find_if(out.tiers.begin(), out.tiers.end(),
                                    [&](const TierDraw& d) { return d.tier_index == tier.tier_index; });
@@ -182,7 +191,7 @@ void ExplainingWalk::explain_placement(const WalkInput& input, uint32_t request_
         candidate.chosen_by = chooser->second;
       }
       const std::optional<Rule> own = first_own_rule(ad_index, candidate.verdict);
-      if (!serves_format(filter.format, ad.format)) {
+      if (!serves_format(out.format, ad.format)) {
         candidate.rule = Rule::kFormat;
         candidate.otherwise = own;
         continue;
@@ -202,7 +211,6 @@ void ExplainingWalk::explain_placement(const WalkInput& input, uint32_t request_
       candidate.rule = own.value_or(Rule::kNotDrawn);
     }
   }
-  for (const selection::Pick& pick : out.picks) chosen_by_.emplace(pick.ad_index, request_index);
 }
 
 std::optional<Rule> ExplainingWalk::first_own_rule(uint32_t ad_index, const AdVerdict& verdict) const {

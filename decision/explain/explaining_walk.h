@@ -80,6 +80,8 @@ class ExplainingWalk {
   void work_out(uint32_t ad_index, AdVerdict& out);
   void note_facts(const WalkInput& input, RequestFacts& facts) const;
   void explain_placement(const WalkInput& input, uint32_t request_index, PlacementExplanation& out);
+  void note_tiers(uint32_t placement_index, uint32_t count, PlacementExplanation& out);
+  void list_candidates(uint32_t placement_index, PlacementExplanation& out);
   // The first of the ad's own rules, with the chosen set in its place (AdSelector::passes).
   std::optional<Rule> first_own_rule(uint32_t ad_index, const AdVerdict& verdict) const;
 

@@ -35,6 +35,10 @@ std::string minute_text(int minute_of_day) {
 // Kilometres to the metre: what a radius means, without 17 digits of noise.
 double km(double value) { return std::round(value * 1000.0) / 1000.0; }
 
+void write_ad_id(JsonWriter& json, const catalog::CatalogSnapshot& snapshot, uint32_t ad_index) {
+  response::write_public_id(json, response::kAdPrefix, snapshot.ads()[ad_index].id);
+}
+
 void write_ids(JsonWriter& json, std::span<const uint64_t> ids) {
   json.begin_array();
   for (uint64_t id : ids) json.number(id);
@@ -290,7 +294,7 @@ void write_rule(JsonWriter& json, const Context& context, const PlacementExplana
       json.literal_key("asked").number(uint64_t{draw != nullptr ? draw->asked : 0});
       json.literal_key("drawn").begin_array();
       if (draw != nullptr) {
-        for (uint32_t drawn : draw->drawn) response::write_public_id(json, response::kAdPrefix, snapshot.ads()[drawn].id);
+        for (uint32_t drawn : draw->drawn) write_ad_id(json, snapshot, drawn);
       }
       json.end_array();
       break;
@@ -401,7 +405,7 @@ void write_placement(JsonWriter& json, const Context& context, size_t index, con
       json.null();
     }
     json.literal_key("drawn").begin_array();
-    for (uint32_t ad_index : draw.drawn) response::write_public_id(json, response::kAdPrefix, snapshot.ads()[ad_index].id);
+    for (uint32_t ad_index : draw.drawn) write_ad_id(json, snapshot, ad_index);
     json.end_array().end_object();
   }
   json.end_array().literal_key("filledBy");
