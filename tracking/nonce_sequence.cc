@@ -21,6 +21,9 @@ NoncePrefix draw_prefix() {
 
 NonceSequence::NonceSequence(uint64_t first_count) : prefix_(draw_prefix()), next_count_(first_count) {}
 
+NonceSequence::NonceSequence(const NoncePrefix& prefix, uint64_t first_count)
+    : prefix_(prefix), next_count_(first_count) {}
+
 NonceSequence::NonceSequence(NonceSequence&& other) noexcept
     : prefix_(other.prefix_), next_count_(other.next_count_), exhausted_(other.exhausted_) {
   other.exhausted_ = true;

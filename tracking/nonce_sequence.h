@@ -29,6 +29,9 @@ class NonceSequence {
   NonceSequence() : NonceSequence(0) {}
   // Starts counting at first_count: tests use it to reach the end of a prefix.
   explicit NonceSequence(uint64_t first_count);
+  // A given prefix instead of a drawn one, so that a fuzz driver mints the same tokens on
+  // every run. Never in the server: two sequences of one prefix under one key repeat nonces.
+  NonceSequence(const NoncePrefix& prefix, uint64_t first_count);
 
   // Never copied: two copies would hand out the same nonces. A moved-from sequence draws a
   // new prefix if it is used again, for the same reason.
