@@ -40,6 +40,14 @@ TEST(CelStringFunctions, ContainsStartsWithEndsWith) {
   EXPECT_EQ(cel.run("b'abc'.startsWith(b'a')"), "error: no matching overload");
 }
 
+// An empty string literal has no storage: searching it must not hand memmem a null text.
+TEST(CelStringFunctions, TheEmptyStringContainsOnlyTheEmptyString) {
+  CelRunner cel;
+  EXPECT_EQ(cel.run("''.contains('a')"), "false");
+  EXPECT_EQ(cel.run("''.contains('')"), "true");
+  EXPECT_EQ(cel.run("'ab'.contains('abc')"), "false");
+}
+
 TEST(CelStringFunctions, MatchesIsAPartialMatch) {
   CelRunner cel;
   EXPECT_EQ(cel.run("'hubba'.matches('ubb')"), "true");
