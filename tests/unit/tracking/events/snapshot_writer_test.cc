@@ -4,6 +4,7 @@
 // snapshot plus the log equals the live state, counting nothing twice.
 #include "tracking/state/snapshot_writer.h"
 
+#include <cerrno>
 #include <fstream>
 #include <iterator>
 #include <string>
@@ -92,6 +93,35 @@ class Arrivals final : public runtime::LoopHook {
 
 uint64_t token_of(uint32_t user) { return 0x9e3779b97f4a7c15ull * (user + 1); }
 
+// The reactor's file I/O, but renames fail (EPERM) once `refuse_renames` is set: a writer
+// that must stay alive while the loop runs can then put no newer snapshot in place.
+class RenameRefusingFileIo final : public runtime::FileIo {
+ public:
+  explicit RenameRefusingFileIo(runtime::FileIo& real) : real_(real) {}
+  bool refuse_renames = false;
+  void write(int fd, const char* data, size_t length, uint64_t offset, runtime::FileCompletion& done,
+             uint8_t tag) override {
+    real_.write(fd, data, length, offset, done, tag);
+  }
+  void sync_data(int fd, runtime::FileCompletion& done, uint8_t tag) override { real_.sync_data(fd, done, tag); }
+  void open(const char* path, int flags, unsigned mode, runtime::FileCompletion& done, uint8_t tag) override {
+    real_.open(path, flags, mode, done, tag);
+  }
+  void close(int fd, runtime::FileCompletion& done, uint8_t tag) override { real_.close(fd, done, tag); }
+  void rename(const char* from, const char* to, runtime::FileCompletion& done, uint8_t tag) override {
+    if (refuse_renames) {
+      done.on_file_complete(tag, -EPERM);
+      return;
+    }
+    real_.rename(from, to, done, tag);
+  }
+  void add_loop_hook(runtime::LoopHook& hook) override { real_.add_loop_hook(hook); }
+  void remove_loop_hook(runtime::LoopHook& hook) override { real_.remove_loop_hook(hook); }
+
+ private:
+  runtime::FileIo& real_;
+};
+
 TEST(SnapshotWriter, WrittenWhileImpressionsArriveRecoversToTheLiveStateCountingNothingTwice) {
   TemporaryDirectory dir;
   ReactorLoop loop;
@@ -114,15 +144,19 @@ TEST(SnapshotWriter, WrittenWhileImpressionsArriveRecoversToTheLiveStateCounting
   Arrivals arrivals(counter, kUsersBefore);
   reactor.add_loop_hook(arrivals);
 
-  {
-    SnapshotWriter writer(reactor, reactor.timers(), channel, clock, dir.path(), state, log, 30);
-    writer.start();
-    ASSERT_TRUE(loop.run_until([&] { return writer.counters().written.get() >= 1; }));
-    EXPECT_EQ(writer.counters().failed.get(), 0u);
-    loop.run_for(30);  // more impressions after the snapshot: only the log has them
-    arrivals.on = false;
-    reactor.remove_loop_hook(arrivals);
-  }
+  // The writer outlives the last run of the loop, as in the server: destroyed while the
+  // loop still runs, a completion of its last close or write would reach a dead object
+  // (ASan: stack-use-after-scope). Once impressions stop, no later snapshot (one without
+  // impressions between its shards) may take the place of the one this test reads.
+  RenameRefusingFileIo io(reactor);
+  SnapshotWriter writer(io, reactor.timers(), channel, clock, dir.path(), state, log, 30);
+  writer.start();
+  ASSERT_TRUE(loop.run_until([&] { return writer.counters().written.get() >= 1; }));
+  EXPECT_EQ(writer.counters().failed.get(), 0u);
+  loop.run_for(30);  // more impressions after the snapshot: only the log has them
+  arrivals.on = false;
+  io.refuse_renames = true;
+  reactor.remove_loop_hook(arrivals);
   bool closed = false;
   log.close([&] { closed = true; });
   ASSERT_TRUE(loop.run_until([&] { return closed; }));
