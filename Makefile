@@ -2,8 +2,15 @@
 BUILD_DIR ?= build
 JOBS ?= $(shell nproc)
 ARGS ?=
+# One clang build with AddressSanitizer, UndefinedBehaviorSanitizer and libFuzzer's coverage
+# serves `make sanitize` (every test) and `make fuzz` (every fuzz driver).
+FUZZ_BUILD_DIR ?= build-fuzz
+FUZZ_SECONDS ?= 30
+# The first report ends the process (-fno-sanitize-recover=all stops UBSan in the build).
+SANITIZER_ENV = ASAN_OPTIONS=halt_on_error=1:detect_leaks=1:abort_on_error=1 \
+  UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
 
-.PHONY: all deps configure build run test bench load clean
+.PHONY: all deps configure build run test bench load clean fuzz-configure sanitize fuzz
 
 all: build
 
@@ -28,6 +35,25 @@ bench: configure
 	@cmake --build $(BUILD_DIR) --target decisiond decisiond_bench decisiond_perf_fixtures decisiond_cross_core_latency -j$(JOBS)
 	$(BUILD_DIR)/perf/decisiond_bench
 	perf/load.sh
+
+fuzz-configure: deps
+	@CC=clang CXX=clang++ cmake -S . -B $(FUZZ_BUILD_DIR) -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+	  "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O1 -gline-tables-only" "-DCMAKE_C_FLAGS_RELWITHDEBINFO=-O1 -gline-tables-only" \
+	  -DCMAKE_EXE_LINKER_FLAGS=-fuse-ld=lld -DDECISIOND_FUZZ=ON -Wno-dev > $(FUZZ_BUILD_DIR).configure.log 2>&1 \
+	  || { cat $(FUZZ_BUILD_DIR).configure.log; exit 1; }
+
+# Every test under ASan and UBSan (docs/testing.md): unit and replay tests side by side,
+# then the integration and conformance tests one at a time, as make test runs them.
+SERIAL_LABELS = integration|conformance
+sanitize: fuzz-configure
+	@cmake --build $(FUZZ_BUILD_DIR) -j$(JOBS)
+	@cd $(FUZZ_BUILD_DIR) && $(SANITIZER_ENV) ctest --output-on-failure --timeout 600 -j$(JOBS) -LE '$(SERIAL_LABELS)'
+	@cd $(FUZZ_BUILD_DIR) && $(SANITIZER_ENV) ctest --output-on-failure --timeout 600 -L '$(SERIAL_LABELS)'
+
+# Every fuzz driver for FUZZ_SECONDS, one after the other (tools/run-fuzz).
+fuzz: fuzz-configure
+	@cmake --build $(FUZZ_BUILD_DIR) --target fuzz_drivers -j$(JOBS)
+	@FUZZ_SECONDS=$(FUZZ_SECONDS) tools/run-fuzz $(FUZZ_BUILD_DIR)
 
 clean:
 	rm -rf $(BUILD_DIR) $(BUILD_DIR).configure.log
