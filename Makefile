@@ -6,6 +6,7 @@ ARGS ?=
 # serves `make sanitize` (every test) and `make fuzz` (every fuzz driver).
 FUZZ_BUILD_DIR ?= build-fuzz
 FUZZ_SECONDS ?= 30
+FUZZ_JOBS ?= $(JOBS)
 # The first report ends the process (-fno-sanitize-recover=all stops UBSan in the build).
 SANITIZER_ENV = ASAN_OPTIONS=halt_on_error=1:detect_leaks=1:abort_on_error=1 \
   UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
@@ -50,10 +51,10 @@ sanitize: fuzz-configure
 	@cd $(FUZZ_BUILD_DIR) && $(SANITIZER_ENV) ctest --output-on-failure --timeout 600 -j$(JOBS) -LE '$(SERIAL_LABELS)'
 	@cd $(FUZZ_BUILD_DIR) && $(SANITIZER_ENV) ctest --output-on-failure --timeout 600 -L '$(SERIAL_LABELS)'
 
-# Every fuzz driver for FUZZ_SECONDS, one after the other (tools/run-fuzz).
+# Every fuzz driver for FUZZ_SECONDS, FUZZ_JOBS at a time, one core each (tools/run-fuzz).
 fuzz: fuzz-configure
 	@cmake --build $(FUZZ_BUILD_DIR) --target fuzz_drivers -j$(JOBS)
-	@FUZZ_SECONDS=$(FUZZ_SECONDS) tools/run-fuzz $(FUZZ_BUILD_DIR)
+	@FUZZ_SECONDS=$(FUZZ_SECONDS) FUZZ_JOBS=$(FUZZ_JOBS) tools/run-fuzz $(FUZZ_BUILD_DIR)
 
 clean:
 	rm -rf $(BUILD_DIR) $(BUILD_DIR).configure.log
