@@ -1,5 +1,7 @@
 #include "service/core_services.h"
 
+#include <cstdio>
+
 #include "tracking/events/log_files.h"
 
 namespace service {
@@ -85,6 +87,10 @@ CoreServices::CoreServices(runtime::Reactor& reactor, ProcessView& view, trackin
 
 absl::Status CoreServices::start() {
   if (absl::Status opened = log_.start(); !opened.ok()) return opened;
+  if (!log_.start_error().empty()) {
+    std::fprintf(stderr, "decisiond: core %u: %s: serving, unready until the event log can write\n", reactor_.index(),
+                 log_.start_error().c_str());
+  }
   snapshots_.start();
   reactor_.timers().schedule(sweeper_, 100);
   return absl::OkStatus();

@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstring>
 #include <filesystem>
 
 #include "tracking/events/event_line.h"
@@ -40,28 +41,40 @@ EventLog::~EventLog() {
 absl::Status EventLog::start() {
   std::error_code error;
   std::filesystem::create_directories(settings_.directory, error);
-  if (error) return absl::InternalError("cannot create " + settings_.directory + ": " + error.message());
   // A new file named by the next line. One of that name may exist: empty (the last run
   // wrote nothing after opening it), which is reused; or holding only a torn line (a crash
   // cut the first line short), which is left as it is for readers to skip, the sequence
   // then moving on by one (numbers are increasing, not gapless).
   std::string path;
-  for (int attempt = 0; attempt < 64 && fd_ < 0; ++attempt) {
+  int refused = error ? error.value() : 0;
+  for (int attempt = 0; !error && attempt < 64 && fd_ < 0; ++attempt) {
     path = log_file_path(settings_.directory, next_seq_);
     fd_ = ::open(path.c_str(), kOpenFlags, kFileMode);
+    refused = fd_ >= 0 ? 0 : errno;
     if (fd_ >= 0 || errno != EEXIST) break;
     const int existing = ::open(path.c_str(), O_WRONLY | O_CLOEXEC);
     struct stat st;
     if (existing >= 0 && ::fstat(existing, &st) == 0 && st.st_size == 0) {
       fd_ = existing;
+      refused = 0;
       break;
     }
+    if (existing < 0) refused = errno;
     if (existing >= 0) ::close(existing);
     ++next_seq_;
   }
-  if (fd_ < 0) return absl::ErrnoToStatus(errno, "cannot create event log file " + path);
+  if (fd_ < 0) {
+    // The disk refuses (read-only, full, I/O error): the core serves all the same, as it
+    // does when the disk refuses later (DESIGN section 9). Lines collect in memory, the
+    // log is unhealthy (/readyz 503), and the open is tried again every flush interval.
+    start_error_ = "cannot create event log file " + (error ? settings_.directory : path) + ": " +
+                   std::strerror(refused != 0 ? refused : EIO);
+    counters_.write_errors.add();
+    set_healthy(false);
+  } else {
+    counters_.files_opened.add();
+  }
   pending_first_seq_ = next_seq_;
-  counters_.files_opened.add();
   file_offset_ = 0;
   io_.add_loop_hook(*this);
   timers_.schedule(*this, settings_.flush_interval_ms);
@@ -85,7 +98,17 @@ uint64_t EventLog::append(const EventRecord& record) {
 void EventLog::before_wait() { maybe_write(); }
 
 void EventLog::maybe_write() {
-  if (write_in_flight_ || opening_ || fd_ < 0) return;
+  if (write_in_flight_ || opening_ || !started_) return;
+  if (fd_ < 0) {  // no file yet: the disk refused it at start; tried again when a retry is due
+    if (!retry_due_) return;
+    retry_due_ = false;
+    if (closing_ && pending_.empty()) {
+      maybe_finish_close();
+      return;
+    }
+    open_first_file();
+    return;
+  }
   if (!healthy() && !retry_due_) return;
   retry_due_ = false;
   if (writing_done_ < writing_.size()) {  // a refused batch, again
@@ -120,6 +143,17 @@ void EventLog::rotate() {
   // The new file is named by the first line it will hold.
   opening_ = true;
   opening_first_seq_ = pending_first_seq_;
+  opening_path_ = log_file_path(settings_.directory, opening_first_seq_);
+  io_.open(opening_path_.c_str(), kOpenFlags, kFileMode, *this, kOpen);
+}
+
+void EventLog::open_first_file() {
+  // A plain mkdir on the loop, once per flush interval and only while no file is open: the
+  // directory may be missing when the disk refused it at start.
+  std::error_code ignored;
+  std::filesystem::create_directories(settings_.directory, ignored);
+  opening_ = true;
+  opening_first_seq_ = pending_lines_ > 0 ? pending_first_seq_ : next_seq_;
   opening_path_ = log_file_path(settings_.directory, opening_first_seq_);
   io_.open(opening_path_.c_str(), kOpenFlags, kFileMode, *this, kOpen);
 }
@@ -182,10 +216,17 @@ void EventLog::open_done(int result) {
     return;
   }
   counters_.files_opened.add();
-  // The previous file keeps its data: synced, then closed, off the request path. (No
-  // rotation starts while one is retiring: maybe_write waits for it.)
-  retiring_fd_ = fd_;
-  io_.sync_data(retiring_fd_, *this, kRetireSync);
+  if (fd_ >= 0) {
+    // The previous file keeps its data: synced, then closed, off the request path. (No
+    // rotation starts while one is retiring: maybe_write waits for it.)
+    retiring_fd_ = fd_;
+    io_.sync_data(retiring_fd_, *this, kRetireSync);
+  } else {
+    // The first file, which the disk refused at start: held lines go out at once, and with
+    // none held the log is healthy again now.
+    if (pending_.empty()) set_healthy(true);
+    retry_due_ = true;
+  }
   fd_ = result;
   file_offset_ = 0;
   unsynced_bytes_ = 0;

@@ -67,8 +67,11 @@ class EventLog final : private runtime::FileCompletion, private runtime::LoopHoo
   ~EventLog() override;
 
   // Creates the directory and opens a new file; at core set-up, before serving (a plain
-  // system call is fine then). Starts the flush timer and the loop hook.
+  // system call is fine then). Starts the flush timer and the loop hook. A disk that refuses
+  // the file does not stop the start: the log begins unhealthy, holds lines, tries the open
+  // again every flush interval, and start_error() says why.
   absl::Status start();
+  const std::string& start_error() const { return start_error_; }
 
   // The line's sequence number. Never fails; a line past the pending bound is dropped and
   // counted, and still consumes its number.
@@ -95,6 +98,7 @@ class EventLog final : private runtime::FileCompletion, private runtime::LoopHoo
   void maybe_write();
   void submit_write();
   void rotate();
+  void open_first_file();
   void write_done(int result);
   void open_done(int result);
   void sync_done(int result);
@@ -128,6 +132,7 @@ class EventLog final : private runtime::FileCompletion, private runtime::LoopHoo
   bool close_retried_ = false;
   std::function<void()> on_closed_;
   bool started_ = false;
+  std::string start_error_;
   EventLogCounters counters_;
 };
 

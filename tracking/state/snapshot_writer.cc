@@ -6,6 +6,7 @@
 
 #include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 
 #include "tracking/state/snapshot_format.h"
@@ -120,7 +121,7 @@ void SnapshotWriter::on_file_complete(uint8_t tag, int result) {
   switch (tag) {
     case kOpen:
       if (result < 0) {
-        fail();
+        fail("create", result);
         return;
       }
       fd_ = result;
@@ -129,7 +130,7 @@ void SnapshotWriter::on_file_complete(uint8_t tag, int result) {
     case kWrite:
       write_in_flight_ = false;
       if (result <= 0) {
-        fail();
+        fail("write", result);
         return;
       }
       buffer_written_ += static_cast<size_t>(result);
@@ -148,14 +149,14 @@ void SnapshotWriter::on_file_complete(uint8_t tag, int result) {
       return;
     case kSync:
       if (result < 0) {
-        fail();
+        fail("sync", result);
         return;
       }
       io_.rename(temporary_path_.c_str(), path_.c_str(), *this, kRename);
       return;
     case kRename:
       if (result < 0) {
-        fail();
+        fail("rename", result);
         return;
       }
       counters_.written.add();
@@ -170,8 +171,12 @@ void SnapshotWriter::on_file_complete(uint8_t tag, int result) {
   }
 }
 
-void SnapshotWriter::fail() {
+void SnapshotWriter::fail(const char* step, int result) {
   counters_.failed.add();
+  // Once per interval at most: the operator learns why start-up will replay more of the log.
+  std::fprintf(stderr, "decisiond: core %u: snapshot not written (%s %s: %s); %s kept, tried again in %lld ms\n",
+               channel_.core(), step, temporary_path_.c_str(), std::strerror(result < 0 ? -result : EIO),
+               path_.c_str(), static_cast<long long>(interval_ms_));
   if (fd_ >= 0) io_.close(fd_, *this, kClose);
   fd_ = -1;
   in_progress_ = false;

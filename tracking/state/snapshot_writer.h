@@ -53,7 +53,8 @@ class SnapshotWriter final : private runtime::FileCompletion, private runtime::T
   void on_file_complete(uint8_t tag, int result) override;
   void post_step();
   void submit_write();
-  void fail();
+  // Counts and logs a refused step (result: -errno, or 0 for a write that made no progress).
+  void fail(const char* step, int result);
 
   runtime::FileIo& io_;
   runtime::TimerWheel& timers_;

@@ -270,6 +270,56 @@ TEST_F(EventLogTest, RefusingDiskKeepsEventsTurnsUnhealthyAndRecovers) {
   EXPECT_EQ(read_back(settings().directory).size(), 100u);
 }
 
+// A state directory the disk refuses at start (read-only, full): the log starts all the
+// same, unhealthy, holds its lines and opens its first file once the disk allows it. Here a
+// regular file stands where the events directory should be, which refuses like a read-only
+// disk without needing root.
+TEST_F(EventLogTest, DiskThatRefusesTheFirstFileStartsUnhealthyAndOpensItLater) {
+  const std::string blocker = directory_.path() + "/events";
+  std::ofstream(blocker) << "not a directory";
+  EventLog log(loop_.reactor(), loop_.reactor().timers(), runtime::SystemClock::instance(), settings(), 0);
+  ASSERT_TRUE(log.start().ok()) << "a refusing disk does not stop the start";
+  EXPECT_FALSE(log.healthy());
+  EXPECT_NE(log.start_error().find("cannot create event log file"), std::string::npos) << log.start_error();
+  for (uint64_t i = 0; i < 50; ++i) EXPECT_EQ(log.append(impression(i, "u")), i);
+  loop_.run_for(60);  // three retries, all refused
+  EXPECT_FALSE(log.healthy());
+  EXPECT_GE(log.counters().write_errors.get(), 2u);
+  EXPECT_EQ(log.counters().events_dropped.get(), 0u);  // held, not lost
+  std::filesystem::remove(blocker);
+  ASSERT_TRUE(loop_.run_until([&] { return log.healthy() && log.counters().events_written.get() == 50; }));
+  close_and_wait(log);
+  const std::vector<ParsedEvent> events = read_back(settings().directory);
+  ASSERT_EQ(events.size(), 50u);
+  EXPECT_EQ(events.front().seq, 0u);
+  EXPECT_EQ(list_log_files(settings().directory).front().first_seq, 0u) << "the file is named by its first line";
+}
+
+TEST_F(EventLogTest, IdleLogWhoseDiskReturnsIsHealthyWithoutALine) {
+  const std::string blocker = directory_.path() + "/events";
+  std::ofstream(blocker) << "not a directory";
+  EventLog log(loop_.reactor(), loop_.reactor().timers(), runtime::SystemClock::instance(), settings(), 7);
+  ASSERT_TRUE(log.start().ok());
+  EXPECT_FALSE(log.healthy());
+  std::filesystem::remove(blocker);
+  // A node with no traffic must turn ready again: a balancer sends none to an unready one.
+  ASSERT_TRUE(loop_.run_until([&] { return log.healthy(); }));
+  EXPECT_EQ(log.append(impression(1, "u")), 7u);
+  close_and_wait(log);
+  EXPECT_EQ(read_back(settings().directory).size(), 1u);
+}
+
+TEST_F(EventLogTest, CloseOnADiskThatNeverAllowedAFileCountsTheHeldLinesAsDropped) {
+  const std::string blocker = directory_.path() + "/events";
+  std::ofstream(blocker) << "not a directory";
+  EventLog log(loop_.reactor(), loop_.reactor().timers(), runtime::SystemClock::instance(), settings(), 0);
+  ASSERT_TRUE(log.start().ok());
+  for (uint64_t i = 0; i < 10; ++i) log.append(impression(i, "u"));
+  close_and_wait(log);
+  EXPECT_EQ(log.counters().events_dropped.get(), 10u);
+  EXPECT_EQ(log.counters().events_written.get(), 0u);
+}
+
 TEST_F(EventLogTest, PastThePendingBoundLinesAreDroppedAndCounted) {
   RefusingFileIo io(loop_.reactor());
   EventLogSettings s = settings();
