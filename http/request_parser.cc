@@ -35,6 +35,7 @@ RequestParser::RequestParser(const HttpLimits& limits) : limits_(limits) {
   settings_.on_header_value = &RequestParser::on_header_value;
   settings_.on_headers_complete = &RequestParser::on_headers_complete;
   settings_.on_body = &RequestParser::on_body;
+  settings_.on_chunk_header = &RequestParser::on_chunk_header;
   settings_.on_message_complete = &RequestParser::on_message_complete;
   storage_.reserve(4096);
   reset();
@@ -43,10 +44,12 @@ RequestParser::RequestParser(const HttpLimits& limits) : limits_(limits) {
 void RequestParser::reset() {
   llhttp_init(&parser_, HTTP_REQUEST, &settings_);
   parser_.data = this;
+  head_guard_.reset();
   in_message_ = false;
   paused_ = false;
   failed_ = false;
   continue_pending_ = false;
+  chunk_header_pending_ = false;
   error_ = {};
 }
 
@@ -57,11 +60,28 @@ RequestParser::Step RequestParser::feed(std::string_view bytes) {
     paused_ = false;
   }
   if (bytes.empty()) return {Event::kNeedMore, 0};
-  const llhttp_errno_t rc = llhttp_execute(&parser_, bytes.data(), bytes.size());
-  if (rc == HPE_OK) return {Event::kNeedMore, bytes.size()};
-  if (rc == HPE_PAUSED) {
+  size_t offset = 0;  // past chunk-size lines already checked
+  for (;;) {
+    const std::string_view rest = bytes.substr(offset);
+    // The head's line grammar first: llhttp would act on a head it should have refused.
+    if (head_guard_.in_head() && head_guard_.scan(rest) == HeadLineGuard::Verdict::kRefused) return refuse();
+    const llhttp_errno_t rc = llhttp_execute(&parser_, rest.data(), rest.size());
+    if (rc == HPE_OK) return {Event::kNeedMore, bytes.size()};
+    if (rc != HPE_PAUSED) break;
+    const size_t consumed = offset + static_cast<size_t>(llhttp_get_error_pos(&parser_) - rest.data());
+    if (chunk_header_pending_) {
+      chunk_header_pending_ = false;
+      llhttp_resume(&parser_);
+      // llhttp 8 takes any byte after the CR of a chunk-size line (it stops right after
+      // that byte, so it is in this buffer); only LF ends a line.
+      if (consumed == 0 || bytes[consumed - 1] != '\n') return refuse();
+      // After the last chunk come trailer lines and the blank line: a head's grammar.
+      if (parser_.content_length == 0) head_guard_.enter_trailers();
+      offset = consumed;
+      if (offset == bytes.size()) return {Event::kNeedMore, bytes.size()};
+      continue;
+    }
     paused_ = true;
-    const size_t consumed = static_cast<size_t>(llhttp_get_error_pos(&parser_) - bytes.data());
     if (continue_pending_) {
       continue_pending_ = false;
       return {Event::kContinue, consumed};
@@ -72,6 +92,18 @@ RequestParser::Step RequestParser::feed(std::string_view bytes) {
   // llhttp's own verdict, unless a callback of ours already named the error.
   if (error_.message.empty()) fail(ParseError::Kind::kMalformed);
   return {Event::kError, 0};
+}
+
+RequestParser::Step RequestParser::refuse() {
+  failed_ = true;
+  fail(ParseError::Kind::kMalformed);
+  return {Event::kError, 0};
+}
+
+int RequestParser::on_chunk_header(llhttp_t* p) {
+  // Paused so that feed() can check the line end llhttp did not, and see the trailers.
+  self(p)->chunk_header_pending_ = true;
+  return HPE_PAUSED;
 }
 
 int RequestParser::fail(ParseError::Kind kind) {
@@ -210,6 +242,7 @@ int RequestParser::on_message_complete(llhttp_t* p) {
   RequestParser& r = *self(p);
   r.finish_request();
   r.in_message_ = false;
+  r.head_guard_.reset();  // the bytes after this request are the next one's head
   return HPE_PAUSED;
 }
 

@@ -9,6 +9,7 @@
 #include <string>
 #include <string_view>
 
+#include "http/head_line_guard.h"
 #include "http/limits.h"
 #include "http/request.h"
 
@@ -62,16 +63,19 @@ class RequestParser {
   static int on_header_value(llhttp_t* p, const char* at, size_t length);
   static int on_headers_complete(llhttp_t* p);
   static int on_body(llhttp_t* p, const char* at, size_t length);
+  static int on_chunk_header(llhttp_t* p);
   static int on_message_complete(llhttp_t* p);
 
   int append_head(Field field, const char* at, size_t length);
   int fail(ParseError::Kind kind);
+  Step refuse();  // malformed: 400 10007
   void finish_request();
   std::string_view view(Span span) const { return {storage_.data() + span.offset, span.length}; }
 
   const HttpLimits& limits_;
   llhttp_settings_t settings_;
   llhttp_t parser_;
+  HeadLineGuard head_guard_;  // what llhttp lets through of bare LFs and obs-fold
   std::string storage_;  // url, header bytes, then body; reused across requests
   Span url_;
   Span names_[Request::kMaxHeaders];
@@ -85,6 +89,7 @@ class RequestParser {
   bool paused_ = false;
   bool failed_ = false;
   bool continue_pending_ = false;
+  bool chunk_header_pending_ = false;  // paused at a chunk-size line
   Request request_;
   ParseError error_;
 };

@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <cstring>
 #include <memory>
 #include <optional>
 #include <vector>
@@ -12,6 +13,7 @@
 #include "decision/selection/core_random.h"
 #include "runtime/clock.h"
 #include "runtime/core_group.h"
+#include "runtime/open_files_limit.h"
 #include "runtime/signals.h"
 #include "runtime/socket_address.h"
 #include "service/catalog_updates/catalog_build.h"
@@ -53,7 +55,36 @@ absl::StatusOr<std::vector<int>> open_listeners(runtime::SocketAddress address, 
   return fds;
 }
 
+// Every connection is a descriptor: the soft limit goes up to the hard one, and an
+// operator is told once what the process got, and when it is below what the cores may hold.
+void raise_open_files_limit(const service::ServiceConfig& config) {
+  const runtime::OpenFilesLimit got = runtime::raise_open_files_limit();
+  if (got.error != 0) {
+    std::fprintf(stderr, "decisiond: open files limit: cannot raise the soft limit %llu to the hard limit %llu: %s\n",
+                 static_cast<unsigned long long>(got.soft), static_cast<unsigned long long>(got.hard),
+                 std::strerror(got.error));
+  } else if (got.soft != got.soft_before) {
+    std::fprintf(stderr, "decisiond: open files limit %llu (soft limit raised from %llu to the hard limit)\n",
+                 static_cast<unsigned long long>(got.soft), static_cast<unsigned long long>(got.soft_before));
+  } else {
+    std::fprintf(stderr, "decisiond: open files limit %llu\n", static_cast<unsigned long long>(got.soft));
+  }
+  // Connections on both listeners, plus listeners, event logs, snapshots and rings: a few
+  // dozen per core is ample for the rest.
+  const uint64_t wanted = uint64_t{config.cores} *
+                          (uint64_t{config.public_limits.max_connections} + config.admin_limits.max_connections + 64);
+  if (got.soft < wanted) {
+    std::fprintf(stderr,
+                 "decisiond: warning: open files limit %llu is below the %llu descriptors %u core(s) at "
+                 "--max-connections-per-core=%u may need; accepts past it fail until descriptors are freed "
+                 "(raise the hard limit: LimitNOFILE= in systemd, ulimit -Hn)\n",
+                 static_cast<unsigned long long>(got.soft), static_cast<unsigned long long>(wanted), config.cores,
+                 config.public_limits.max_connections);
+  }
+}
+
 int serve(const service::ServiceConfig& config) {
+  raise_open_files_limit(config);
   decision::endpoint::PlacementLabels placement_labels;
   service::BuiltCatalog catalog = service::build_catalog_from_file(config.catalog_path, placement_labels);
   if (!catalog.ok()) {
