@@ -1,10 +1,31 @@
 #include "http/connection.h"
 
+#include <span>
+#include <string>
+#include <string_view>
+
 #include "http/error_body.h"
 #include "http/reply_writer.h"
 #include "http/server.h"
 
 namespace http {
+namespace {
+
+// A shed request costs a copy of these bytes, not a JSON writer run: under overload most
+// requests are shed, and the cheaper each is, the more the core has left for the rest.
+constexpr std::string_view kShedMessage = "overloaded: request shed, retry later";
+
+const std::string& shed_body() {
+  static const std::string body = [] {
+    std::string text;
+    const ErrorItem item{10098, kShedMessage, {}};
+    append_error_envelope(text, std::span<const ErrorItem>(&item, 1));
+    return text;
+  }();
+  return body;
+}
+
+}  // namespace
 
 Connection::Connection(Server& server) : server_(server), parser_(server.limits()) {}
 
@@ -27,6 +48,7 @@ void Connection::refuse(runtime::SocketId socket) {
   linger_on_close_ = true;  // its request is unread
   Response& response = server_.response();
   response.reset();
+  response.add_header("Retry-After", "1");
   set_error(response, 503, 10098, "overloaded: connection limit reached, retry later");
   append_reply(queued_, response, server_.date(), /*close_connection=*/true);
   flush();
@@ -114,7 +136,7 @@ void Connection::process(std::string_view bytes) {
 bool Connection::should_shed(Shedding shedding, int64_t now_ns) const {
   const int64_t bound = server_.limits().shed_lag_ns;
   if (shedding == Shedding::kNever || bound <= 0) return false;
-  const int64_t behind = now_ns - server_.reactor().busy_since_ns();
+  const int64_t behind = now_ns - server_.reactor().turn_started_ns();
   return behind > (shedding == Shedding::kLate ? bound * kShedLateFactor : bound);
 }
 
@@ -132,7 +154,8 @@ void Connection::dispatch() {
     if (match.handler != nullptr && should_shed(match.shedding, started_ns)) {
       server_.metrics().shed_requests.add();
       response.add_header("Retry-After", "1");
-      set_error(response, 503, 10098, "overloaded: request shed, retry later");
+      response.set_json(503);
+      response.body().assign(shed_body());
     } else if (match.handler != nullptr) {
       response.set_ticket(ReplyTicket(this, generation_));
       match.handler->handle(request, response);

@@ -22,9 +22,10 @@ struct HttpLimits {
   // whose routes care, such as an admin plane.
   bool note_peers = false;
   // Overload: a request whose route may be shed is answered 503 10098 with Retry-After at
-  // once, without running its handler, when its core has worked for longer than this
-  // without once running out of work (runtime Reactor::busy_since_ns): it gets requests
-  // faster than it answers them. Routes shed late wait for kShedLateFactor times as long.
+  // once, without running its handler, when its core's loop lags by more than this: the
+  // current turn of the loop began longer ago (runtime Reactor::turn_started_ns), so the
+  // core gets requests faster than it answers them. Each turn thus admits at most this much
+  // work of routes shed first; routes shed late wait for kShedLateFactor times as long.
   // 0: never shed.
   int64_t shed_lag_ns = 0;
 };

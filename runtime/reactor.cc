@@ -351,8 +351,10 @@ void Reactor::run() {
   stopping_ = false;  // a reactor may be run again after a stop (tests do)
   arm_tick();
   drain_mailbox();
-  // The clock is read only when the loop runs dry, twice: a loop under load pays nothing.
+  // The clock is read twice when the loop runs dry and once per turn otherwise (the turn's
+  // start, for overload shedding: a vDSO read beside the io_uring_enter it follows).
   busy_since_ns_ = clock_.monotonic_ns();
+  turn_started_ns_ = busy_since_ns_;
   while (!stopping_) {
     for (size_t i = 0; i < loop_hooks_.size(); ++i) loop_hooks_[i]->before_wait();
     flush_wakes();
@@ -362,6 +364,7 @@ void Reactor::run() {
       const bool message = poll_mailbox_before_sleep(wait_from_ns);
       if (!message) submit_and_wait();
       busy_since_ns_ = clock_.monotonic_ns();
+      turn_started_ns_ = busy_since_ns_;
       load_.wait_ns.add(static_cast<uint64_t>(busy_since_ns_ - wait_from_ns));
       if (message) {
         drain_mailbox();
@@ -369,6 +372,7 @@ void Reactor::run() {
       }
     } else {
       submit_and_wait();  // returns at once: completions are waiting
+      turn_started_ns_ = clock_.monotonic_ns();
     }
     unsigned head;
     unsigned seen = 0;

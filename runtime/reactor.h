@@ -90,11 +90,17 @@ class Reactor final : public FileIo {
   std::string_view setup_mode() const { return setup_mode_; }
   uint32_t sockets_in_use() const { return sockets_in_use_; }
   const ReactorLoad& load() const { return load_; }
-  // When the loop last woke from finding nothing to do (monotonic ns). A core that keeps
-  // up runs dry every few hundred microseconds even when busy; one that has not run dry for
-  // many milliseconds gets work faster than it finishes it, and its sockets hold a growing
-  // queue: now minus this is what overload shedding measures (http/limits.h shed_lag_ns).
-  int64_t busy_since_ns() const { return busy_since_ns_; }
+  // When the current turn of the loop began: the loop's last return from the kernel with
+  // new completions (monotonic ns). Now minus this is the loop's lag, what overload
+  // shedding measures (http/limits.h shed_lag_ns): whatever arrived since then waits at
+  // least that long, and a turn that keeps admitting work past the bound makes every
+  // request behind it late. Taken at every return from the kernel, not only after the loop
+  // found nothing ready: whether a busy loop finds its completion queue empty at the top of
+  // a turn is an accident of the ring's mode (with DEFER_TASKRUN completions appear only
+  // when the ring is entered, but sends completed inline by a mid-turn submit are already
+  // there); counted from an empty queue only, the lag would at times grow across turns and
+  // shed every decision, even those that had waited a millisecond.
+  int64_t turn_started_ns() const { return turn_started_ns_; }
 
   // Takes ownership of a listening socket and accepts on it (multishot) until
   // stop_listening().
@@ -204,7 +210,8 @@ class Reactor final : public FileIo {
   int64_t last_cross_core_ns_ = INT64_MIN / 2;  // last message sent to or taken from another core
   std::vector<LoopHook*> loop_hooks_;
   ReactorLoad load_;
-  int64_t busy_since_ns_ = 0;
+  int64_t busy_since_ns_ = 0;    // last return from finding nothing ready: load accounting
+  int64_t turn_started_ns_ = 0;  // last return from the kernel: overload shedding
 };
 
 }  // namespace runtime
