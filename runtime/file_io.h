@@ -33,6 +33,7 @@ class FileIo {
   virtual void open(const char* path, int flags, unsigned mode, FileCompletion& done, uint8_t tag) = 0;
   virtual void close(int fd, FileCompletion& done, uint8_t tag) = 0;
   virtual void rename(const char* from, const char* to, FileCompletion& done, uint8_t tag) = 0;
+  virtual void unlink(const char* path, FileCompletion& done, uint8_t tag) = 0;
   virtual void add_loop_hook(LoopHook& hook) = 0;
   virtual void remove_loop_hook(LoopHook& hook) = 0;
 };

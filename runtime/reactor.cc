@@ -343,6 +343,12 @@ void Reactor::rename(const char* from, const char* to, FileCompletion& done, uin
   io_uring_sqe_set_data64(sqe, file_user_data(done, tag));
 }
 
+void Reactor::unlink(const char* path, FileCompletion& done, uint8_t tag) {
+  io_uring_sqe* sqe = next_sqe();
+  io_uring_prep_unlinkat(sqe, AT_FDCWD, path, 0);
+  io_uring_sqe_set_data64(sqe, file_user_data(done, tag));
+}
+
 void Reactor::remove_loop_hook(LoopHook& hook) {
   std::erase(loop_hooks_, &hook);
 }

@@ -128,6 +128,7 @@ class Reactor final : public FileIo {
   void open(const char* path, int flags, unsigned mode, FileCompletion& done, uint8_t tag) override;
   void close(int fd, FileCompletion& done, uint8_t tag) override;
   void rename(const char* from, const char* to, FileCompletion& done, uint8_t tag) override;
+  void unlink(const char* path, FileCompletion& done, uint8_t tag) override;
   void add_loop_hook(LoopHook& hook) override { loop_hooks_.push_back(&hook); }
   void remove_loop_hook(LoopHook& hook) override;
 

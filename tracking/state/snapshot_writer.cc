@@ -179,6 +179,9 @@ void SnapshotWriter::fail(const char* step, int result) {
                path_.c_str(), static_cast<long long>(interval_ms_));
   if (fd_ >= 0) io_.close(fd_, *this, kClose);
   fd_ = -1;
+  // What was written of it would hold space a full disk needs for the event log until the
+  // next attempt; the snapshot in force is untouched. Its result is of no use (kUnlink).
+  io_.unlink(temporary_path_.c_str(), *this, kUnlink);
   in_progress_ = false;
   write_in_flight_ = false;
   step_deferred_ = false;

@@ -47,7 +47,7 @@ class SnapshotWriter final : private runtime::FileCompletion, private runtime::T
   const SnapshotCounters& counters() const { return counters_; }
 
  private:
-  enum Tag : uint8_t { kOpen = 1, kWrite, kSync, kRename, kClose };
+  enum Tag : uint8_t { kOpen = 1, kWrite, kSync, kRename, kClose, kUnlink };
 
   void on_expire() override;
   void on_file_complete(uint8_t tag, int result) override;

@@ -64,6 +64,7 @@ class RefusingFileIo final : public runtime::FileIo {
   void rename(const char* from, const char* to, runtime::FileCompletion& done, uint8_t tag) override {
     real_.rename(from, to, done, tag);
   }
+  void unlink(const char* path, runtime::FileCompletion& done, uint8_t tag) override { real_.unlink(path, done, tag); }
   void add_loop_hook(runtime::LoopHook& hook) override { real_.add_loop_hook(hook); }
   void remove_loop_hook(runtime::LoopHook& hook) override { real_.remove_loop_hook(hook); }
 
@@ -202,6 +203,7 @@ class SlowSyncFileIo final : public runtime::FileIo {
   void rename(const char* from, const char* to, runtime::FileCompletion& done, uint8_t tag) override {
     real_.rename(from, to, done, tag);
   }
+  void unlink(const char* path, runtime::FileCompletion& done, uint8_t tag) override { real_.unlink(path, done, tag); }
   void add_loop_hook(runtime::LoopHook& hook) override { real_.add_loop_hook(hook); }
   void remove_loop_hook(runtime::LoopHook& hook) override { real_.remove_loop_hook(hook); }
 

@@ -5,6 +5,7 @@
 #include "tracking/state/snapshot_writer.h"
 
 #include <cerrno>
+#include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <string>
@@ -115,6 +116,7 @@ class RenameRefusingFileIo final : public runtime::FileIo {
     }
     real_.rename(from, to, done, tag);
   }
+  void unlink(const char* path, runtime::FileCompletion& done, uint8_t tag) override { real_.unlink(path, done, tag); }
   void add_loop_hook(runtime::LoopHook& hook) override { real_.add_loop_hook(hook); }
   void remove_loop_hook(runtime::LoopHook& hook) override { real_.remove_loop_hook(hook); }
 
@@ -189,6 +191,41 @@ TEST(SnapshotWriter, WrittenWhileImpressionsArriveRecoversToTheLiveStateCounting
     if (!back.dedup->contains(key, now_s)) ++wrong;
   }
   EXPECT_EQ(wrong, 0u);
+}
+
+// A snapshot the disk refuses (here its rename) leaves no partial temporary file behind:
+// on a full disk those bytes are what the event log needs.
+TEST(SnapshotWriter, ARefusedSnapshotRemovesItsTemporaryFile) {
+  TemporaryDirectory dir;
+  ReactorLoop loop;
+  ASSERT_TRUE(loop.ready());
+  runtime::Reactor& reactor = loop.reactor();
+  runtime::ReactorChannel channel(reactor);
+  const runtime::Clock& clock = runtime::SystemClock::instance();
+
+  CoreState state;
+  events::EventLogSettings settings;
+  settings.directory = events::core_dir(dir.path(), 0);
+  settings.flush_interval_ms = 20;
+  events::EventLog log(reactor, reactor.timers(), clock, settings, 0);
+  ASSERT_TRUE(log.start().ok());
+  Counter counter(state, log);
+  for (uint32_t u = 0; u < 1'000; ++u) counter.count(u, token_of(u));
+
+  RenameRefusingFileIo io(reactor);
+  io.refuse_renames = true;
+  SnapshotWriter writer(io, reactor.timers(), channel, clock, dir.path(), state, log, 30);
+  writer.start();
+  ASSERT_TRUE(loop.run_until([&] { return writer.counters().failed.get() >= 1; }));
+  const std::string temporary = snapshot_path(dir.path(), 0) + ".tmp";
+  // The unlink completes on a later turn of the loop, before the next attempt (30 ms on).
+  EXPECT_TRUE(loop.run_until([&] { return !std::filesystem::exists(temporary); }));
+  EXPECT_FALSE(std::filesystem::exists(snapshot_path(dir.path(), 0)));
+  EXPECT_EQ(writer.counters().written.get(), 0u);
+
+  bool closed = false;
+  log.close([&] { closed = true; });
+  ASSERT_TRUE(loop.run_until([&] { return closed; }));
 }
 
 }  // namespace
