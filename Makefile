@@ -11,7 +11,7 @@ FUZZ_JOBS ?= $(JOBS)
 SANITIZER_ENV = ASAN_OPTIONS=halt_on_error=1:detect_leaks=1:abort_on_error=1 \
   UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
 
-.PHONY: all deps configure build run test bench load clean fuzz-configure sanitize fuzz
+.PHONY: all deps configure build run test bench load clean fuzz-configure sanitize fuzz deb
 
 all: build
 
@@ -31,6 +31,12 @@ run: build
 test: configure
 	@cmake --build $(BUILD_DIR) -j$(JOBS)
 	@cd $(BUILD_DIR) && ctest --output-on-failure --timeout 300
+
+# The Debian package (packaging/): the Release programs, staged and packed by dpkg-deb into
+# $(BUILD_DIR)/decisiond_<version>_<arch>.deb, then lintian (an error or a warning fails).
+deb: configure
+	@cmake --build $(BUILD_DIR) --target decisiond decisiond-keys decisiond-events decisiond-cel -j$(JOBS)
+	@deb=$$(packaging/build-deb $(BUILD_DIR) $(BUILD_DIR)) && packaging/lint-deb "$$deb" && echo "make deb: $$deb"
 
 bench: configure
 	@cmake --build $(BUILD_DIR) --target decisiond decisiond_bench decisiond_perf_fixtures decisiond_cross_core_latency -j$(JOBS)

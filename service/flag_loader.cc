@@ -75,6 +75,10 @@ absl::Status load_args(const std::vector<std::string>& args, absl::string_view s
       result.help_requested = true;
       continue;
     }
+    if (name == "version") {
+      result.version_requested = true;
+      continue;
+    }
     if (name == "flagfile") {
       if (!value) {
         if (i + 1 >= args.size()) return absl::InvalidArgumentError("--flagfile needs a path");
@@ -136,7 +140,7 @@ std::string flags_usage(const char* program) {
   std::sort(flags.begin(), flags.end(),
             [](auto* a, auto* b) { return a->Name() < b->Name(); });
   std::string text = absl::StrCat(
-      "usage: ", program, " [--flag=value ...] [--flagfile=FILE]\n"
+      "usage: ", program, " [--flag=value ...] [--flagfile=FILE] | --version | --help\n"
       "Serves ad decisions. Every flag may also come from the environment as DECISIOND_<NAME>\n"
       "(for example DECISIOND_ADMIN_LISTEN); the command line wins.\n\n");
   for (auto* flag : flags) {

@@ -14,6 +14,7 @@ namespace service {
 
 struct FlagLoadResult {
   bool help_requested = false;
+  bool version_requested = false;  // --version: print it and exit, nothing else
 };
 
 // environ: "NAME=value" strings, null-terminated.

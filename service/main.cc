@@ -16,6 +16,7 @@
 #include "runtime/open_files_limit.h"
 #include "runtime/signals.h"
 #include "runtime/socket_address.h"
+#include "service/build_info.h"
 #include "service/catalog_updates/catalog_build.h"
 #include "service/catalog_updates/update_loop.h"
 #include "service/core_services.h"
@@ -249,6 +250,10 @@ int main(int argc, char** argv) {
   if (absl::Status s = service::load_flags(argc, argv, environ, loaded); !s.ok()) {
     std::fprintf(stderr, "decisiond: %s\n", std::string(s.message()).c_str());
     return 2;
+  }
+  if (loaded.version_requested) {
+    std::fputs(service::version_text().c_str(), stdout);
+    return 0;
   }
   if (loaded.help_requested) {
     std::fputs(service::flags_usage(argv[0]).c_str(), stdout);
