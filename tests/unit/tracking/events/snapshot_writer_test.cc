@@ -94,6 +94,25 @@ class Arrivals final : public runtime::LoopHook {
 
 uint64_t token_of(uint32_t user) { return 0x9e3779b97f4a7c15ull * (user + 1); }
 
+// One core as the server runs it for snapshots: a real ring, a cap and dedup state, its
+// event log (flushed every 20 ms) and the counter that feeds both.
+struct CountingCore {
+  static events::EventLogSettings log_settings(const std::string& state_dir) {
+    events::EventLogSettings settings;
+    settings.directory = events::core_dir(state_dir, 0);
+    settings.flush_interval_ms = 20;
+    return settings;
+  }
+
+  TemporaryDirectory dir;
+  ReactorLoop loop;
+  runtime::ReactorChannel channel{loop.reactor()};
+  const runtime::Clock& clock = runtime::SystemClock::instance();
+  CoreState state;
+  events::EventLog log{loop.reactor(), loop.reactor().timers(), clock, log_settings(dir.path()), 0};
+  Counter counter{state, log};
+};
+
 // The reactor's file I/O, but renames fail (EPERM) once `refuse_renames` is set: a writer
 // that must stay alive while the loop runs can then put no newer snapshot in place.
 class RenameRefusingFileIo final : public runtime::FileIo {
@@ -125,20 +144,16 @@ class RenameRefusingFileIo final : public runtime::FileIo {
 };
 
 TEST(SnapshotWriter, WrittenWhileImpressionsArriveRecoversToTheLiveStateCountingNothingTwice) {
-  TemporaryDirectory dir;
-  ReactorLoop loop;
-  ASSERT_TRUE(loop.ready());
+  CountingCore core;
+  ASSERT_TRUE(core.loop.ready());
+  TemporaryDirectory& dir = core.dir;
+  ReactorLoop& loop = core.loop;
   runtime::Reactor& reactor = loop.reactor();
-  runtime::ReactorChannel channel(reactor);
-  const runtime::Clock& clock = runtime::SystemClock::instance();
-
-  CoreState state;
-  events::EventLogSettings settings;
-  settings.directory = events::core_dir(dir.path(), 0);
-  settings.flush_interval_ms = 20;
-  events::EventLog log(reactor, reactor.timers(), clock, settings, 0);
+  const runtime::Clock& clock = core.clock;
+  CoreState& state = core.state;
+  events::EventLog& log = core.log;
+  Counter& counter = core.counter;
   ASSERT_TRUE(log.start().ok());
-  Counter counter(state, log);
 
   // Enough users that the snapshot takes several write batches (about 1 MiB each).
   constexpr uint32_t kUsersBefore = 120'000;
@@ -151,7 +166,7 @@ TEST(SnapshotWriter, WrittenWhileImpressionsArriveRecoversToTheLiveStateCounting
   // (ASan: stack-use-after-scope). Once impressions stop, no later snapshot (one without
   // impressions between its shards) may take the place of the one this test reads.
   RenameRefusingFileIo io(reactor);
-  SnapshotWriter writer(io, reactor.timers(), channel, clock, dir.path(), state, log, 30);
+  SnapshotWriter writer(io, reactor.timers(), core.channel, clock, dir.path(), state, log, 30);
   writer.start();
   ASSERT_TRUE(loop.run_until([&] { return writer.counters().written.get() >= 1; }));
   EXPECT_EQ(writer.counters().failed.get(), 0u);
@@ -196,25 +211,21 @@ TEST(SnapshotWriter, WrittenWhileImpressionsArriveRecoversToTheLiveStateCounting
 // A snapshot the disk refuses (here its rename) leaves no partial temporary file behind:
 // on a full disk those bytes are what the event log needs.
 TEST(SnapshotWriter, ARefusedSnapshotRemovesItsTemporaryFile) {
-  TemporaryDirectory dir;
-  ReactorLoop loop;
-  ASSERT_TRUE(loop.ready());
+  CountingCore core;
+  ASSERT_TRUE(core.loop.ready());
+  TemporaryDirectory& dir = core.dir;
+  ReactorLoop& loop = core.loop;
   runtime::Reactor& reactor = loop.reactor();
-  runtime::ReactorChannel channel(reactor);
-  const runtime::Clock& clock = runtime::SystemClock::instance();
-
-  CoreState state;
-  events::EventLogSettings settings;
-  settings.directory = events::core_dir(dir.path(), 0);
-  settings.flush_interval_ms = 20;
-  events::EventLog log(reactor, reactor.timers(), clock, settings, 0);
+  const runtime::Clock& clock = core.clock;
+  CoreState& state = core.state;
+  events::EventLog& log = core.log;
+  Counter& counter = core.counter;
   ASSERT_TRUE(log.start().ok());
-  Counter counter(state, log);
   for (uint32_t u = 0; u < 1'000; ++u) counter.count(u, token_of(u));
 
   RenameRefusingFileIo io(reactor);
   io.refuse_renames = true;
-  SnapshotWriter writer(io, reactor.timers(), channel, clock, dir.path(), state, log, 30);
+  SnapshotWriter writer(io, reactor.timers(), core.channel, clock, dir.path(), state, log, 30);
   writer.start();
   ASSERT_TRUE(loop.run_until([&] { return writer.counters().failed.get() >= 1; }));
   const std::string temporary = snapshot_path(dir.path(), 0) + ".tmp";
