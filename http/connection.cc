@@ -145,7 +145,7 @@ void Connection::dispatch() {
   Response& response = server_.response();
   response.reset();
   const int64_t started_ns = server_.reactor().clock().monotonic_ns();
-  Router::Match match{nullptr, server_.router().unmatched()};
+  Router::Match match{nullptr, server_.router().unmatched(), Shedding::kNever, {}};
   if (request.version_major == 1 && request.version_minor >= 1 && !request.has_header("host")) {
     // RFC 9112 3.2: an HTTP/1.1 request without Host is refused.
     set_error(response, 400, 10007, "malformed HTTP request: Host header missing");
@@ -163,12 +163,12 @@ void Connection::dispatch() {
   }
   if (response.deferred()) {
     awaiting_reply_ = true;
-    awaited_ = {match.route, started_ns, request.keep_alive, request.method == Method::kHead};
+    awaited_ = {match.route, started_ns, request.keep_alive, request.method == Method::kHead, match.reply_headers};
     server_.metrics().deferred_replies.add();
     return;
   }
   const bool close = !request.keep_alive || response.close() || server_.draining();
-  append_reply(queued_, response, server_.date(), close, request.method == Method::kHead);
+  append_reply(queued_, response, server_.date(), close, request.method == Method::kHead, match.reply_headers);
   server_.metrics().record(match.route, response.status(),
                            server_.reactor().clock().monotonic_ns() - started_ns);
   if (close) close_after_flush_ = true;
@@ -179,7 +179,7 @@ bool Connection::complete_deferred(uint32_t generation, const Response& reply) {
   awaiting_reply_ = false;
   if (phase_ != Phase::kOpen) return false;  // closing: the client is gone
   const bool close = !awaited_.keep_alive || reply.close() || server_.draining();
-  append_reply(queued_, reply, server_.date(), close, awaited_.head);
+  append_reply(queued_, reply, server_.date(), close, awaited_.head, awaited_.route_headers);
   server_.metrics().record(awaited_.route, reply.status(),
                            server_.reactor().clock().monotonic_ns() - awaited_.started_ns);
   if (close) {

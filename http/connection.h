@@ -63,6 +63,7 @@ class Connection final : public runtime::SocketEvents, private runtime::Timer {
     int64_t started_ns = 0;
     bool keep_alive = true;
     bool head = false;
+    std::string_view route_headers;  // Router::Match::reply_headers
   };
 
   Server& server_;

@@ -7,7 +7,7 @@
 namespace http {
 
 void append_reply(std::string& out, const Response& response, std::string_view date,
-                  bool close_connection, bool head_request) {
+                  bool close_connection, bool head_request, std::string_view route_headers) {
   char number[24];
   out.append("HTTP/1.1 ");
   auto r = std::to_chars(number, number + sizeof(number), response.status());
@@ -29,6 +29,7 @@ void append_reply(std::string& out, const Response& response, std::string_view d
   }
   out.append("\r\n");
   out.append(response.extra_headers());
+  out.append(route_headers);
   if (close_connection) out.append("Connection: close\r\n");
   out.append("\r\n");
   if (!bodiless && !head_request) out.append(response.body());

@@ -8,9 +8,10 @@
 
 namespace http {
 
-// A reply to HEAD keeps its Content-Length but sends no body.
+// A reply to HEAD keeps its Content-Length but sends no body. route_headers: the header
+// lines of the resource (Router::add_reply_headers), written after the handler's.
 void append_reply(std::string& out, const Response& response, std::string_view date,
-                  bool close_connection, bool head_request = false);
+                  bool close_connection, bool head_request = false, std::string_view route_headers = {});
 // "HTTP/1.1 100 Continue\r\n\r\n"
 void append_continue(std::string& out);
 

@@ -28,6 +28,23 @@ std::string Router::allow_for(std::string_view path) const {
   return allow;
 }
 
+void Router::add_reply_headers(std::string_view path, std::string_view lines) {
+  for (auto& [p, block] : reply_headers_) {
+    if (p == path) {
+      block.append(lines);
+      return;
+    }
+  }
+  reply_headers_.emplace_back(std::string(path), std::string(lines));
+}
+
+std::string_view Router::reply_headers_for(std::string_view path) const {
+  for (const auto& [p, block] : reply_headers_) {
+    if (p == path) return block;
+  }
+  return {};
+}
+
 Router::Match Router::match(const Request& request, Response& response) const {
   // HEAD is GET without the body (RFC 9110 9.3.2); the reply writer drops the body.
   const Method method = request.method == Method::kHead ? Method::kGet : request.method;
@@ -35,12 +52,12 @@ Router::Match Router::match(const Request& request, Response& response) const {
   for (uint32_t i = 0; i < routes_.size(); ++i) {
     const Route& r = routes_[i];
     if (r.path != request.path) continue;
-    if (r.method == method) return Match{r.handler, i, r.shedding};
+    if (r.method == method) return Match{r.handler, i, r.shedding, reply_headers_for(r.path)};
     path_known = true;
   }
   if (!path_known) {
     set_error(response, 404, 10004, "no such route");
-    return Match{nullptr, unmatched()};
+    return Match{nullptr, unmatched(), Shedding::kNever, {}};
   }
   set_error(response, 405, 10005, "method not allowed");
   for (const auto& [p, allow] : allow_) {
@@ -48,9 +65,9 @@ Router::Match Router::match(const Request& request, Response& response) const {
   }
   // Counted under the path's first route: the path exists, the method did not fit.
   for (uint32_t i = 0; i < routes_.size(); ++i) {
-    if (routes_[i].path == request.path) return Match{nullptr, i};
+    if (routes_[i].path == request.path) return Match{nullptr, i, Shedding::kNever, reply_headers_for(request.path)};
   }
-  return Match{nullptr, unmatched()};
+  return Match{nullptr, unmatched(), Shedding::kNever, {}};
 }
 
 std::vector<std::string> Router::route_names() const {

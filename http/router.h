@@ -30,10 +30,18 @@ class Router {
   void add(Method method, std::string_view path, std::string_view name, Handler& handler,
            Shedding shedding = Shedding::kNever);
 
+  // Header lines ("Name: value\r\n"...) every reply to the path carries, whichever of its
+  // routes, status or core answers it: a 405, a shed 503 and a deferred reply alike (the
+  // connection writes them, not the handler). For headers that belong to the resource,
+  // such as CORS (http/cors.h). Replies to requests never routed (unreadable, too large)
+  // carry none.
+  void add_reply_headers(std::string_view path, std::string_view lines);
+
   struct Match {
     Handler* handler = nullptr;  // null: the response already holds the 404 or 405
     uint32_t route = 0;          // metrics index; unmatched() when there is no route
     Shedding shedding = Shedding::kNever;
+    std::string_view reply_headers;  // the path's add_reply_headers(); lives as long as the router
   };
   Match match(const Request& request, Response& response) const;
 
@@ -51,9 +59,12 @@ class Router {
     Shedding shedding;
   };
   std::string allow_for(std::string_view path) const;
+  std::string_view reply_headers_for(std::string_view path) const;
 
   std::vector<Route> routes_;
   std::vector<std::pair<std::string, std::string>> allow_;  // path -> "GET, POST"
+  // path -> header lines. Set before serving: Match views stay valid while it is unchanged.
+  std::vector<std::pair<std::string, std::string>> reply_headers_;
 };
 
 }  // namespace http

@@ -2,28 +2,40 @@
 
 #include <cstdio>
 
+#include "service/cross_origin.h"
 #include "tracking/events/log_files.h"
 
 namespace service {
 
 namespace {
-http::Router public_routes(http::Handler& decision, http::Handler& tracking, http::Handler& vast) {
+http::Router public_routes(http::Handler& decision, http::Handler& decision_preflight, http::Handler& tracking,
+                           http::Handler& vast) {
   http::Router router;
   // Overload sheds decisions and tag fetches first, tracking calls (which carry money) last.
+  // A preflight is shed as the decision it precedes would be.
   router.add(http::Method::kPost, "/v1/decision", "decision", decision, http::Shedding::kFirst);
+  router.add(http::Method::kOptions, "/v1/decision", "decision_preflight", decision_preflight,
+             http::Shedding::kFirst);
   router.add(http::Method::kGet, "/v1/tracking", "tracking", tracking, http::Shedding::kLate);
+  // navigator.sendBeacon() can only POST: the same call, the token in the query, the body
+  // (none is sent) ignored.
+  router.add(http::Method::kPost, "/v1/tracking", "tracking_beacon", tracking, http::Shedding::kLate);
   router.add(http::Method::kGet, "/v1/vast", "vast", vast, http::Shedding::kFirst);
+  router.add_reply_headers("/v1/decision", http::cors_reply_headers(kDecisionCors));
+  router.add_reply_headers("/v1/tracking", http::cors_reply_headers(kTrackingCors));
+  router.add_reply_headers("/v1/vast", http::cors_reply_headers(kVastCors));
   return router;
 }
 
 http::Router admin_routes(http::Handler& health, http::Handler& ready, http::Handler& metrics,
-                          http::Handler& catalog, http::Handler& explain) {
+                          http::Handler& catalog, http::Handler& explain, preview::PreviewSite& preview) {
   http::Router router;
   router.add(http::Method::kGet, "/healthz", "healthz", health);
   router.add(http::Method::kGet, "/readyz", "readyz", ready);
   router.add(http::Method::kGet, "/metrics", "metrics", metrics);
   router.add(http::Method::kPost, "/admin/catalog", "admin_catalog", catalog);
   router.add(http::Method::kPost, "/admin/explain", "admin_explain", explain);
+  preview.add_routes(router);
   return router;
 }
 
@@ -76,12 +88,13 @@ CoreServices::CoreServices(runtime::Reactor& reactor, ProcessView& view, trackin
       snapshots_(reactor, reactor.timers(), channel_, reactor.clock(), view.config.state_dir, state_, log_,
                  absl::ToInt64Milliseconds(view.config.snapshot_interval)),
       vast_(reactor.clock(), view.keys, vast_tag_settings(view), view.catalog),
+      decision_preflight_(kDecisionCors),
       catalog_upload_(reactor.index(), view.uploads),
       explain_(reactor.clock(), reactor.index(), view.versions, decision_settings(view), view.catalog,
                decision::explain::ExplainLinks{&channel_, &view.explain_peers, state_.caps.get()}),
-      public_router_(public_routes(decision_, tracking_, vast_)),
+      public_router_(public_routes(decision_, decision_preflight_, tracking_, vast_)),
       admin_router_(admin_routes(guarded_health_, guarded_ready_, guarded_metrics_, guarded_catalog_upload_,
-                                 guarded_explain_)),
+                                 guarded_explain_, preview_)),
       public_server_(reactor, public_router_, view.config.public_limits),
       admin_server_(reactor, admin_router_, view.config.admin_limits) {}
 

@@ -12,6 +12,7 @@
 #include "tracking/events/event_log.h"
 #include "tracking/state/core_state.h"
 #include "tracking/state/snapshot_writer.h"
+#include "http/cors.h"
 #include "http/router.h"
 #include "http/server.h"
 #include "runtime/reactor.h"
@@ -20,6 +21,7 @@
 #include "service/admin_handlers.h"
 #include "service/catalog_updates/catalog_upload_handler.h"
 #include "service/catalog_updates/publication.h"
+#include "service/preview/preview_site.h"
 #include "service/process_view.h"
 
 namespace service {
@@ -115,6 +117,7 @@ class CoreServices {
   Sweeper sweeper_{*this};
   StateGauges gauges_;
   decision::video::VastTagHandler vast_;
+  http::CorsPreflightHandler decision_preflight_;
   CatalogUploadHandler catalog_upload_;
   decision::explain::ExplainHandler explain_;
   HealthHandler health_;
@@ -125,6 +128,7 @@ class CoreServices {
   AdminGuard guarded_metrics_{view_.config.admin_token, AdminGuard::Access::kRead, metrics_};
   AdminGuard guarded_catalog_upload_{view_.config.admin_token, AdminGuard::Access::kWrite, catalog_upload_};
   AdminGuard guarded_explain_{view_.config.admin_token, AdminGuard::Access::kWrite, explain_};
+  preview::PreviewSite preview_{view_.config.admin_token, view_.config.base_url};
 
   http::Router public_router_;
   http::Router admin_router_;

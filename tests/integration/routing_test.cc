@@ -33,8 +33,8 @@ TEST(Routing, KnownPathWithOtherMethodIs405WithAllow) {
     std::string allow;
   };
   const Case cases[] = {
-      {server.public_port(), get_request("/v1/decision"), "POST"},
-      {server.public_port(), post_request("/v1/tracking", "{}"), "GET, HEAD"},
+      {server.public_port(), get_request("/v1/decision"), "POST, OPTIONS"},
+      {server.public_port(), "PUT /v1/tracking HTTP/1.1\r\nHost: t\r\nContent-Length: 0\r\n\r\n", "GET, HEAD, POST"},
       {server.public_port(), "DELETE /v1/vast HTTP/1.1\r\nHost: t\r\n\r\n", "GET, HEAD"},
       {server.admin_port(), post_request("/healthz", "{}"), "GET, HEAD"},
       {server.admin_port(), get_request("/admin/catalog"), "POST"},

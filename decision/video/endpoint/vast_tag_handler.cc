@@ -51,7 +51,6 @@ VastTagHandler::VastTagHandler(const runtime::Clock& clock, const tracking::KeyR
 
 void VastTagHandler::handle(const http::Request& request, http::Response& response) {
   response.add_header("Cache-Control", "no-store");
-  response.add_header("Access-Control-Allow-Origin", "*");
   const int64_t now_s = clock_.wall_s();
   const tracking::VastTagCheck tag = tags_.check(request.query, now_s);
   switch (tag.verdict) {

@@ -12,8 +12,9 @@
 //      that decision chose.
 // No version header is read: players fetch tags as given, and the document is VAST 4.2
 // whatever the version that minted the tag. Replies carry Cache-Control: no-store (every
-// fetch seals fresh tokens) and Access-Control-Allow-Origin: * (web players fetch VAST
-// across origins). HEAD is served by the router as GET without the body.
+// fetch seals fresh tokens); the route adds Access-Control-Allow-Origin: * (web players
+// fetch VAST across origins; service/cross_origin.h). HEAD is served by the router as GET
+// without the body.
 #include <memory>
 #include <string>
 
