@@ -6,6 +6,7 @@
 
 #include "http/error_body.h"
 #include "http/reply_writer.h"
+#include "http/request_observer.h"
 #include "http/server.h"
 
 namespace http {
@@ -38,6 +39,7 @@ void Connection::open(runtime::SocketId socket) {
   linger_on_close_ = false;
   awaiting_reply_ = false;
   sent_ = 0;
+  receiving_bytes_ = 0;
   parser_.reset();
   arm(TimerKind::kIdle, server_.limits().idle_timeout_ms);
 }
@@ -91,6 +93,7 @@ void Connection::process(std::string_view bytes) {
   for (;;) {
     const RequestParser::Step step = parser_.feed(bytes);
     bytes.remove_prefix(step.consumed);
+    receiving_bytes_ += step.consumed;
     if (step.event == RequestParser::Event::kContinue) {
       append_continue(queued_);
       continue;
@@ -108,6 +111,8 @@ void Connection::process(std::string_view bytes) {
     if (step.event == RequestParser::Event::kNeedMore) break;
     // A whole request.
     completed_any = true;
+    request_bytes_ = receiving_bytes_;
+    receiving_bytes_ = 0;
     dispatch();
     if (awaiting_reply_) {
       // The request's view stays in the parser until the reply comes: hold the rest.
@@ -167,10 +172,14 @@ void Connection::dispatch() {
     server_.metrics().deferred_replies.add();
     return;
   }
+  const size_t queued_before = queued_.size();
   const bool close = !request.keep_alive || response.close() || server_.draining();
   append_reply(queued_, response, server_.date(), close, request.method == Method::kHead, match.reply_headers);
-  server_.metrics().record(match.route, response.status(),
-                           server_.reactor().clock().monotonic_ns() - started_ns);
+  const int64_t latency_ns = server_.reactor().clock().monotonic_ns() - started_ns;
+  server_.metrics().record(match.route, response.status(), latency_ns);
+  if (server_.sample()) {
+    observe(&request, match.route, response, request_bytes_, queued_.size() - queued_before, latency_ns);
+  }
   if (close) close_after_flush_ = true;
 }
 
@@ -178,10 +187,14 @@ bool Connection::complete_deferred(uint32_t generation, const Response& reply) {
   if (generation != generation_ || !awaiting_reply_ || phase_ == Phase::kFree) return false;
   awaiting_reply_ = false;
   if (phase_ != Phase::kOpen) return false;  // closing: the client is gone
+  const size_t queued_before = queued_.size();
   const bool close = !awaited_.keep_alive || reply.close() || server_.draining();
   append_reply(queued_, reply, server_.date(), close, awaited_.head, awaited_.route_headers);
-  server_.metrics().record(awaited_.route, reply.status(),
-                           server_.reactor().clock().monotonic_ns() - awaited_.started_ns);
+  const int64_t latency_ns = server_.reactor().clock().monotonic_ns() - awaited_.started_ns;
+  server_.metrics().record(awaited_.route, reply.status(), latency_ns);
+  if (server_.sample()) {
+    observe(&parser_.request(), awaited_.route, reply, request_bytes_, queued_.size() - queued_before, latency_ns);
+  }
   if (close) {
     close_after_flush_ = true;
     if (!held_input_.empty()) linger_on_close_ = true;  // pipelined past a closing request
@@ -193,6 +206,19 @@ bool Connection::complete_deferred(uint32_t generation, const Response& reply) {
   return true;
 }
 
+void Connection::observe(const Request* request, uint32_t route, const Response& reply, size_t request_bytes,
+                         size_t reply_bytes, int64_t latency_ns) {
+  CompletedRequest completed;
+  completed.request = request;
+  completed.route = server_.metrics().route_names()[route];
+  completed.reply = &reply;
+  completed.status = reply.status();
+  completed.request_bytes = request_bytes;
+  completed.reply_bytes = reply_bytes;
+  completed.latency_ns = latency_ns;
+  server_.observer()->on_request_completed(completed);
+}
+
 bool ReplyTicket::complete(const Response& reply) const {
   return connection_ != nullptr && connection_->complete_deferred(generation_, reply);
 }
@@ -201,8 +227,12 @@ void Connection::reply_error(int status, int code, std::string_view message) {
   Response& response = server_.response();
   response.reset();
   set_error(response, status, code, message);
+  const size_t queued_before = queued_.size();
   append_reply(queued_, response, server_.date(), /*close_connection=*/true);
   server_.metrics().record(server_.router().unmatched(), status, 0);
+  if (server_.sample()) {
+    observe(nullptr, server_.router().unmatched(), response, receiving_bytes_, queued_.size() - queued_before, 0);
+  }
   close_after_flush_ = true;
   linger_on_close_ = true;
 }

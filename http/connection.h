@@ -50,6 +50,9 @@ class Connection final : public runtime::SocketEvents, private runtime::Timer {
   // Whether an overloaded core sheds a request of this route now (HttpLimits::shed_lag_ns).
   bool should_shed(Shedding shedding, int64_t now_ns) const;
   void reply_error(int status, int code, std::string_view message);
+  // Hands a sampled request's facts to the server's observer (request_observer.h).
+  void observe(const Request* request, uint32_t route, const Response& reply, size_t request_bytes,
+               size_t reply_bytes, int64_t latency_ns);
   void flush();
   bool output_backlogged() const;
   void resume_held_input();
@@ -82,6 +85,8 @@ class Connection final : public runtime::SocketEvents, private runtime::Timer {
   bool linger_on_close_ = false;
   bool sent_since_idle_armed_ = false;  // a reader that takes nothing for a whole idle period is dropped
   RequestParser parser_;
+  size_t receiving_bytes_ = 0;  // of the request being read, so far
+  size_t request_bytes_ = 0;    // of the last whole request (the one being answered)
   std::string sending_;  // handed to the kernel; stable until the send completes
   size_t sent_ = 0;
   std::string queued_;   // replies made while a send is in flight

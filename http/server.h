@@ -8,6 +8,7 @@
 
 #include "http/http_date.h"
 #include "http/limits.h"
+#include "http/request_observer.h"
 #include "http/response.h"
 #include "http/router.h"
 #include "http/server_metrics.h"
@@ -37,6 +38,16 @@ class Server final : public runtime::Acceptor {
   ServerMetrics& metrics() { return metrics_; }
   const ServerMetrics& metrics() const { return metrics_; }
 
+  // A sample of requests (fraction 0..1) is handed to observer when it completes; null:
+  // none. Before serving.
+  void observe(RequestObserver* observer, double fraction) {
+    observer_ = observer;
+    sampler_ = RequestSampler(observer != nullptr ? fraction : 0);
+  }
+  // Whether the request being answered is one of the sample: one branch without observer.
+  bool sample() { return observer_ != nullptr && sampler_.take(); }
+  RequestObserver* observer() { return observer_; }
+
   // For connections.
   runtime::Reactor& reactor() { return reactor_; }
   const Router& router() const { return router_; }
@@ -54,6 +65,8 @@ class Server final : public runtime::Acceptor {
   ServerMetrics metrics_;
   HttpDate date_;
   Response response_;
+  RequestObserver* observer_ = nullptr;
+  RequestSampler sampler_;
   std::vector<std::unique_ptr<Connection>> connections_;
   std::vector<Connection*> free_;
   uint32_t in_use_ = 0;

@@ -67,6 +67,15 @@ tracking::events::EventLogSettings event_log_settings(const ProcessView& view, u
   return settings;
 }
 
+access_log::AccessLogSettings access_log_settings(const ProcessView& view, uint32_t core) {
+  access_log::AccessLogSettings settings;
+  settings.sample = view.config.access_log_sample;
+  settings.directory = access_log::core_directory(view.config.state_dir, core);
+  settings.flush_interval_ms = absl::ToInt64Milliseconds(view.config.events_flush);
+  settings.file_bytes = view.config.events_file_bytes;
+  return settings;
+}
+
 // Slots of each table visited per tick when reclaiming expired entries: 10 ticks a second
 // reach every slot of a 15 M-entry partition in a few minutes, at tens of microseconds a tick.
 constexpr uint32_t kSweepSlotsPerTick = 8192;
@@ -79,6 +88,7 @@ CoreServices::CoreServices(runtime::Reactor& reactor, ProcessView& view, trackin
       channel_(reactor),
       state_(std::move(state)),
       log_(reactor, reactor.timers(), reactor.clock(), event_log_settings(view, reactor.index()), state_.next_seq),
+      access_log_(reactor, reactor.timers(), reactor.clock(), reactor.index(), access_log_settings(view, reactor.index())),
       ad_caps_(view.catalog),
       impressions_(reactor.index(), *state_.dedup, *state_.caps, ad_caps_, log_),
       decision_(reactor.clock(), reactor.index(), view.versions, view.keys, decision_settings(view), view.catalog,
@@ -104,6 +114,12 @@ absl::Status CoreServices::start() {
     std::fprintf(stderr, "decisiond: core %u: %s: serving, unready until the event log can write\n", reactor_.index(),
                  log_.start_error().c_str());
   }
+  if (absl::Status opened = access_log_.start(); !opened.ok()) {
+    std::fprintf(stderr, "decisiond: core %u: access log: %s: serving, lines held until it can write\n",
+                 reactor_.index(), std::string(opened.message()).c_str());
+  }
+  access_log_.observe(public_server_, "public");
+  access_log_.observe(admin_server_, "admin");
   snapshots_.start();
   reactor_.timers().schedule(sweeper_, 100);
   return absl::OkStatus();
@@ -179,7 +195,7 @@ void CoreServices::run_peer_drained(runtime::Reactor&, const runtime::Message& m
 void CoreServices::peer_drained() {
   if (++drained_peers_ < view_.cores.size()) return;
   // Every accepted event reaches the disk before the core stops.
-  log_.close([this] { reactor_.request_stop(); });
+  log_.close([this] { access_log_.close([this] { reactor_.request_stop(); }); });
 }
 
 void CoreServices::DrainDeadline::on_expire() {

@@ -18,6 +18,7 @@
 #include "runtime/reactor.h"
 #include "runtime/timer_wheel.h"
 #include "service/admin_guard.h"
+#include "service/access_log/access_log.h"
 #include "service/admin_handlers.h"
 #include "service/catalog_updates/catalog_upload_handler.h"
 #include "service/catalog_updates/publication.h"
@@ -55,6 +56,7 @@ class CoreServices {
   const decision::video::VastTagHandler& vast_tags() const { return vast_; }
   const tracking::endpoint::ImpressionCounter& impressions() const { return impressions_; }
   const tracking::events::EventLog& event_log() const { return log_; }
+  const access_log::AccessLog& access_log() const { return access_log_; }
   const tracking::state::SnapshotWriter& snapshots() const { return snapshots_; }
   const runtime::ReactorLoad& reactor_load() const { return reactor_.load(); }
   // Entries and bytes of this core's partitions, refreshed every tick by the sweeper.
@@ -109,6 +111,7 @@ class CoreServices {
   runtime::ReactorChannel channel_;
   tracking::state::CoreState state_;
   tracking::events::EventLog log_;
+  access_log::AccessLog access_log_;
   CatalogAdCaps ad_caps_;
   tracking::endpoint::ImpressionCounter impressions_;
   decision::endpoint::DecisionHandler decision_;

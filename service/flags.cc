@@ -46,6 +46,8 @@ ABSL_FLAG(int32_t, max_cross_core_asks, 1024,
           "per core and kind: decisions or impressions handed to another core at once; more are answered 503");
 ABSL_FLAG(absl::Duration, idle_poll, absl::Microseconds(50),
           "after a message to or from another core, how long a core polls for the next before sleeping (0 = never)");
+ABSL_FLAG(double, access_log_sample, 0,
+          "fraction of requests written to the access log (<state-dir>/access/core-N/), 0 to 1; 0 = off");
 ABSL_FLAG(absl::Duration, drain_timeout, absl::Seconds(5), "on SIGTERM, time given to in-flight requests");
 
 namespace service {
@@ -208,6 +210,10 @@ absl::StatusOr<ServiceConfig> resolve_config() {
   c.idle_poll = absl::GetFlag(FLAGS_idle_poll);
   if (c.idle_poll < absl::ZeroDuration() || c.idle_poll > absl::Milliseconds(10)) {
     return invalid("idle-poll", "must be 0 to 10ms, such as 50us");
+  }
+  c.access_log_sample = absl::GetFlag(FLAGS_access_log_sample);
+  if (!(c.access_log_sample >= 0 && c.access_log_sample <= 1)) {
+    return invalid("access-log-sample", "must be a fraction from 0 (off) to 1 (every request), such as 0.01");
   }
   return c;
 }

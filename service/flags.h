@@ -34,6 +34,7 @@ struct ServiceConfig {
   absl::Duration snapshot_interval; // how often each core snapshots its caps and dedup state
   uint32_t max_cross_core_asks = 0; // per core: decisions and impressions handed over at once
   absl::Duration idle_poll;         // how long a core polls its mailbox after cross-core traffic
+  double access_log_sample = 0;     // fraction of requests written to the access log; 0 = off
   http::HttpLimits public_limits;
   http::HttpLimits admin_limits;
 };

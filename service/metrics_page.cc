@@ -333,6 +333,22 @@ void event_log_syncs(const ProcessView& view, std::string& out) {
                   "decisiond_events_sync_duration_seconds_count ", cumulative, "\n");
 }
 
+// The access log (docs/access-log.md); zero while --access-log-sample is 0.
+void access_log_metrics(const ProcessView& view, std::string& out) {
+  using runtime::LineLogCounters;
+  static constexpr CounterFamily<LineLogCounters> kAccess[] = {
+      {"decisiond_access_log_written_total", "counter", "Access log lines written, by core.", &LineLogCounters::lines_written},
+      {"decisiond_access_log_written_bytes_total", "counter", "Access log bytes written, by core.",
+       &LineLogCounters::bytes_written},
+      {"decisiond_access_log_dropped_total", "counter",
+       "Access log lines lost (past the pending bound while the disk refused, or at shutdown), by core.",
+       &LineLogCounters::lines_dropped},
+      {"decisiond_access_log_write_errors_total", "counter", "Access log writes, syncs or opens the kernel refused, by core.",
+       &LineLogCounters::write_errors},
+  };
+  families(view, out, kAccess, [](const CoreServices& c) -> const LineLogCounters& { return c.access_log().counters(); });
+}
+
 void tracking_metrics(const ProcessView& view, std::string& out) {
   using tracking::endpoint::TrackingCounters;
   static constexpr CounterFamily<TrackingCounters> kTracking[] = {
@@ -426,6 +442,7 @@ void tracking_metrics(const ProcessView& view, std::string& out) {
        &SnapshotCounters::last_duration_ms, 1e-3},
   };
   families(view, out, kSnapshots, [](const CoreServices& c) -> const SnapshotCounters& { return c.snapshots().counters(); });
+  access_log_metrics(view, out);
 }
 
 }  // namespace
