@@ -2,6 +2,8 @@
 
 #include <strings.h>
 
+#include "tests/integration/reply_log.h"
+
 namespace integration {
 
 namespace {
@@ -79,7 +81,31 @@ CurlReply CurlSession::perform(const std::string& url, const std::string* post_b
   }
   curl_easy_getinfo(handle_, CURLINFO_RESPONSE_CODE, &reply.status);
   curl_easy_getinfo(handle_, CURLINFO_NUM_CONNECTS, &reply.new_connections);
+  if (reply_log::enabled()) log_reply(url, header_lines, reply);
   return reply;
+}
+
+void CurlSession::log_reply(const std::string& url, const std::vector<std::string>& header_lines,
+                            const CurlReply& reply) {
+  reply_log::LoggedRequest request;
+  request.parsed = true;
+  const char* method = nullptr;
+  curl_easy_getinfo(handle_, CURLINFO_EFFECTIVE_METHOD, &method);
+  request.method = method != nullptr ? method : "GET";
+  // The target as sent: the URL past its scheme and authority.
+  const size_t authority = url.find("://");
+  const size_t path = authority == std::string::npos ? 0 : url.find('/', authority + 3);
+  request.target = path == std::string::npos ? "/" : url.substr(path);
+  for (const std::string& line : header_lines) {
+    const size_t colon = line.find(':');
+    if (colon == std::string::npos) continue;
+    std::string value = line.substr(colon + 1);
+    while (!value.empty() && value.front() == ' ') value.erase(0, 1);
+    if (!value.empty()) request.headers.emplace_back(line.substr(0, colon), value);
+  }
+  long port = 0;
+  curl_easy_getinfo(handle_, CURLINFO_PRIMARY_PORT, &port);
+  reply_log::record(static_cast<uint16_t>(port), request, {static_cast<int>(reply.status), &reply.headers, reply.body});
 }
 
 }  // namespace integration

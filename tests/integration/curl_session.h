@@ -40,6 +40,7 @@ class CurlSession {
  private:
   CurlReply perform(const std::string& url, const std::string* post_body,
                     const std::vector<std::string>& header_lines);
+  void log_reply(const std::string& url, const std::vector<std::string>& header_lines, const CurlReply& reply);
 
   CURL* handle_;
 };

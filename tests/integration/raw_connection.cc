@@ -13,7 +13,7 @@
 
 namespace integration {
 
-RawConnection::RawConnection(uint16_t port, const char* host, int receive_buffer_bytes) {
+RawConnection::RawConnection(uint16_t port, const char* host, int receive_buffer_bytes) : port_(port) {
   sockaddr_in address{};
   address.sin_family = AF_INET;
   address.sin_port = htons(port);
@@ -40,11 +40,13 @@ RawConnection::RawConnection(uint16_t port, const char* host, int receive_buffer
 
 RawConnection::RawConnection(RawConnection&& other) noexcept
     : fd_(other.fd_),
+      port_(other.port_),
       connect_errno_(other.connect_errno_),
       peer_closed_(other.peer_closed_),
       reset_(other.reset_),
       buffer_(std::move(other.buffer_)),
-      last_error_(std::move(other.last_error_)) {
+      last_error_(std::move(other.last_error_)),
+      sent_requests_(std::move(other.sent_requests_)) {
   other.fd_ = -1;
 }
 
@@ -60,6 +62,7 @@ void RawConnection::shutdown_write() {
 }
 
 bool RawConnection::send(std::string_view bytes) {
+  sent_requests_.sent(bytes);
   while (!bytes.empty()) {
     const ssize_t n = ::send(fd_, bytes.data(), bytes.size(), MSG_NOSIGNAL);
     if (n < 0 && errno == EINTR) continue;
@@ -119,6 +122,7 @@ std::optional<HttpReply> RawConnection::read_framed_reply(std::chrono::milliseco
     ParsedReply parsed = parse_reply(buffer_, to_head);
     if (parsed.outcome == ParsedReply::Outcome::kComplete) {
       buffer_.erase(0, parsed.consumed);
+      if (reply_log::enabled()) log_reply(parsed.reply);
       return std::move(parsed.reply);
     }
     if (parsed.outcome == ParsedReply::Outcome::kInvalid) {
@@ -131,6 +135,13 @@ std::optional<HttpReply> RawConnection::read_framed_reply(std::chrono::milliseco
       return std::nullopt;
     }
   }
+}
+
+void RawConnection::log_reply(const HttpReply& reply) {
+  // An interim reply (100 Continue) answers the request the final reply will answer too.
+  const reply_log::LoggedRequest request =
+      reply.status < 200 ? sent_requests_.peek() : sent_requests_.next(reply.closes_connection());
+  reply_log::record(port_, request, {reply.status, &reply.headers, reply.body});
 }
 
 bool RawConnection::wait_for_close(std::chrono::milliseconds timeout) {

@@ -8,6 +8,7 @@
 #include <string_view>
 
 #include "tests/integration/http_reply.h"
+#include "tests/integration/reply_log.h"
 
 namespace integration {
 
@@ -54,15 +55,18 @@ class RawConnection {
 
  private:
   std::optional<HttpReply> read_framed_reply(std::chrono::milliseconds timeout, bool to_head);
+  void log_reply(const HttpReply& reply);
   // Appends what arrives before the deadline; false on timeout or when the peer closed.
   bool receive_some(std::chrono::steady_clock::time_point deadline);
 
   int fd_ = -1;
+  uint16_t port_ = 0;
   int connect_errno_ = 0;
   bool peer_closed_ = false;
   bool reset_ = false;
   std::string buffer_;
   std::string last_error_;
+  reply_log::SentRequests sent_requests_;  // what each reply answers, for the reply log
 };
 
 }  // namespace integration

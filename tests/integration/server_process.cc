@@ -12,6 +12,8 @@
 #include <regex>
 #include <thread>
 
+#include "tests/integration/reply_log.h"
+
 #ifndef DECISIOND_BINARY
 #error "DECISIOND_BINARY must name the decisiond binary (set by tests/integration/CMakeLists.txt)"
 #endif
@@ -145,6 +147,7 @@ bool ServerProcess::parse_serving_line() {
   public_port_ = static_cast<uint16_t>(std::stoi(match[2]));
   admin_host_ = match[3];
   admin_port_ = static_cast<uint16_t>(std::stoi(match[4]));
+  reply_log::note_listeners(public_port_, admin_port_);
   return public_port_ != 0 && admin_port_ != 0;
 }
 

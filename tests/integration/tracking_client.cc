@@ -13,6 +13,7 @@
 #include <cstring>
 
 #include "tests/integration/raw_connection.h"
+#include "tests/integration/reply_log.h"
 
 #include "caps/user_key.h"
 #include "tests/integration/json_body.h"
@@ -81,6 +82,11 @@ std::optional<HttpReply> TrackingClient::request(std::string_view method, std::s
   if (!reply) {
     disconnect();
     return std::nullopt;
+  }
+  if (reply_log::enabled()) {
+    reply_log::SentRequests request;
+    request.sent(bytes);
+    reply_log::record(port_, request.next(/*reply_closes=*/false), {reply->status, &reply->headers, reply->body});
   }
   if (reply->closes_connection()) disconnect();
   return reply;
