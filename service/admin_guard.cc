@@ -42,6 +42,8 @@ bool AdminGuard::authorized(const http::Request& request) const {
 void AdminGuard::handle(const http::Request& request, http::Response& response) {
   if (!has_token_) {
     if (!request.peer_loopback) {
+      // RFC 9110 section 15.5.2: a 401 carries a challenge, even one no token answers here.
+      response.add_header("WWW-Authenticate", "Bearer");
       http::set_error(response, 401, kAdminUnauthorized,
                       "the admin plane serves loopback peers only while no --admin-token is set");
       return;

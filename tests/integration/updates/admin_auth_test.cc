@@ -61,6 +61,7 @@ TEST(AdminAuth, NonLoopbackPeerIsRefusedEveryRouteWithoutAToken) {
     const CurlReply reply = remote.get(admin_base_at(*address, server) + path);
     ASSERT_TRUE(reply.ok) << reply.error;
     EXPECT_EQ(reply.status, 401) << path;
+    EXPECT_EQ(reply.header("WWW-Authenticate"), "Bearer") << path << ": RFC 9110 asks a challenge on every 401";
     EXPECT_TRUE(IsErrorEnvelope(reply.body, kAdminUnauthorized)) << path;
   }
   const CurlReply upload = upload_catalog(remote, admin_base_at(*address, server), uploaded_catalog());
