@@ -213,30 +213,24 @@ TEST(SnapshotWriter, WrittenWhileImpressionsArriveRecoversToTheLiveStateCounting
 TEST(SnapshotWriter, ARefusedSnapshotRemovesItsTemporaryFile) {
   CountingCore core;
   ASSERT_TRUE(core.loop.ready());
-  TemporaryDirectory& dir = core.dir;
-  ReactorLoop& loop = core.loop;
-  runtime::Reactor& reactor = loop.reactor();
-  const runtime::Clock& clock = core.clock;
-  CoreState& state = core.state;
-  events::EventLog& log = core.log;
-  Counter& counter = core.counter;
-  ASSERT_TRUE(log.start().ok());
-  for (uint32_t u = 0; u < 1'000; ++u) counter.count(u, token_of(u));
+  ASSERT_TRUE(core.log.start().ok());
+  for (uint32_t u = 0; u < 1'000; ++u) core.counter.count(u, token_of(u));
 
-  RenameRefusingFileIo io(reactor);
+  RenameRefusingFileIo io(core.loop.reactor());
   io.refuse_renames = true;
-  SnapshotWriter writer(io, reactor.timers(), core.channel, clock, dir.path(), state, log, 30);
+  SnapshotWriter writer(io, core.loop.reactor().timers(), core.channel, core.clock, core.dir.path(), core.state,
+                        core.log, 30);
   writer.start();
-  ASSERT_TRUE(loop.run_until([&] { return writer.counters().failed.get() >= 1; }));
-  const std::string temporary = snapshot_path(dir.path(), 0) + ".tmp";
+  ASSERT_TRUE(core.loop.run_until([&] { return writer.counters().failed.get() >= 1; }));
+  const std::string snapshot = snapshot_path(core.dir.path(), 0);
   // The unlink completes on a later turn of the loop, before the next attempt (30 ms on).
-  EXPECT_TRUE(loop.run_until([&] { return !std::filesystem::exists(temporary); }));
-  EXPECT_FALSE(std::filesystem::exists(snapshot_path(dir.path(), 0)));
+  EXPECT_TRUE(core.loop.run_until([&] { return !std::filesystem::exists(snapshot + ".tmp"); }));
+  EXPECT_FALSE(std::filesystem::exists(snapshot));
   EXPECT_EQ(writer.counters().written.get(), 0u);
 
   bool closed = false;
-  log.close([&] { closed = true; });
-  ASSERT_TRUE(loop.run_until([&] { return closed; }));
+  core.log.close([&] { closed = true; });
+  ASSERT_TRUE(core.loop.run_until([&] { return closed; }));
 }
 
 }  // namespace
