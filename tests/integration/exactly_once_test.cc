@@ -18,16 +18,6 @@
 namespace integration {
 namespace {
 
-std::string hex(const tracking::RequestId& id) {
-  static constexpr char kDigits[] = "0123456789abcdef";
-  std::string out;
-  for (uint8_t b : id) {
-    out.push_back(kDigits[b >> 4]);
-    out.push_back(kDigits[b & 15]);
-  }
-  return out;
-}
-
 int64_t now_ms() {
   return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch()).count();
 }
@@ -51,7 +41,7 @@ class ExactlyOnce : public ::testing::Test {
     std::string storage;
     tracking::TrackingEvent event;
     EXPECT_TRUE(state_.Open(token, storage, event));
-    return hex(event.request_id);
+    return request_id_hex(event.request_id);
   }
 
   TempFile catalog_{"catalog.json", capped_catalog_json()};

@@ -235,6 +235,16 @@ std::string token_text(std::string_view bytes) {
   return out;
 }
 
+std::string request_id_hex(const tracking::RequestId& id) {
+  static constexpr char kDigits[] = "0123456789abcdef";
+  std::string out;
+  for (uint8_t b : id) {
+    out.push_back(kDigits[b >> 4]);
+    out.push_back(kDigits[b & 15]);
+  }
+  return out;
+}
+
 uint32_t owner_core_of(std::string_view user, uint32_t cores) { return caps::owner_core(caps::user_key(user), cores); }
 
 std::vector<std::string> users_owned_by(std::string_view prefix, uint32_t core, uint32_t cores, size_t count) {

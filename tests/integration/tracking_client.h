@@ -14,6 +14,7 @@
 
 #include "tests/integration/http_reply.h"
 #include "tests/integration/server_process.h"
+#include "tracking/tracking_event.h"
 
 namespace integration {
 
@@ -68,6 +69,8 @@ std::vector<std::string> error_detail_strings(std::string_view body, std::string
 // A token's bytes (base64url without padding, decoded) and back; empty when it does not decode.
 std::string token_bytes(std::string_view token);
 std::string token_text(std::string_view bytes);
+// A sealed request id as the event log writes it: 32 lowercase hex digits.
+std::string request_id_hex(const tracking::RequestId& id);
 // The base64url alphabet, in value order.
 inline constexpr std::string_view kBase64UrlAlphabet =
     "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";

@@ -23,16 +23,6 @@ namespace integration::faults {
 
 namespace {
 
-std::string hex(const tracking::RequestId& id) {
-  static constexpr char kDigits[] = "0123456789abcdef";
-  std::string out;
-  for (uint8_t b : id) {
-    out.push_back(kDigits[b >> 4]);
-    out.push_back(kDigits[b & 15]);
-  }
-  return out;
-}
-
 int64_t now_ms() {
   return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
       .count();
@@ -50,7 +40,7 @@ bool ImpressionSender::one_round(const ServerProcess& server, const std::string&
     const uint64_t ad = std::stoull(c.ad_id.substr(3));
     if (call_tracking(server, c.impression).status != 204) return false;
     std::lock_guard<std::mutex> lock(mutex_);
-    acknowledged_.push_back({user, ad, hex(event.request_id) + "/" + std::to_string(ad)});
+    acknowledged_.push_back({user, ad, request_id_hex(event.request_id) + "/" + std::to_string(ad)});
   }
   return true;
 }
