@@ -6,7 +6,8 @@ namespace http {
 
 void Router::add(Method method, std::string_view path, std::string_view name, Handler& handler,
                  Shedding shedding) {
-  routes_.push_back(Route{method, std::string(path), std::string(name), &handler, shedding});
+  routes_.push_back(
+      Route{method, std::string(path), std::string(name), &handler, shedding, std::string(reply_headers_for(path))});
   std::string allow = allow_for(path);
   for (auto& [p, a] : allow_) {
     if (p == path) {
@@ -29,6 +30,9 @@ std::string Router::allow_for(std::string_view path) const {
 }
 
 void Router::add_reply_headers(std::string_view path, std::string_view lines) {
+  for (Route& r : routes_) {
+    if (r.path == path) r.reply_headers.append(lines);
+  }
   for (auto& [p, block] : reply_headers_) {
     if (p == path) {
       block.append(lines);
@@ -52,7 +56,7 @@ Router::Match Router::match(const Request& request, Response& response) const {
   for (uint32_t i = 0; i < routes_.size(); ++i) {
     const Route& r = routes_[i];
     if (r.path != request.path) continue;
-    if (r.method == method) return Match{r.handler, i, r.shedding, reply_headers_for(r.path)};
+    if (r.method == method) return Match{r.handler, i, r.shedding, r.reply_headers};
     path_known = true;
   }
   if (!path_known) {
@@ -65,7 +69,7 @@ Router::Match Router::match(const Request& request, Response& response) const {
   }
   // Counted under the path's first route: the path exists, the method did not fit.
   for (uint32_t i = 0; i < routes_.size(); ++i) {
-    if (routes_[i].path == request.path) return Match{nullptr, i, Shedding::kNever, reply_headers_for(request.path)};
+    if (routes_[i].path == request.path) return Match{nullptr, i, Shedding::kNever, routes_[i].reply_headers};
   }
   return Match{nullptr, unmatched(), Shedding::kNever, {}};
 }

@@ -57,13 +57,17 @@ class Router {
     std::string name;
     Handler* handler;
     Shedding shedding;
+    // The path's add_reply_headers() lines, kept with the route so a match needs no second
+    // look-up.
+    std::string reply_headers;
   };
   std::string allow_for(std::string_view path) const;
   std::string_view reply_headers_for(std::string_view path) const;
 
   std::vector<Route> routes_;
   std::vector<std::pair<std::string, std::string>> allow_;  // path -> "GET, POST"
-  // path -> header lines. Set before serving: Match views stay valid while it is unchanged.
+  // path -> header lines, for routes added later. Set before serving: Match views into
+  // routes_ stay valid while neither changes.
   std::vector<std::pair<std::string, std::string>> reply_headers_;
 };
 
