@@ -31,6 +31,7 @@
 #include "tests/integration/server_process.h"
 #include "tests/integration/test_catalog.h"
 #include "tests/integration/tracking_flow.h"
+#include "tests/support/sanitizers.h"
 
 namespace integration {
 namespace {
@@ -56,7 +57,14 @@ constexpr int kShedLateFactor = 4;
 // reply late: hence a generous 50 * kShedLag, and never under 1 s. A core that did not
 // shed would make each request wait for every one ahead of it, the whole pipelined load
 // at the sustainable rate (printed as "without shedding").
-constexpr nanoseconds accepted_p99_bound() { return std::max<nanoseconds>(seconds(1), 50 * kShedLag); }
+// Under ASan (make sanitize) every request and every 503 costs about 3.6 times more (the
+// sustainable rate measured here falls from about 79,000 to 22,000 a second on CI's two
+// cores), so a turn holding the same admitted lag answers its 503s that much slower: the
+// bound scales by kSanitizerSlowdown. Measured there: p99 1.4 s; in Release: 0.28 s.
+constexpr int kSanitizerSlowdown = decision::testing::kAddressSanitizer ? 4 : 1;
+constexpr nanoseconds accepted_p99_bound() {
+  return kSanitizerSlowdown * std::max<nanoseconds>(seconds(1), 50 * kShedLag);
+}
 
 // Issue 12: the first decision after the load stops is answered 200 within a second.
 constexpr milliseconds kRecoveryBound{1000};
