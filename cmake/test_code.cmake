@@ -5,17 +5,14 @@
 # *_test.cc only:
 #   - one precompiled header, tests/support/test_prelude.h, built once and reused by every
 #     test target (REUSE_FROM), which saves the parse;
-#   - DECISIOND_TEST_CODE_OPTIMIZATION (-O0) instead of the build's -O1, which saves the
-#     optimizer. simdjson changes its classes' layout when __OPTIMIZE__ is not defined
-#     (SIMDJSON_DEVELOPMENT_CHECKS), so test files pin that off to match the libraries.
+#   - -O0 instead of the build's -O1, which saves the optimizer. simdjson changes its
+#     classes' layout when __OPTIMIZE__ is not defined (SIMDJSON_DEVELOPMENT_CHECKS), so
+#     test files pin that off to match the libraries.
 # The code under test (the libraries) and the test support code (harness, load generators,
 # fuzz drivers) keep the build's level: the load tests need a client as fast as the server.
 # g++ (the Release build of make test) is left alone: there the precompiled header cost more
 # system time than the parse it saved (g++ reads all 150 MB of it into every file), and -O0
 # saved nothing measurable (make test 1,332 s against 1,313 s).
-set(DECISIOND_TEST_CODE_OPTIMIZATION "-O0" CACHE STRING
-    "Optimization of *_test.cc files (the libraries they test keep the build's level)")
-
 # What a target must share with the precompiled header for the compiler to use it: the
 # macros GTEST_HAS_PTHREAD and SIMDJSON_THREADS_ENABLED come with these libraries, and
 # _REENTRANT with -pthread, which some libraries' pkg-config flags add to their users.
@@ -38,7 +35,7 @@ function(decisiond_compile_test_code dir)
   if(NOT CMAKE_CXX_COMPILER_ID MATCHES "Clang")
     return()
   endif()
-  set(test_code_options ${DECISIOND_TEST_CODE_OPTIMIZATION} -DSIMDJSON_DEVELOPMENT_CHECKS=0)
+  set(test_code_options -O0 -DSIMDJSON_DEVELOPMENT_CHECKS=0)
   add_library(decisiond_test_prelude OBJECT "${PROJECT_SOURCE_DIR}/tests/support/test_prelude.cc")
   target_link_libraries(decisiond_test_prelude PRIVATE ${_decisiond_test_prelude_links})
   target_compile_options(decisiond_test_prelude PRIVATE ${_decisiond_test_prelude_options} ${test_code_options})

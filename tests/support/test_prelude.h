@@ -1,7 +1,8 @@
 #pragma once
-// The headers nearly every *_test.cc parses, precompiled once per build and reused by every
-// test target (cmake/test_code.cmake). Only what most tests include belongs here: the
-// compiler loads all of it into each test file, so a header few tests use costs the rest.
+// The headers most *_test.cc files parse, precompiled once in the sanitizer build (clang)
+// and reused by every test target (cmake/test_code.cmake). Every test file there sees all
+// of it, included or not, so a header belongs here only when many tests include it: the
+// Release build (g++, no precompiled header) still checks that each file includes its own.
 #include <gtest/gtest.h>
 #include <simdjson.h>
 
