@@ -12,17 +12,16 @@
 #include <string_view>
 
 #include "decision/request/request_reader.h"
-#include "decision/targeting/cel/arena.h"
-#include "decision/targeting/cel/compile.h"
-#include "decision/targeting/cel/evaluator.h"
-#include "decision/targeting/cel/json_host.h"
-#include "decision/targeting/cel/limits.h"
+#include "cel/arena.h"
+#include "cel/compile.h"
+#include "cel/evaluator.h"
+#include "cel/json_host.h"
+#include "cel/limits.h"
 #include "decision/targeting/custom/request_variables.h"
 #include "perf/allocation_counter.h"
 
 namespace {
 
-namespace cel = decision::cel;
 
 constexpr std::string_view kCustom = R"({
   "section": "sports", "age": 27, "member": true, "country": "DE",

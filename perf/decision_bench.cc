@@ -28,7 +28,7 @@
 #include "perf/allocation_counter.h"
 #include "runtime/clock.h"
 #include "tools/gen-catalog/catalog_generator.h"
-#include "tracking/key_ring.h"
+#include "tracking/tokens/key_ring.h"
 
 namespace {
 
@@ -118,7 +118,7 @@ void BM_Decision(benchmark::State& state) {
   const auto count = static_cast<int>(state.range(0));
   const BenchCatalog& bench = catalog(state.range(1) == 1);
   const runtime::ManualClock clock(1'795'737'600'000'000'000);  // 2026-11-27
-  const decision::versions::VersionTable versions = decision::versions::VersionTable::built_in();
+  const api_versions::VersionTable versions = api_versions::VersionTable::built_in();
   const tracking::KeyRing keys = bench_ring();
   decision::endpoint::DecisionSettings settings;
   settings.base_url = "https://ads.example.com";

@@ -5,7 +5,7 @@
 
 #include <cstring>
 
-#include "tracking/base64url.h"
+#include "tracking/tokens/base64url.h"
 
 namespace perf {
 

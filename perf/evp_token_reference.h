@@ -11,9 +11,9 @@
 #include <string>
 #include <string_view>
 
-#include "tracking/key_ring.h"
-#include "tracking/token_payload.h"
-#include "tracking/tracking_event.h"
+#include "tracking/tokens/key_ring.h"
+#include "tracking/tokens/token_payload.h"
+#include "tracking/tokens/tracking_event.h"
 
 namespace perf {
 

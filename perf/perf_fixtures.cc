@@ -12,8 +12,8 @@
 
 #include "caps/user_key.h"
 #include "runtime/clock.h"
-#include "tracking/key_ring.h"
-#include "tracking/token_codec.h"
+#include "tracking/tokens/key_ring.h"
+#include "tracking/tokens/token_codec.h"
 
 namespace {
 

@@ -7,9 +7,9 @@
 
 #include "perf/allocation_counter.h"
 #include "perf/evp_token_reference.h"
-#include "tracking/key_ring.h"
-#include "tracking/token_codec.h"
-#include "tracking/xaes_gcm.h"
+#include "tracking/tokens/key_ring.h"
+#include "tracking/tokens/token_codec.h"
+#include "tracking/tokens/xaes_gcm.h"
 
 namespace {
 

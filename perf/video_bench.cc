@@ -26,9 +26,9 @@
 #include "decision/video/vast_document.h"
 #include "perf/allocation_counter.h"
 #include "runtime/clock.h"
-#include "tracking/base64url.h"
-#include "tracking/key_ring.h"
-#include "tracking/token_codec.h"
+#include "tracking/tokens/base64url.h"
+#include "tracking/tokens/key_ring.h"
+#include "tracking/tokens/token_codec.h"
 #include "tracking/vast_tag/vast_tag_codec.h"
 
 namespace {
@@ -167,7 +167,7 @@ BENCHMARK_CAPTURE(BM_VastXmlBase64, token_encoder, false);
 void BM_VideoDecision(benchmark::State& state, const char* placement_key, int count) {
   const auto served = video_catalog();
   const runtime::ManualClock clock(kNowS * 1'000'000'000);
-  const decision::versions::VersionTable versions = decision::versions::VersionTable::built_in();
+  const api_versions::VersionTable versions = api_versions::VersionTable::built_in();
   const tracking::KeyRing keys = bench_ring();
   decision::endpoint::DecisionSettings settings;
   settings.base_url = std::string(kBaseUrl);

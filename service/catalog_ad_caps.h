@@ -3,11 +3,11 @@
 #include <memory>
 
 #include "decision/endpoint/served_catalog.h"
-#include "tracking/endpoint/ad_caps.h"
+#include "tracking/impressions/ad_caps.h"
 
 namespace service {
 
-class CatalogAdCaps final : public tracking::endpoint::AdCaps {
+class CatalogAdCaps final : public tracking::impressions::AdCaps {
  public:
   explicit CatalogAdCaps(std::shared_ptr<const decision::endpoint::ServedCatalog> catalog)
       : catalog_(std::move(catalog)) {}

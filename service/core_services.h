@@ -7,7 +7,7 @@
 #include "decision/video/endpoint/vast_tag_handler.h"
 #include "runtime/reactor_channel.h"
 #include "service/catalog_ad_caps.h"
-#include "tracking/endpoint/impression_counter.h"
+#include "tracking/impressions/impression_counter.h"
 #include "tracking/endpoint/tracking_handler.h"
 #include "tracking/events/event_log.h"
 #include "tracking/state/core_state.h"
@@ -54,7 +54,7 @@ class CoreServices {
   const decision::explain::ExplainHandler& explains() const { return explain_; }
   const tracking::endpoint::TrackingHandler& tracking() const { return tracking_; }
   const decision::video::VastTagHandler& vast_tags() const { return vast_; }
-  const tracking::endpoint::ImpressionCounter& impressions() const { return impressions_; }
+  const tracking::impressions::ImpressionCounter& impressions() const { return impressions_; }
   const tracking::events::EventLog& event_log() const { return log_; }
   const access_log::AccessLog& access_log() const { return access_log_; }
   const tracking::state::SnapshotWriter& snapshots() const { return snapshots_; }
@@ -113,7 +113,7 @@ class CoreServices {
   tracking::events::EventLog log_;
   access_log::AccessLog access_log_;
   CatalogAdCaps ad_caps_;
-  tracking::endpoint::ImpressionCounter impressions_;
+  tracking::impressions::ImpressionCounter impressions_;
   decision::endpoint::DecisionHandler decision_;
   tracking::endpoint::TrackingHandler tracking_;
   tracking::state::SnapshotWriter snapshots_;

@@ -96,9 +96,9 @@ int serve(const service::ServiceConfig& config) {
     }
     return 2;
   }
-  absl::StatusOr<decision::versions::VersionTable> versions =
-      config.versions_path.empty() ? decision::versions::VersionTable::built_in()
-                                   : decision::versions::VersionTable::load_file(config.versions_path);
+  absl::StatusOr<api_versions::VersionTable> versions =
+      config.versions_path.empty() ? api_versions::VersionTable::built_in()
+                                   : api_versions::VersionTable::load_file(config.versions_path);
   if (!versions.ok()) {
     std::fprintf(stderr, "decisiond: --versions %s refused:\n%s\n", config.versions_path.c_str(),
                  std::string(versions.status().message()).c_str());

@@ -383,7 +383,7 @@ void tracking_metrics(const ProcessView& view, std::string& out) {
   };
   families(view, out, kVastTags, [](const CoreServices& c) -> const VastTagCounters& { return c.vast_tags().counters(); });
 
-  using tracking::endpoint::ImpressionCounters;
+  using tracking::impressions::ImpressionCounters;
   static constexpr CounterFamily<ImpressionCounters> kImpressions[] = {
       {"decisiond_impressions_counted_total", "counter", "Impressions counted (first call of their token), by owner core.",
        &ImpressionCounters::counted},

@@ -11,13 +11,13 @@
 #include "decision/endpoint/served_catalog.h"
 #include "decision/explain/explain_handler.h"
 #include "decision/targeting/rules/targeting_rule.h"
-#include "decision/versions/version_table.h"
+#include "api_versions/version_table.h"
 #include "http/server_metrics.h"
 #include "service/catalog_updates/update_stats.h"
 #include "service/catalog_updates/upload_queue.h"
 #include "service/flags.h"
 #include "tracking/endpoint/tracking_handler.h"
-#include "tracking/key_ring.h"
+#include "tracking/tokens/key_ring.h"
 #include "tracking/state/core_state.h"
 
 namespace service {
@@ -25,7 +25,7 @@ namespace service {
 class CoreServices;
 
 struct ProcessView {
-  ProcessView(const ServiceConfig& config, const decision::versions::VersionTable& versions,
+  ProcessView(const ServiceConfig& config, const api_versions::VersionTable& versions,
               const tracking::KeyRing& keys)
       : config(config),
         versions(versions),
@@ -36,7 +36,7 @@ struct ProcessView {
         explain_peers(config.cores, nullptr) {}
 
   const ServiceConfig& config;
-  const decision::versions::VersionTable& versions;  // the lifecycle table in force
+  const api_versions::VersionTable& versions;  // the lifecycle table in force
   const tracking::KeyRing& keys;                     // tracking and VAST tag keys
   uint64_t seed = 0;  // of the per-core random generators: --seed, or drawn at start
   decision::targeting::GeoSources geo;  // owned by main, loaded before the cores start

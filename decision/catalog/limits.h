@@ -23,7 +23,7 @@ inline constexpr size_t kMaxCreativesPerAd = 64;
 inline constexpr size_t kMaxPlacementsPerAd = 1024;
 inline constexpr size_t kMaxUrlBytes = 8192;
 // A creative's clickUrl travels inside every click token, whose payload has room for this
-// much (tracking/tracking_event.h kMaxClickUrlBytes; the response module checks they agree).
+// much (tracking/tokens/tracking_event.h kMaxClickUrlBytes; the response module checks they agree).
 inline constexpr size_t kMaxClickUrlBytes = 2048;
 inline constexpr size_t kMaxLanguageTagBytes = 35;
 inline constexpr size_t kMaxCustomEventNameBytes = 64;
@@ -32,7 +32,7 @@ inline constexpr uint64_t kMaxVideoDimension = 16384;
 // Below a day: VAST's Duration is an xs:time (HH:MM:SS.mmm), whose hours stop at 23.
 inline constexpr double kMaxVideoDurationSeconds = 24.0 * 3600 - 1;
 // An Open Measurement vendor key travels in verification_not_executed tokens
-// (tracking/tracking_event.h kMaxVendorBytes).
+// (tracking/tokens/tracking_event.h kMaxVendorBytes).
 inline constexpr size_t kMaxVendorKeyBytes = 256;
 // Nesting of the catalog document (simdjson's default); it has five levels of its own.
 inline constexpr uint32_t kMaxJsonDepth = 1024;

@@ -160,7 +160,7 @@ struct Daypart {
   }
 };
 
-// A CEL expression, compiled by decision/targeting/cel; kept with its path so that module's
+// A CEL expression, compiled by cel/; kept with its path so that module's
 // errors point into the file.
 struct CustomExpression {
   std::string source;

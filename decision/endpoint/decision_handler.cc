@@ -17,7 +17,7 @@ constexpr int kInternalError = 10099;
 constexpr int kOverloaded = 10098;
 // Which formats a placement may be served in. 2025-01-01 knows native ads only and ignores
 // `format`; from 2025-11-01 video ads are served too, and `format` narrows to one of the two.
-catalog::FormatFilter formats_to_serve(const versions::VersionFeatures& features,
+catalog::FormatFilter formats_to_serve(const api_versions::VersionFeatures& features,
                                        const request::PlacementRequest& placement) {
   if (!features.video) return catalog::FormatFilter::kNative;
   if (!features.format_filter || !placement.format) return catalog::FormatFilter::kAny;
@@ -28,13 +28,13 @@ catalog::FormatFilter formats_to_serve(const versions::VersionFeatures& features
 }  // namespace
 
 DecisionHandler::DecisionHandler(const runtime::Clock& clock, uint32_t core_index,
-                                 const versions::VersionTable& versions,
+                                 const api_versions::VersionTable& versions,
                                  const tracking::KeyRing& keys, const DecisionSettings& settings,
                                  std::shared_ptr<const ServedCatalog> catalog,
                                  const CoreLinks& links)
     : clock_(clock),
       catalog_(std::move(catalog)),
-      versions_(versions, versions::kDecisionVersionHeader),
+      versions_(versions, api_versions::kDecisionVersionHeader),
       reader_(settings.max_body_bytes),
       codec_(keys),
       links_(codec_, settings.base_url, settings.tracking_ttl_s),
@@ -55,10 +55,10 @@ void DecisionHandler::handle(const http::Request& request, http::Response& respo
 
 void DecisionHandler::serve(const http::Request& request, http::Response& response, bool forwarded) {
   const int64_t now_s = clock_.wall_s();
-  const versions::Resolution& version = versions_.resolve_request(request, now_s);
+  const api_versions::Resolution& version = versions_.resolve_request(request, now_s);
   if (!version.served()) {
     counters_.rejected_versions.add();
-    versions::VersionResolver::write_error(version, response);
+    api_versions::VersionResolver::write_error(version, response);
     return;
   }
   versions_.add_reply_headers(version, response);
@@ -83,11 +83,11 @@ void DecisionHandler::serve(const http::Request& request, http::Response& respon
   decide(version, request, now_s, response, forwarded);
 }
 
-void DecisionHandler::decide(const versions::Resolution& version, const http::Request& request,
+void DecisionHandler::decide(const api_versions::Resolution& version, const http::Request& request,
                              int64_t now_s, http::Response& response, bool forwarded) {
   const ServedCatalog& served = *catalog_;
   const catalog::CatalogSnapshot& snapshot = *served.snapshot;
-  const versions::VersionFeatures& features = version.features();
+  const api_versions::VersionFeatures& features = version.features();
 
   targeting_.begin_request(request_, now_s, features.destination_targeting, served.custom_programs);
   // Caps apply to a user whose id may be used (GDPR, DESIGN section 4); their state lives on
@@ -194,7 +194,7 @@ bool DecisionHandler::forward(const http::Request& request, http::Response& resp
   ask->home_core = core_index_;
   ask->owner_core = owner_core;
   ask->body.assign(request.body);
-  const std::optional<std::string_view> version = request.find_header(versions::kDecisionVersionHeader);
+  const std::optional<std::string_view> version = request.find_header(api_versions::kDecisionVersionHeader);
   ask->has_version = version.has_value();
   ask->version.assign(version.value_or(""));
   const std::optional<std::string_view> languages = request.find_header(localization::kAcceptLanguageHeader);
@@ -220,7 +220,7 @@ void DecisionHandler::decide_for_peer(ForwardedDecision& ask) {
   request.method = http::Method::kPost;
   request.path = "/v1/decision";
   request.headers[request.header_count++] = {"Content-Type", "application/json"};
-  if (ask.has_version) request.headers[request.header_count++] = {versions::kDecisionVersionHeader, ask.version};
+  if (ask.has_version) request.headers[request.header_count++] = {api_versions::kDecisionVersionHeader, ask.version};
   if (ask.has_accept_language) {
     request.headers[request.header_count++] = {localization::kAcceptLanguageHeader, ask.accept_language};
   }

@@ -31,15 +31,15 @@
 #include "decision/selection/ad_selector.h"
 #include "decision/selection/core_random.h"
 #include "decision/targeting/rules/targeting_rule.h"
-#include "decision/versions/version_resolver.h"
+#include "api_versions/version_resolver.h"
 #include "http/router.h"
 #include "runtime/clock.h"
 #include "runtime/core_channel.h"
 #include "runtime/core_counter.h"
 #include "runtime/loan_pool.h"
 #include "tracking/events/event_log.h"
-#include "tracking/key_ring.h"
-#include "tracking/token_codec.h"
+#include "tracking/tokens/key_ring.h"
+#include "tracking/tokens/token_codec.h"
 #include "tracking/vast_tag/vast_tag_codec.h"
 
 namespace decision::endpoint {
@@ -102,7 +102,7 @@ class DecisionHandler final : public http::Handler {
  public:
   // versions and keys must outlive the handler.
   DecisionHandler(const runtime::Clock& clock, uint32_t core_index,
-                  const versions::VersionTable& versions, const tracking::KeyRing& keys,
+                  const api_versions::VersionTable& versions, const tracking::KeyRing& keys,
                   const DecisionSettings& settings, std::shared_ptr<const ServedCatalog> catalog,
                   const CoreLinks& links);
 
@@ -127,14 +127,14 @@ class DecisionHandler final : public http::Handler {
   // the user; it is decided here whatever the hash says.
   void serve(const http::Request& request, http::Response& response, bool forwarded);
   // Steps 4 to 6, for a request already read into request_.
-  void decide(const versions::Resolution& version, const http::Request& request, int64_t now_s,
+  void decide(const api_versions::Resolution& version, const http::Request& request, int64_t now_s,
               http::Response& response, bool forwarded);
   // Step 4: lends the request to owner_core; false when no ask can be made (at a bound).
   bool forward(const http::Request& request, http::Response& response, uint32_t owner_core);
 
   const runtime::Clock& clock_;
   std::shared_ptr<const ServedCatalog> catalog_;
-  versions::VersionResolver versions_;
+  api_versions::VersionResolver versions_;
   request::RequestReader reader_;
   request::DecisionRequest request_;
   tracking::TokenCodec codec_;

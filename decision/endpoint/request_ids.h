@@ -9,7 +9,7 @@
 //   bytes 10..15 the core's request sequence (48 bits: 2.8e14 decisions per core and start)
 #include <cstdint>
 
-#include "tracking/tracking_event.h"
+#include "tracking/tokens/tracking_event.h"
 
 namespace decision::endpoint {
 

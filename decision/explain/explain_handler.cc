@@ -23,12 +23,12 @@ void run_message(runtime::Reactor&, const runtime::Message& message) { ExplainHa
 
 }  // namespace
 
-ExplainHandler::ExplainHandler(const runtime::Clock& clock, uint32_t core_index, const versions::VersionTable& versions,
+ExplainHandler::ExplainHandler(const runtime::Clock& clock, uint32_t core_index, const api_versions::VersionTable& versions,
                                const endpoint::DecisionSettings& settings,
                                std::shared_ptr<const endpoint::ServedCatalog> catalog, const ExplainLinks& links)
     : clock_(clock),
       catalog_(std::move(catalog)),
-      versions_(versions, versions::kDecisionVersionHeader),
+      versions_(versions, api_versions::kDecisionVersionHeader),
       max_body_bytes_(settings.max_body_bytes),
       reader_(settings.max_body_bytes),
       walk_(settings.geo, settings.seed),
@@ -55,10 +55,10 @@ void ExplainHandler::serve(const http::Request& request, http::Response& respons
     return;
   }
   const int64_t now_s = clock_.wall_s();
-  const versions::Resolution& version = versions_.resolve_request(request, now_s);
+  const api_versions::Resolution& version = versions_.resolve_request(request, now_s);
   if (!version.served()) {
     counters_.rejected_versions.add();
-    versions::VersionResolver::write_error(version, response);
+    api_versions::VersionResolver::write_error(version, response);
     return;
   }
   versions_.add_reply_headers(version, response);
@@ -83,7 +83,7 @@ void ExplainHandler::serve(const http::Request& request, http::Response& respons
   explain(version, request, now_s, response, forwarded_from);
 }
 
-void ExplainHandler::explain(const versions::Resolution& version, const http::Request& request, int64_t now_s,
+void ExplainHandler::explain(const api_versions::Resolution& version, const http::Request& request, int64_t now_s,
                              http::Response& response, std::optional<uint32_t> forwarded_from) {
   const std::shared_ptr<const endpoint::ServedCatalog> served = catalog_;  // held for the whole explain
   const WalkInput input{*served, request_, version.features(), now_s};
@@ -130,7 +130,7 @@ bool ExplainHandler::forward(const http::Request& request, http::Response& respo
   ask->home_core = core_index_;
   ask->owner_core = owner_core;
   ask->body.assign(request.body);
-  const std::optional<std::string_view> version = request.find_header(versions::kDecisionVersionHeader);
+  const std::optional<std::string_view> version = request.find_header(api_versions::kDecisionVersionHeader);
   ask->has_version = version.has_value();
   ask->version.assign(version.value_or(""));
   const std::optional<std::string_view> languages = request.find_header(localization::kAcceptLanguageHeader);
@@ -158,7 +158,7 @@ void ExplainHandler::explain_for_peer(ForwardedExplain& ask) {
   request.method = http::Method::kPost;
   request.path = "/admin/explain";
   request.headers[request.header_count++] = {"Content-Type", "application/json"};
-  if (ask.has_version) request.headers[request.header_count++] = {versions::kDecisionVersionHeader, ask.version};
+  if (ask.has_version) request.headers[request.header_count++] = {api_versions::kDecisionVersionHeader, ask.version};
   if (ask.has_accept_language) {
     request.headers[request.header_count++] = {localization::kAcceptLanguageHeader, ask.accept_language};
   }

@@ -26,7 +26,7 @@
 #include "decision/explain/explanation.h"
 #include "decision/explain/forwarded_explain.h"
 #include "decision/request/request_reader.h"
-#include "decision/versions/version_resolver.h"
+#include "api_versions/version_resolver.h"
 #include "http/router.h"
 #include "runtime/clock.h"
 #include "runtime/core_channel.h"
@@ -68,7 +68,7 @@ class ExplainHandler final : public http::Handler {
 
   // clock and versions must outlive the handler. settings: the decision handler's, read
   // here once (--seed, --geonames-dir and --geoip-db, the public body limit).
-  ExplainHandler(const runtime::Clock& clock, uint32_t core_index, const versions::VersionTable& versions,
+  ExplainHandler(const runtime::Clock& clock, uint32_t core_index, const api_versions::VersionTable& versions,
                  const endpoint::DecisionSettings& settings, std::shared_ptr<const endpoint::ServedCatalog> catalog,
                  const ExplainLinks& links);
 
@@ -94,7 +94,7 @@ class ExplainHandler final : public http::Handler {
  private:
   // forwarded_from: the core that received the request and found this one owns the user.
   void serve(const http::Request& request, http::Response& response, std::optional<uint32_t> forwarded_from);
-  void explain(const versions::Resolution& version, const http::Request& request, int64_t now_s,
+  void explain(const api_versions::Resolution& version, const http::Request& request, int64_t now_s,
                http::Response& response, std::optional<uint32_t> forwarded_from);
   // Lends the request to owner_core; false when no ask can be made (at a bound).
   bool forward(const http::Request& request, http::Response& response, uint32_t owner_core);
@@ -104,7 +104,7 @@ class ExplainHandler final : public http::Handler {
 
   const runtime::Clock& clock_;
   std::shared_ptr<const endpoint::ServedCatalog> catalog_;
-  versions::VersionResolver versions_;
+  api_versions::VersionResolver versions_;
   size_t max_body_bytes_;
   request::RequestReader reader_;
   request::DecisionRequest request_;

@@ -2,8 +2,8 @@
 
 #include <algorithm>
 
-#include "decision/targeting/cel/limits.h"
-#include "decision/targeting/cel/value_json.h"
+#include "cel/limits.h"
+#include "cel/value_json.h"
 #include "decision/targeting/rules/gdpr_territory.h"
 
 namespace decision::explain {
@@ -41,7 +41,7 @@ CapsUse caps_use(const request::User& user, bool user_id_usable) {
 
 }  // namespace
 
-catalog::FormatFilter formats_to_serve(const versions::VersionFeatures& features,
+catalog::FormatFilter formats_to_serve(const api_versions::VersionFeatures& features,
                                        const request::PlacementRequest& placement) {
   if (!features.video) return catalog::FormatFilter::kNative;
   if (!features.format_filter || !placement.format) return catalog::FormatFilter::kAny;

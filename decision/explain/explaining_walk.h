@@ -26,20 +26,20 @@
 #include "decision/selection/ad_selector.h"
 #include "decision/selection/core_random.h"
 #include "decision/targeting/rules/targeting_rule.h"
-#include "decision/versions/version_features.h"
+#include "api_versions/version_features.h"
 
 namespace decision::explain {
 
 struct WalkInput {
   const endpoint::ServedCatalog& served;
   const request::DecisionRequest& request;
-  const versions::VersionFeatures& features;
+  const api_versions::VersionFeatures& features;
   int64_t now_s = 0;
 };
 
 // Which formats a placement is served in: DecisionHandler's rule (decision_handler.cc,
 // formats_to_serve), which the explain must follow exactly.
-catalog::FormatFilter formats_to_serve(const versions::VersionFeatures& features,
+catalog::FormatFilter formats_to_serve(const api_versions::VersionFeatures& features,
                                        const request::PlacementRequest& placement);
 
 class ExplainingWalk {

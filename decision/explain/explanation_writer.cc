@@ -11,7 +11,7 @@
 #include "decision/response/public_ids.h"
 #include "decision/response/response_writer.h"
 #include "decision/targeting/rules/great_circle.h"
-#include "decision/versions/phase.h"
+#include "api_versions/phase.h"
 #include "http/json_writer.h"
 
 namespace decision::explain {
@@ -502,11 +502,11 @@ void write_facts(JsonWriter& json, const Context& context) {
   const ExplainedRequest& input = context.input;
   const RequestFacts& facts = context.facts;
   const request::User& user = input.request.user;
-  const versions::VersionFeatures& features = input.version.features();
+  const api_versions::VersionFeatures& features = input.version.features();
   json.literal_key("request").begin_object();
 
   json.literal_key("version").begin_object().literal_key("served").string(input.version.version());
-  json.literal_key("phase").string(versions::phase_name(input.version.phase));
+  json.literal_key("phase").string(api_versions::phase_name(input.version.phase));
   json.literal_key("deprecated").boolean(input.version.deprecated);
   json.literal_key("features").begin_object();
   json.literal_key("formatFilter").boolean(features.format_filter);

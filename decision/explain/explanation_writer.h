@@ -13,14 +13,14 @@
 #include "decision/explain/explanation.h"
 #include "decision/localization/accept_language.h"
 #include "decision/request/decision_request.h"
-#include "decision/versions/version_resolver.h"
+#include "api_versions/version_resolver.h"
 
 namespace decision::explain {
 
 struct ExplainedRequest {
   const endpoint::ServedCatalog& served;
   const request::DecisionRequest& request;
-  const versions::Resolution& version;
+  const api_versions::Resolution& version;
   const localization::LanguagePreferences& languages;
   const Explanation& explanation;
 };

@@ -26,7 +26,7 @@
 #include "decision/response/tracking_links.h"
 #include "decision/response/video_fields.h"
 #include "decision/selection/ad_selector.h"
-#include "decision/versions/version_features.h"
+#include "api_versions/version_features.h"
 
 namespace decision::response {
 
@@ -41,7 +41,7 @@ struct PlacementDecision {
 struct ResponseInput {
   const catalog::CatalogSnapshot& snapshot;
   const CatalogText& text;
-  const versions::VersionFeatures& features;
+  const api_versions::VersionFeatures& features;
   const localization::LanguagePreferences& languages;
   std::string_view version_warning;  // warning 20002 (JSON item), empty when none
   std::span<const PlacementDecision> placements;

@@ -12,9 +12,9 @@
 
 #include "decision/catalog/model.h"
 #include "http/json_writer.h"
-#include "tracking/token_codec.h"
-#include "tracking/token_issue.h"
-#include "tracking/tracking_event.h"
+#include "tracking/tokens/token_codec.h"
+#include "tracking/tokens/token_issue.h"
+#include "tracking/tokens/tracking_event.h"
 
 namespace decision::response {
 

@@ -13,7 +13,7 @@
 #include "decision/catalog/model.h"
 #include "decision/video/vast_document.h"
 #include "http/json_writer.h"
-#include "tracking/token_issue.h"
+#include "tracking/tokens/token_issue.h"
 #include "tracking/vast_tag/vast_tag_codec.h"
 
 namespace decision::response {

@@ -26,8 +26,8 @@
 #include <string_view>
 
 #include "decision/catalog/snapshot.h"
-#include "tracking/token_codec.h"
-#include "tracking/token_issue.h"
+#include "tracking/tokens/token_codec.h"
+#include "tracking/tokens/token_issue.h"
 
 namespace decision::video {
 

@@ -4,7 +4,7 @@
 
 #include "absl/container/flat_hash_map.h"
 #include "decision/catalog/loader.h"
-#include "decision/targeting/cel/compile.h"
+#include "cel/compile.h"
 #include "service/demo_catalog.h"
 
 namespace service {
@@ -17,7 +17,7 @@ decision::catalog::LoadOptions compile_once(absl::flat_hash_map<std::string, abs
   decision::catalog::LoadOptions options;
   options.check_custom = [&verdicts](std::string_view source) {
     auto [verdict, inserted] = verdicts.try_emplace(std::string(source));
-    if (inserted) verdict->second = decision::cel::compile(source).status();
+    if (inserted) verdict->second = cel::compile(source).status();
     return verdict->second;
   };
   return options;

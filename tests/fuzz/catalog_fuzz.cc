@@ -20,7 +20,7 @@
 #include "decision/catalog/limits.h"
 #include "decision/catalog/loader.h"
 #include "decision/catalog/snapshot.h"
-#include "decision/targeting/cel/compile.h"
+#include "cel/compile.h"
 
 namespace {
 
@@ -83,7 +83,7 @@ void check_snapshot(const catalog::CatalogSnapshot& s) {
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string_view text(reinterpret_cast<const char*>(data), size);
   catalog::LoadOptions options;
-  options.check_custom = [](std::string_view source) { return decision::cel::compile(source).status(); };
+  options.check_custom = [](std::string_view source) { return cel::compile(source).status(); };
 
   const catalog::LoadResult result = catalog::load_catalog(text, options);
   check(result.ok() == result.errors.empty(), "a snapshot exactly when no error is listed");

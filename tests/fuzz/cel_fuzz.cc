@@ -1,4 +1,4 @@
-// Fuzz driver for the CEL compiler and evaluator (decision/targeting/cel/, docs/cel.md).
+// Fuzz driver for the CEL compiler and evaluator (cel/, docs/cel.md).
 //
 // Input: EXPR, or EXPR NUL BINDINGS. EXPR is the source, every byte before the first NUL
 // (so a raw NUL never reaches the lexer; the escapes '\0' and '\x00' still do). BINDINGS
@@ -35,19 +35,18 @@
 #include <string_view>
 
 #include "absl/status/statusor.h"
-#include "decision/targeting/cel/arena.h"
-#include "decision/targeting/cel/compile.h"
-#include "decision/targeting/cel/compile_options.h"
-#include "decision/targeting/cel/evaluator.h"
-#include "decision/targeting/cel/json_host.h"
-#include "decision/targeting/cel/limits.h"
-#include "decision/targeting/cel/value.h"
-#include "decision/targeting/cel/value_json.h"
+#include "cel/arena.h"
+#include "cel/compile.h"
+#include "cel/compile_options.h"
+#include "cel/evaluator.h"
+#include "cel/json_host.h"
+#include "cel/limits.h"
+#include "cel/value.h"
+#include "cel/value_json.h"
 #include "runtime/absl_view.h"
 
 namespace {
 
-namespace cel = decision::cel;
 
 using Variables = std::array<cel::Value, cel::kRequestVariables.size()>;
 

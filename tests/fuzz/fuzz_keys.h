@@ -7,8 +7,8 @@
 #include <utility>
 #include <vector>
 
-#include "tracking/key_ring.h"
-#include "tracking/nonce_sequence.h"
+#include "tracking/tokens/key_ring.h"
+#include "tracking/tokens/nonce_sequence.h"
 
 namespace fuzz {
 

@@ -1,4 +1,4 @@
-// Fuzz driver for the keys file (tracking/key_file.h, <state-dir>/keys.json): the input is
+// Fuzz driver for the keys file (tracking/tokens/key_file.h, <state-dir>/keys.json): the input is
 // the file's text. Invariants, any break aborts:
 //   - a refusal is InvalidArgument, its items joined by "; ", each "<path>: <problem>";
 //   - a parsed file has 1..KeyRing::kMaxKeys entries with ids of 1..65535;
@@ -16,8 +16,8 @@
 
 #include "absl/status/statusor.h"
 #include "absl/strings/str_split.h"
-#include "tracking/key_file.h"
-#include "tracking/key_ring.h"
+#include "tracking/tokens/key_file.h"
+#include "tracking/tokens/key_ring.h"
 
 namespace {
 

@@ -1,4 +1,4 @@
-// Fuzz driver for tracking tokens (tracking/token_codec.h, token_payload.h) with a fixed key
+// Fuzz driver for tracking tokens (tracking/tokens/token_codec.h, token_payload.h) with a fixed key
 // ring and clock (fuzz_keys.h). Each input is used three ways:
 //   1. as the t= of GET /v1/tracking: decode(input, now);
 //   2. as a payload's plaintext: when read_payload accepts it, writing the event back gives
@@ -19,9 +19,9 @@
 #include <string_view>
 
 #include "tests/fuzz/fuzz_keys.h"
-#include "tracking/token_codec.h"
-#include "tracking/token_payload.h"
-#include "tracking/tracking_event.h"
+#include "tracking/tokens/token_codec.h"
+#include "tracking/tokens/token_payload.h"
+#include "tracking/tokens/tracking_event.h"
 
 namespace {
 

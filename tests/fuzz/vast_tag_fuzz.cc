@@ -19,7 +19,7 @@
 #include <string_view>
 
 #include "tests/fuzz/fuzz_keys.h"
-#include "tracking/token_codec.h"
+#include "tracking/tokens/token_codec.h"
 #include "tracking/vast_tag/vast_tag_codec.h"
 #include "tracking/vast_tag/vast_tag_payload.h"
 

@@ -1,4 +1,4 @@
-// Fuzz driver for the --versions file (decision/versions/version_table.h, VersionTable::parse):
+// Fuzz driver for the --versions file (api_versions/version_table.h, VersionTable::parse):
 // the input is the file's text. Invariants, any break aborts:
 //   - a refusal is InvalidArgument, one error per line, each "<JSON path>: <what>" with the
 //     path starting at "$" or "[";
@@ -16,13 +16,13 @@
 
 #include "absl/status/statusor.h"
 #include "absl/strings/str_split.h"
-#include "decision/versions/calendar_day.h"
-#include "decision/versions/version_table.h"
+#include "api_versions/calendar_day.h"
+#include "api_versions/version_table.h"
 #include "runtime/absl_view.h"
 
 namespace {
 
-namespace versions = decision::versions;
+namespace versions = api_versions;
 
 void check(bool ok, const char* invariant) {
   if (!ok) {

@@ -26,8 +26,8 @@
 #include "tests/integration/tracking_client.h"
 #include "tests/integration/tracking_flow.h"
 #include "tests/integration/video_catalog.h"
-#include "tracking/base64url.h"
-#include "tracking/key_file.h"
+#include "tracking/tokens/base64url.h"
+#include "tracking/tokens/key_file.h"
 
 namespace integration {
 namespace {

@@ -7,8 +7,8 @@
 #include <utility>
 
 #include "tests/integration/json_body.h"
-#include "tracking/key_file.h"
-#include "tracking/secret_file.h"
+#include "tracking/tokens/key_file.h"
+#include "tracking/tokens/secret_file.h"
 
 namespace integration {
 

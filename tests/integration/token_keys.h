@@ -9,9 +9,9 @@
 #include <string_view>
 #include <vector>
 
-#include "tracking/key_ring.h"
-#include "tracking/token_codec.h"
-#include "tracking/tracking_event.h"
+#include "tracking/tokens/key_ring.h"
+#include "tracking/tokens/token_codec.h"
+#include "tracking/tokens/tracking_event.h"
 
 namespace integration {
 

@@ -17,7 +17,7 @@
 
 #include "caps/user_key.h"
 #include "tests/integration/json_body.h"
-#include "tracking/base64url.h"
+#include "tracking/tokens/base64url.h"
 
 namespace integration {
 

@@ -14,7 +14,7 @@
 
 #include "tests/integration/http_reply.h"
 #include "tests/integration/server_process.h"
-#include "tracking/tracking_event.h"
+#include "tracking/tokens/tracking_event.h"
 
 namespace integration {
 

@@ -11,7 +11,7 @@
 #include "tests/integration/token_keys.h"
 #include "tests/integration/tracking_flow.h"
 #include "tests/integration/utc_days.h"
-#include "tracking/base64url.h"
+#include "tracking/tokens/base64url.h"
 
 namespace integration {
 namespace {

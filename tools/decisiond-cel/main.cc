@@ -20,17 +20,16 @@
 #include <string_view>
 
 #include "absl/strings/str_cat.h"
-#include "decision/targeting/cel/arena.h"
-#include "decision/targeting/cel/compile.h"
-#include "decision/targeting/cel/evaluator.h"
-#include "decision/targeting/cel/json_host.h"
-#include "decision/targeting/cel/limits.h"
-#include "decision/targeting/cel/value_json.h"
+#include "cel/arena.h"
+#include "cel/compile.h"
+#include "cel/evaluator.h"
+#include "cel/json_host.h"
+#include "cel/limits.h"
+#include "cel/value_json.h"
 #include "runtime/absl_view.h"
 
 namespace {
 
-namespace cel = decision::cel;
 
 constexpr int kExitEvaluationError = 1;
 constexpr int kExitCompileErrorOrUsage = 2;

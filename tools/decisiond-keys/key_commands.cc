@@ -11,9 +11,9 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
-#include "tracking/key_file.h"
-#include "tracking/key_ring.h"
-#include "tracking/secret_file.h"
+#include "tracking/tokens/key_file.h"
+#include "tracking/tokens/key_ring.h"
+#include "tracking/tokens/secret_file.h"
 
 namespace tools::decisiond_keys {
 namespace {

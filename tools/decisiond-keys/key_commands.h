@@ -1,5 +1,5 @@
 #pragma once
-// What decisiond-keys does to <state-dir>/keys.json (tracking/key_ring.h has the format,
+// What decisiond-keys does to <state-dir>/keys.json (tracking/tokens/key_ring.h has the format,
 // docs/keys.md the procedure). Every change is read, checked, written to a new file with
 // mode 0600 and renamed over the old one (tracking::replace_secret_file), under an exclusive
 // lock on the state directory so that two runs do not lose each other's change. A file

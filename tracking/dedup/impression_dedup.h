@@ -1,7 +1,7 @@
 #pragma once
 // The impression tokens this core has counted, so that a token counts once however often it
 // is called (DESIGN section 5). Single-threaded, one per core: the core that owns a token's
-// impression (tracking/endpoint/impression_owner.h) is the only one that asks.
+// impression (tracking/impressions/impression_owner.h) is the only one that asks.
 //
 // A token id is a 64-bit fingerprint of the token's key id and nonce, and nonces never
 // repeat (docs/tokens.md), so distinct tokens differ unless two live ids collide: a real

@@ -12,7 +12,7 @@
 #include <optional>
 
 #include "caps/user_key.h"
-#include "tracking/tracking_event.h"
+#include "tracking/tokens/tracking_event.h"
 
 namespace tracking::dedup {
 

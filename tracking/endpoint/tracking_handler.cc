@@ -5,7 +5,7 @@
 
 #include "http/error_body.h"
 #include "tracking/dedup/impression_key.h"
-#include "tracking/endpoint/impression_owner.h"
+#include "tracking/impressions/impression_owner.h"
 #include "tracking/endpoint/tracking_query.h"
 
 namespace tracking::endpoint {
@@ -16,12 +16,12 @@ constexpr int kTokenExpired = 10051;
 constexpr int kOverloaded = 10098;
 void run_on_owner(runtime::Reactor&, const runtime::Message& message) {
   auto* owner = reinterpret_cast<TrackingHandler*>(message.words[0]);
-  owner->count_for_peer(*static_cast<ImpressionNotice*>(message.pointer));
+  owner->count_for_peer(*static_cast<impressions::ImpressionNotice*>(message.pointer));
 }
 
 void run_at_home(runtime::Reactor&, const runtime::Message& message) {
   auto* home = reinterpret_cast<TrackingHandler*>(message.words[0]);
-  home->notice_returned(*static_cast<ImpressionNotice*>(message.pointer));
+  home->notice_returned(*static_cast<impressions::ImpressionNotice*>(message.pointer));
 }
 
 std::string_view kind_name(const TrackingEvent& event) {
@@ -38,11 +38,11 @@ std::string_view kind_name(const TrackingEvent& event) {
 }  // namespace
 
 TrackingHandler::TrackingHandler(const runtime::Clock& clock, uint32_t core_index,
-                                 const decision::versions::VersionTable& versions, const KeyRing& keys,
+                                 const api_versions::VersionTable& versions, const KeyRing& keys,
                                  uint32_t max_cross_core_asks, const TrackingLinks& links)
     : clock_(clock),
       core_index_(core_index),
-      versions_(versions, decision::versions::kTrackingVersionHeader),
+      versions_(versions, api_versions::kTrackingVersionHeader),
       codec_(keys),
       links_(links),
       notices_(max_cross_core_asks, static_cast<uint32_t>(links.peers->size())) {
@@ -53,10 +53,10 @@ TrackingHandler::TrackingHandler(const runtime::Clock& clock, uint32_t core_inde
 void TrackingHandler::handle(const http::Request& request, http::Response& response) {
   const int64_t now_ms = clock_.wall_ns() / 1'000'000;
   const int64_t now_s = now_ms / 1000;
-  const decision::versions::Resolution& version = versions_.resolve_request(request, now_s);
+  const api_versions::Resolution& version = versions_.resolve_request(request, now_s);
   if (!version.served()) {
     counters_.rejected_versions.add();
-    decision::versions::VersionResolver::write_error(version, response);
+    api_versions::VersionResolver::write_error(version, response);
     return;
   }
   versions_.add_reply_headers(version, response);
@@ -118,8 +118,8 @@ void TrackingHandler::accept(const TrackingEvent& event, uint64_t impression_id,
 
 bool TrackingHandler::route_impression(const TrackingEvent& event, uint64_t impression_id, int64_t now_ms) {
   const uint32_t cores = static_cast<uint32_t>(links_.peers->size());
-  const uint32_t owner = impression_owner_core(event.user_id, impression_id, cores);
-  ImpressionNotice* notice = &local_notice_;
+  const uint32_t owner = impressions::impression_owner_core(event.user_id, impression_id, cores);
+  impressions::ImpressionNotice* notice = &local_notice_;
   if (owner != core_index_) {
     notice = notices_.take(owner);
     if (notice == nullptr) return false;
@@ -153,7 +153,7 @@ bool TrackingHandler::route_impression(const TrackingEvent& event, uint64_t impr
   return true;
 }
 
-void TrackingHandler::count_for_peer(ImpressionNotice& notice) {
+void TrackingHandler::count_for_peer(impressions::ImpressionNotice& notice) {
   links_.impressions->count(notice);
   runtime::Message message;
   message.run = &run_at_home;
@@ -167,7 +167,7 @@ void TrackingHandler::count_for_peer(ImpressionNotice& notice) {
   }
 }
 
-void TrackingHandler::notice_returned(ImpressionNotice& notice) { notices_.give_back(&notice, notice.owner_core); }
+void TrackingHandler::notice_returned(impressions::ImpressionNotice& notice) { notices_.give_back(&notice, notice.owner_core); }
 
 void TrackingHandler::log_event(const TrackingEvent& event, int64_t now_ms, std::optional<int> code,
                                 std::optional<int> reason) {

@@ -18,18 +18,18 @@
 #include <string>
 #include <vector>
 
-#include "decision/versions/version_resolver.h"
+#include "api_versions/version_resolver.h"
 #include "http/router.h"
 #include "runtime/clock.h"
 #include "runtime/core_channel.h"
 #include "runtime/core_counter.h"
 #include "runtime/loan_pool.h"
-#include "tracking/endpoint/impression_counter.h"
-#include "tracking/endpoint/impression_notice.h"
+#include "tracking/impressions/impression_counter.h"
+#include "tracking/impressions/impression_notice.h"
 #include "tracking/endpoint/tracking_query.h"
 #include "tracking/events/event_log.h"
-#include "tracking/key_ring.h"
-#include "tracking/token_codec.h"
+#include "tracking/tokens/key_ring.h"
+#include "tracking/tokens/token_codec.h"
 
 namespace tracking::endpoint {
 
@@ -38,7 +38,7 @@ class TrackingHandler;
 struct TrackingLinks {
   runtime::CoreChannel* channel = nullptr;
   const std::vector<TrackingHandler*>* peers = nullptr;  // indexed by core; filled before serving
-  ImpressionCounter* impressions = nullptr;  // this core's
+  impressions::ImpressionCounter* impressions = nullptr;  // this core's
   events::EventLog* log = nullptr;           // this core's
 };
 
@@ -60,15 +60,15 @@ struct TrackingCounters {
 class TrackingHandler final : public http::Handler {
  public:
   TrackingHandler(const runtime::Clock& clock, uint32_t core_index,
-                  const decision::versions::VersionTable& versions, const KeyRing& keys,
+                  const api_versions::VersionTable& versions, const KeyRing& keys,
                   uint32_t max_cross_core_asks, const TrackingLinks& links);
 
   void handle(const http::Request& request, http::Response& response) override;
   const TrackingCounters& counters() const { return counters_; }
 
   // The two ends of a handed-over impression, run by the cross-core messages.
-  void count_for_peer(ImpressionNotice& notice);
-  void notice_returned(ImpressionNotice& notice);
+  void count_for_peer(impressions::ImpressionNotice& notice);
+  void notice_returned(impressions::ImpressionNotice& notice);
 
  private:
   // Step 3 for an authentic, unexpired token.
@@ -80,12 +80,12 @@ class TrackingHandler final : public http::Handler {
 
   const runtime::Clock& clock_;
   const uint32_t core_index_;
-  decision::versions::VersionResolver versions_;
+  api_versions::VersionResolver versions_;
   TokenCodec codec_;
   std::string token_storage_;
   TrackingLinks links_;
-  runtime::LoanPool<ImpressionNotice> notices_;
-  ImpressionNotice local_notice_;  // an impression this core owns, counted at once
+  runtime::LoanPool<impressions::ImpressionNotice> notices_;
+  impressions::ImpressionNotice local_notice_;  // an impression this core owns, counted at once
   TrackingCounters counters_;
 };
 

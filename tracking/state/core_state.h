@@ -11,7 +11,7 @@
 namespace tracking::state {
 
 // Both tables shard by the same low bits (the user's, or for an impression without a user
-// the token's: tracking/endpoint/impression_owner.h), so shard s of both is one unit: it is
+// the token's: tracking/impressions/impression_owner.h), so shard s of both is one unit: it is
 // owned by core s % cores and snapshotted in one step.
 inline constexpr uint32_t kShards = caps::CapPartition::kShards;
 static_assert(kShards == dedup::ImpressionDedup::kShards);

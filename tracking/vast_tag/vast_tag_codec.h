@@ -14,8 +14,8 @@
 #include <string_view>
 
 #include "absl/status/status.h"
-#include "tracking/key_ring.h"
-#include "tracking/token_codec.h"
+#include "tracking/tokens/key_ring.h"
+#include "tracking/tokens/token_codec.h"
 #include "tracking/vast_tag/vast_tag_payload.h"
 #include "tracking/vast_tag/vast_tag_signer.h"
 

@@ -18,8 +18,8 @@
 #include <span>
 #include <string_view>
 
-#include "tracking/binary_fields.h"
-#include "tracking/tracking_event.h"
+#include "tracking/tokens/binary_fields.h"
+#include "tracking/tokens/tracking_event.h"
 
 namespace tracking {
 

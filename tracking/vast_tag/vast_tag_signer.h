@@ -14,8 +14,8 @@
 #include <vector>
 
 #include "absl/status/status.h"
-#include "tracking/hmac_sha256.h"
-#include "tracking/key_ring.h"
+#include "tracking/tokens/hmac_sha256.h"
+#include "tracking/tokens/key_ring.h"
 
 namespace tracking {
 

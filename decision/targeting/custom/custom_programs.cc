@@ -3,8 +3,8 @@
 #include <string_view>
 
 #include "absl/container/flat_hash_map.h"
-#include "decision/targeting/cel/compile.h"
-#include "decision/targeting/cel/compile_options.h"
+#include "cel/compile.h"
+#include "cel/compile_options.h"
 
 namespace decision::targeting {
 

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "decision/catalog/model.h"
-#include "decision/targeting/cel/program.h"
+#include "cel/program.h"
 
 namespace decision::targeting {
 

@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "decision/request/decision_request.h"
-#include "decision/targeting/cel/evaluator.h"
+#include "cel/evaluator.h"
 #include "decision/targeting/custom/custom_programs.h"
 #include "decision/targeting/custom/request_variables.h"
 

@@ -1,7 +1,7 @@
 #include "decision/targeting/custom/request_variables.h"
 
-#include "decision/targeting/cel/arena.h"
-#include "decision/targeting/cel/compile_options.h"
+#include "cel/arena.h"
+#include "cel/compile_options.h"
 
 namespace decision::targeting {
 

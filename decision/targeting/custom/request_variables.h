@@ -13,9 +13,9 @@
 #include <simdjson.h>
 
 #include "decision/request/decision_request.h"
-#include "decision/targeting/cel/collections.h"
-#include "decision/targeting/cel/json_host.h"
-#include "decision/targeting/cel/value.h"
+#include "cel/collections.h"
+#include "cel/json_host.h"
+#include "cel/value.h"
 #include "decision/targeting/custom/custom_programs.h"
 
 namespace decision::targeting {

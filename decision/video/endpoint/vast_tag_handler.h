@@ -23,8 +23,8 @@
 #include "http/router.h"
 #include "runtime/clock.h"
 #include "runtime/core_counter.h"
-#include "tracking/key_ring.h"
-#include "tracking/token_codec.h"
+#include "tracking/tokens/key_ring.h"
+#include "tracking/tokens/token_codec.h"
 #include "tracking/vast_tag/vast_tag_codec.h"
 
 namespace decision::video {

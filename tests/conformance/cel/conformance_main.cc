@@ -1,6 +1,6 @@
 // cel_conformance DIR FILE...
 //
-// Runs the cel-spec simple tests of DIR/FILE.textproto against decision/targeting/cel and
+// Runs the cel-spec simple tests of DIR/FILE.textproto against cel/ and
 // prints, per file, how many passed, failed and were skipped (a skip needs a feature the
 // subset leaves out: conformance_case.h; the reasons are listed). Every failure is printed
 // with its expression. Exits 1 when fewer than kRequiredPassPercent of the cases that ran
@@ -13,17 +13,16 @@
 #include <string>
 #include <vector>
 
-#include "decision/targeting/cel/arena.h"
-#include "decision/targeting/cel/compile.h"
-#include "decision/targeting/cel/evaluator.h"
-#include "decision/targeting/cel/value_json.h"
+#include "cel/arena.h"
+#include "cel/compile.h"
+#include "cel/evaluator.h"
+#include "cel/value_json.h"
 #include "tests/conformance/cel/conformance_case.h"
 #include "tests/conformance/cel/expected_value.h"
 #include "tests/conformance/cel/textproto.h"
 
 namespace {
 
-namespace cel = decision::cel;
 using conformance::ConformanceCase;
 
 constexpr double kRequiredPassPercent = 95.0;

@@ -8,17 +8,17 @@
 #include "absl/status/status.h"
 #include "absl/strings/charconv.h"
 #include "absl/strings/str_cat.h"
-#include "decision/targeting/cel/arena_collections.h"
-#include "decision/targeting/cel/collections.h"
+#include "cel/arena_collections.h"
+#include "cel/collections.h"
 #include "runtime/absl_view.h"
 
 namespace conformance {
 namespace {
 
-using decision::cel::Arena;
-using decision::cel::Kind;
-using decision::cel::TypeName;
-using decision::cel::Value;
+using cel::Arena;
+using cel::Kind;
+using cel::TypeName;
+using cel::Value;
 
 absl::Status bad(std::string_view what, std::string_view text) {
   return absl::InvalidArgumentError(
@@ -59,7 +59,7 @@ absl::StatusOr<TypeName> type_named(std::string_view name) {
       TypeName::kNullType, TypeName::kBool,  TypeName::kInt,  TypeName::kUint, TypeName::kDouble,
       TypeName::kString,   TypeName::kBytes, TypeName::kList, TypeName::kMap,  TypeName::kType};
   for (const TypeName type : kTypes) {
-    if (decision::cel::type_name(type) == name) return type;
+    if (cel::type_name(type) == name) return type;
   }
   return bad("type name", name);
 }
@@ -71,7 +71,7 @@ absl::StatusOr<Value> list_from_text(const TextMessage& list, Arena& arena) {
     if (!value.ok()) return value.status();
     items.push_back(*value);
   }
-  return decision::cel::make_list(items, arena, 0);
+  return cel::make_list(items, arena, 0);
 }
 
 absl::StatusOr<Value> map_from_text(const TextMessage& map, Arena& arena) {
@@ -88,8 +88,8 @@ absl::StatusOr<Value> map_from_text(const TextMessage& map, Arena& arena) {
     keys.push_back(*k);
     values.push_back(*v);
   }
-  const Value built = decision::cel::make_map(keys, values, arena, 0);
-  if (built.is_error()) return bad("map", decision::cel::error_message(built.error_code()));
+  const Value built = cel::make_map(keys, values, arena, 0);
+  if (built.is_error()) return bad("map", cel::error_message(built.error_code()));
   return built;
 }
 

@@ -5,7 +5,7 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
-#include "decision/targeting/cel/utf8.h"
+#include "cel/utf8.h"
 #include "runtime/absl_view.h"
 
 namespace conformance {
@@ -193,7 +193,7 @@ class Reader {
         }
         code_point = code_point * 16 + static_cast<uint32_t>(hex_value(text_[at_++]));
       }
-      decision::cel::append_utf8(code_point, out);
+      cel::append_utf8(code_point, out);
       return true;
     }
     return fail(absl::StrCat("unknown escape \\", std::string(1, c)));

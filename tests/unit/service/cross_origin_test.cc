@@ -4,7 +4,7 @@
 
 #include <string>
 
-#include "decision/versions/version_resolver.h"
+#include "api_versions/version_resolver.h"
 #include "service/cross_origin.h"
 
 namespace service {
@@ -26,7 +26,7 @@ bool lists(std::string_view list, std::string_view name) {
 
 TEST(CrossOrigin, ADecisionMaySendItsContentTypeVersionAndLanguage) {
   EXPECT_EQ(kDecisionCors.allow_methods, "POST");
-  for (std::string_view name : {std::string_view("Content-Type"), decision::versions::kDecisionVersionHeader,
+  for (std::string_view name : {std::string_view("Content-Type"), api_versions::kDecisionVersionHeader,
                                 std::string_view("Accept-Language")}) {
     EXPECT_TRUE(lists(kDecisionCors.allow_headers, name)) << name;
   }
@@ -34,12 +34,12 @@ TEST(CrossOrigin, ADecisionMaySendItsContentTypeVersionAndLanguage) {
 }
 
 TEST(CrossOrigin, APageReadsTheVersionDeprecationAndRetryHeaders) {
-  for (std::string_view name : {decision::versions::kDecisionVersionHeader, decision::versions::kDeprecatedHeader,
-                                decision::versions::kSunsetHeader, std::string_view("Retry-After")}) {
+  for (std::string_view name : {api_versions::kDecisionVersionHeader, api_versions::kDeprecatedHeader,
+                                api_versions::kSunsetHeader, std::string_view("Retry-After")}) {
     EXPECT_TRUE(lists(kDecisionCors.expose_headers, name)) << name;
   }
-  for (std::string_view name : {decision::versions::kTrackingVersionHeader, decision::versions::kDeprecatedHeader,
-                                decision::versions::kSunsetHeader, std::string_view("Retry-After")}) {
+  for (std::string_view name : {api_versions::kTrackingVersionHeader, api_versions::kDeprecatedHeader,
+                                api_versions::kSunsetHeader, std::string_view("Retry-After")}) {
     EXPECT_TRUE(lists(kTrackingCors.expose_headers, name)) << name;
   }
 }

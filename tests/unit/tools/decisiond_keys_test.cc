@@ -20,9 +20,9 @@
 #include "tests/unit/tracking/test_keys.h"
 #include "tools/decisiond-keys/command_line.h"
 #include "tools/decisiond-keys/key_commands.h"
-#include "tracking/key_file.h"
-#include "tracking/key_ring.h"
-#include "tracking/secret_file.h"
+#include "tracking/tokens/key_file.h"
+#include "tracking/tokens/key_ring.h"
+#include "tracking/tokens/secret_file.h"
 
 namespace tools::decisiond_keys {
 namespace {
@@ -375,7 +375,7 @@ TEST(DecisiondKeysFile, ABrokenFileIsRefusedWithoutQuotingIt) {
 }
 
 // ---------------------------------------------------------------------------------------
-// keys.json's "lastId" (tracking/key_file.h).
+// keys.json's "lastId" (tracking/tokens/key_file.h).
 
 TEST(KeyFileLastId, IsTheHighestOfTheMemberAndTheListedIds) {
   const std::string keys = tracking::format_key_file(std::vector<KeyEntry>{test_key(4), test_key(2)});

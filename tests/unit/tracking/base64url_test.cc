@@ -1,5 +1,5 @@
 // Unpadded base64url (RFC 4648 section 5) with a strict decoder: one spelling per byte string.
-#include "tracking/base64url.h"
+#include "tracking/tokens/base64url.h"
 
 #include <gtest/gtest.h>
 

@@ -1,5 +1,5 @@
 // HMAC-SHA256 through the code path VAST tag signatures use, against RFC 4231's vectors.
-#include "tracking/hmac_sha256.h"
+#include "tracking/tokens/hmac_sha256.h"
 
 #include <gtest/gtest.h>
 

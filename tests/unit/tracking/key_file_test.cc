@@ -10,9 +10,9 @@
 
 #include "runtime/clock.h"
 #include "tests/unit/tracking/test_keys.h"
-#include "tracking/key_file.h"
-#include "tracking/key_ring.h"
-#include "tracking/token_codec.h"
+#include "tracking/tokens/key_file.h"
+#include "tracking/tokens/key_ring.h"
+#include "tracking/tokens/token_codec.h"
 
 namespace tracking {
 namespace {

@@ -1,5 +1,5 @@
 // The ring: the first key encrypts and signs, every key decrypts and verifies.
-#include "tracking/key_ring.h"
+#include "tracking/tokens/key_ring.h"
 
 #include <gtest/gtest.h>
 

@@ -1,6 +1,6 @@
 // A codec's nonces: its own random prefix, a count that never repeats under it, and a new
 // prefix (and subkey) if the count is ever used up (docs/tokens.md).
-#include "tracking/nonce_sequence.h"
+#include "tracking/tokens/nonce_sequence.h"
 
 #include <gtest/gtest.h>
 
@@ -8,8 +8,8 @@
 
 #include "tests/unit/tracking/test_events.h"
 #include "tests/unit/tracking/test_keys.h"
-#include "tracking/base64url.h"
-#include "tracking/token_codec.h"
+#include "tracking/tokens/base64url.h"
+#include "tracking/tokens/token_codec.h"
 
 namespace tracking {
 namespace {

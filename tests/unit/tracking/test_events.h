@@ -4,7 +4,7 @@
 
 #include <vector>
 
-#include "tracking/tracking_event.h"
+#include "tracking/tokens/tracking_event.h"
 
 namespace tracking::testing {
 

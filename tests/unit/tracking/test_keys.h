@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "tracking/key_ring.h"
+#include "tracking/tokens/key_ring.h"
 
 namespace tracking::testing {
 

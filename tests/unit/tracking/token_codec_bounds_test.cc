@@ -6,7 +6,7 @@
 
 #include "tests/unit/tracking/test_events.h"
 #include "tests/unit/tracking/test_keys.h"
-#include "tracking/token_codec.h"
+#include "tracking/tokens/token_codec.h"
 
 namespace tracking {
 namespace {

@@ -1,5 +1,5 @@
 // Tracking tokens: what encode writes, decode gives back, and nothing else decodes.
-#include "tracking/token_codec.h"
+#include "tracking/tokens/token_codec.h"
 
 #include <gtest/gtest.h>
 #include <xxhash.h>

@@ -1,6 +1,6 @@
 // The binary payload inside a token (token_payload.h). Tokens are authenticated before this
 // layer reads them, so these rules guard against our own bugs: one layout, read exactly.
-#include "tracking/token_payload.h"
+#include "tracking/tokens/token_payload.h"
 
 #include <gtest/gtest.h>
 

@@ -1,5 +1,5 @@
 // XAES-256-GCM against the C2SP test vectors, and the codec's use of its nonces.
-#include "tracking/xaes_gcm.h"
+#include "tracking/tokens/xaes_gcm.h"
 
 #include <gtest/gtest.h>
 #include <openssl/core_names.h>
@@ -14,8 +14,8 @@
 
 #include "tests/unit/tracking/test_events.h"
 #include "tests/unit/tracking/test_keys.h"
-#include "tracking/base64url.h"
-#include "tracking/token_codec.h"
+#include "tracking/tokens/base64url.h"
+#include "tracking/tokens/token_codec.h"
 
 namespace tracking {
 namespace {

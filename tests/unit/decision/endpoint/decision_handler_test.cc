@@ -107,7 +107,7 @@ class DecisionHandlerTest : public ::testing::Test {
   }
 
   runtime::ManualClock clock_{kNowNs};
-  versions::VersionTable versions_ = versions::VersionTable::built_in();
+  api_versions::VersionTable versions_ = api_versions::VersionTable::built_in();
   tracking::KeyRing keys_ = response::testing::response_keys();
   std::shared_ptr<const ServedCatalog> catalog_ = served_catalog();
   caps::CapPartition caps_;

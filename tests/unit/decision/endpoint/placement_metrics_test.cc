@@ -134,7 +134,7 @@ class PlacementCountersTest : public ::testing::Test {
   }
 
   runtime::ManualClock clock_{kNowNs};
-  versions::VersionTable versions_ = versions::VersionTable::built_in();
+  api_versions::VersionTable versions_ = api_versions::VersionTable::built_in();
   tracking::KeyRing keys_ = response::testing::response_keys();
   PlacementLabels labels_;
   http::Request request_;

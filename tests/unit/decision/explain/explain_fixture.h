@@ -170,7 +170,7 @@ class ExplainTest : public ::testing::Test {
   }
 
   runtime::ManualClock clock_{kNowNs};
-  versions::VersionTable versions_ = versions::VersionTable::built_in();
+  api_versions::VersionTable versions_ = api_versions::VersionTable::built_in();
   std::shared_ptr<const endpoint::ServedCatalog> catalog_ = served_catalog();
   caps::CapPartition caps_;
   endpoint::DecisionSettings settings_;

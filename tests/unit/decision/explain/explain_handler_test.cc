@@ -79,7 +79,7 @@ TEST_F(ExplainHandlerTest, BadInputGetsTheDecisionEndpointsExactErrors) {
 }
 
 TEST_F(ExplainHandlerTest, ASunsetVersionGetsTheDecisionEndpoints410) {
-  versions_ = *versions::VersionTable::parse(
+  versions_ = *api_versions::VersionTable::parse(
       R"([{"version": "2025-01-01", "release": "2025-01-01", "sunset": "2026-07-01", "migrationGuide": "https://example.test/m"},)"
       R"( {"version": "2025-11-01", "release": "2025-11-01"}])");
   auto explainer = make_explainer(1);

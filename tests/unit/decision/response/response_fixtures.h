@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "decision/catalog/loader.h"
-#include "tracking/key_ring.h"
+#include "tracking/tokens/key_ring.h"
 
 namespace decision::response::testing {
 

@@ -58,7 +58,7 @@ class ResponseWriterTest : public ::testing::Test {
   }
 
   // home_top: 1002 then 1001; "nope": unknown; sidebar: known, nothing chosen.
-  std::string write(const versions::VersionFeatures& features, std::optional<std::string_view> accept,
+  std::string write(const api_versions::VersionFeatures& features, std::optional<std::string_view> accept,
                     std::string_view version_warning = {}, std::optional<std::string_view> user = "u-7") {
     picks_ = {selection::Pick{ad(1002), 0}, selection::Pick{ad(1001), 0}};
     placements_ = {
@@ -94,16 +94,16 @@ class ResponseWriterTest : public ::testing::Test {
 };
 
 TEST_F(ResponseWriterTest, Version20250101WholeBody) {
-  expect_golden("decision_2025-01-01.json", write(versions::kFeatures20250101, "fr"));
+  expect_golden("decision_2025-01-01.json", write(api_versions::kFeatures20250101, "fr"));
 }
 
 TEST_F(ResponseWriterTest, Version20251101WholeBody) {
   expect_golden("decision_2025-11-01.json",
-                write(versions::kFeatures20251101, std::nullopt, kDeprecationWarning));
+                write(api_versions::kFeatures20251101, std::nullopt, kDeprecationWarning));
 }
 
 TEST_F(ResponseWriterTest, BodiesAreValidJsonOfTheSpecShape) {
-  for (const versions::VersionFeatures& features : {versions::kFeatures20250101, versions::kFeatures20251101}) {
+  for (const api_versions::VersionFeatures& features : {api_versions::kFeatures20250101, api_versions::kFeatures20251101}) {
     const std::string body = write(features, "fr");
     simdjson::dom::parser parser;
     simdjson::dom::element root;
@@ -130,7 +130,7 @@ TEST_F(ResponseWriterTest, BodiesAreValidJsonOfTheSpecShape) {
 }
 
 TEST_F(ResponseWriterTest, TokensSealTheEventAdCreativePlacementRequestUserAndExpiry) {
-  const std::string body = write(versions::kFeatures20250101, "fr");
+  const std::string body = write(api_versions::kFeatures20250101, "fr");
   const std::vector<std::string> tokens = tokens_in(body);
   // 1002: impression, click. 1001: impression, click, add_to_cart, share.
   ASSERT_EQ(tokens.size(), 6u);
@@ -167,7 +167,7 @@ TEST_F(ResponseWriterTest, TokensSealTheEventAdCreativePlacementRequestUserAndEx
 }
 
 TEST_F(ResponseWriterTest, TokensLeaveOutAUserIdThatMayNotBeCarried) {
-  const std::string body = write(versions::kFeatures20250101, "fr", {}, std::nullopt);
+  const std::string body = write(api_versions::kFeatures20250101, "fr", {}, std::nullopt);
   std::string storage;
   for (const std::string& token : tokens_in(body)) {
     const tracking::DecodedToken decoded = codec_.decode(token, kNow, storage);
@@ -177,7 +177,7 @@ TEST_F(ResponseWriterTest, TokensLeaveOutAUserIdThatMayNotBeCarried) {
 }
 
 TEST_F(ResponseWriterTest, UrlsStartWithTheBaseUrl) {
-  const std::string body = write(versions::kFeatures20251101, "fr");
+  const std::string body = write(api_versions::kFeatures20251101, "fr");
   size_t urls = 0;
   for (size_t at = body.find("/v1/tracking?t="); at != std::string::npos;
        at = body.find("/v1/tracking?t=", at + 1)) {
@@ -191,7 +191,7 @@ TEST_F(ResponseWriterTest, WarningsAreNullWhenThereIsNothingToSay) {
   picks_ = {selection::Pick{ad(1001), 0}, {}};
   placements_[0] = PlacementDecision{"home_top", placement("home_top"), std::span(picks_).first(1)};
   languages_ = localization::parse_accept_language("fr");
-  const ResponseInput input{*snapshot_, text_, versions::kFeatures20250101, languages_, {},
+  const ResponseInput input{*snapshot_, text_, api_versions::kFeatures20250101, languages_, {},
                             std::span(placements_).first(1), tracking::TokenIssue{}};
   std::string body;
   ASSERT_TRUE(writer_.write(input, body, outcome_));
@@ -200,9 +200,9 @@ TEST_F(ResponseWriterTest, WarningsAreNullWhenThereIsNothingToSay) {
 }
 
 TEST_F(ResponseWriterTest, LanguageFallbackIsCountedPerPlacement) {
-  write(versions::kFeatures20250101, "fr");  // 1002 has English only
+  write(api_versions::kFeatures20250101, "fr");  // 1002 has English only
   EXPECT_EQ(outcome_.language_fallbacks, 1u);
-  write(versions::kFeatures20250101, "en");
+  write(api_versions::kFeatures20250101, "en");
   EXPECT_EQ(outcome_.language_fallbacks, 0u);
 }
 
@@ -213,7 +213,7 @@ TEST_F(ResponseWriterTest, AFailedTokenFailsTheWrite) {
   placements_[0] = PlacementDecision{"home_top", placement("home_top"), std::span(picks_).first(1)};
   tracking::TokenIssue issue;
   issue.user_id = long_user;
-  const ResponseInput input{*snapshot_, text_, versions::kFeatures20250101, languages_, {},
+  const ResponseInput input{*snapshot_, text_, api_versions::kFeatures20250101, languages_, {},
                             std::span(placements_).first(1), issue};
   std::string body;
   EXPECT_FALSE(writer_.write(input, body, outcome_));
@@ -222,13 +222,13 @@ TEST_F(ResponseWriterTest, AFailedTokenFailsTheWrite) {
 TEST_F(ResponseWriterTest, AWarmWriterAllocatesNothing) {
   std::string body;
   body.reserve(64 * 1024);
-  write(versions::kFeatures20251101, "fr");  // warms the codec's buffers
+  write(api_versions::kFeatures20251101, "fr");  // warms the codec's buffers
   picks_ = {selection::Pick{ad(1002), 0}, selection::Pick{ad(1001), 0}};
   placements_ = {PlacementDecision{"home_top", placement("home_top"), std::span(picks_)},
                  PlacementDecision{"nope", std::nullopt, {}},
                  PlacementDecision{"sidebar", placement("sidebar"), {}}};
   languages_ = localization::parse_accept_language("fr");
-  const ResponseInput input{*snapshot_, text_, versions::kFeatures20251101, languages_,
+  const ResponseInput input{*snapshot_, text_, api_versions::kFeatures20251101, languages_,
                             kDeprecationWarning, placements_, tracking::TokenIssue{}};
   const uint64_t allocations = decision::testing::allocations_while([&] {
     body.clear();

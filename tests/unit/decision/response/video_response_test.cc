@@ -69,7 +69,7 @@ class VideoResponseTest : public ::testing::Test {
 
   // preroll: 1003 (json), 1004 (vast_xml), 1005 (vast_tag).
   std::string write(std::optional<std::string_view> accept = "fr",
-                    const versions::VersionFeatures& features = versions::kFeatures20251101) {
+                    const api_versions::VersionFeatures& features = api_versions::kFeatures20251101) {
     picks_ = {selection::Pick{*snapshot_->ad_index(1003), 0}, selection::Pick{*snapshot_->ad_index(1004), 0},
               selection::Pick{*snapshot_->ad_index(1005), 0}};
     placements_ = {PlacementDecision{"preroll", *snapshot_->index().placement_index("preroll"), std::span(picks_)}};
@@ -238,7 +238,7 @@ TEST_F(VideoResponseTest, TagUrlIsSignedAndSealsTheDecisionAndItsLanguage) {
 TEST_F(VideoResponseTest, WarmWritesAllocateNothing) {
   write();
   write();
-  const ResponseInput input{*snapshot_, text_, versions::kFeatures20251101, languages_, {}, placements_, issue_};
+  const ResponseInput input{*snapshot_, text_, api_versions::kFeatures20251101, languages_, {}, placements_, issue_};
   std::string body;
   body.reserve(64 * 1024);
   ASSERT_TRUE(writer_.write(input, body, outcome_));

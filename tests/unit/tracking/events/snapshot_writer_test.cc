@@ -34,7 +34,7 @@ std::span<const caps::CapRule> caps_of(uint64_t ad) {
   return ad == 2 ? std::span<const caps::CapRule>(kOneADay) : std::span<const caps::CapRule>();
 }
 
-// Counts impressions the way tracking/endpoint/impression_counter.cc does: dedup, caps,
+// Counts impressions the way tracking/impressions/impression_counter.cc does: dedup, caps,
 // then the line.
 class Counter {
  public:

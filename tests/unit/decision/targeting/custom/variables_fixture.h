@@ -7,8 +7,8 @@
 #include <string_view>
 
 #include "decision/request/request_reader.h"
-#include "decision/targeting/cel/compile.h"
-#include "decision/targeting/cel/evaluator.h"
+#include "cel/compile.h"
+#include "cel/evaluator.h"
 #include "decision/targeting/custom/request_variables.h"
 
 namespace decision::targeting {

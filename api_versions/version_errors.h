@@ -1,0 +1,35 @@
+#pragma once
+// The bodies the version check answers with (DESIGN sections 6 and 7), written with
+// http::JsonWriter in the spec's envelope. The resolver writes them once per day; the
+// request path copies finished text.
+#include <span>
+#include <string>
+#include <string_view>
+
+#include "api_versions/phase.h"
+#include "api_versions/version_table.h"
+
+namespace api_versions {
+
+inline constexpr int kBadVersionStatus = 400;
+inline constexpr int kBadVersionCode = 10042;
+inline constexpr int kSunsetVersionStatus = 410;
+inline constexpr int kSunsetVersionCode = 10043;
+inline constexpr int kDeprecatedVersionWarning = 20002;
+
+// 400 10042: malformed header, a range, `latest`, or a date that is no released version.
+// details: {"active_versions": [...]}.
+void append_bad_version_error(std::string& out, std::string_view header_name,
+                              std::span<const std::string_view> active_versions);
+
+// 410 10043: details {"deprecated_version", "active_versions", "migration_guide" (when the
+// entry has one), "sunset_date"}. entry must have a sunset date.
+void append_sunset_version_error(std::string& out, const VersionEntry& entry,
+                                 std::span<const std::string_view> active_versions);
+
+// One warning item (not an envelope) for a version in maintenance or deprecated phase:
+// {"code":20002,"message":...,"details":{"sunset_date" (when announced),
+// "migration_guide" (when published)}}. Goes into `warnings` through JsonWriter::raw.
+void append_deprecation_warning(std::string& out, const VersionEntry& entry, Phase phase);
+
+}  // namespace api_versions
