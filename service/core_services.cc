@@ -2,6 +2,7 @@
 
 #include <cstdio>
 
+#include "service/cross_core_kinds.h"
 #include "service/cross_origin.h"
 #include "tracking/events/log_files.h"
 
@@ -92,16 +93,16 @@ CoreServices::CoreServices(runtime::Reactor& reactor, ProcessView& view, trackin
       ad_caps_(view.catalog),
       impressions_(reactor.index(), *state_.dedup, *state_.caps, ad_caps_, log_),
       decision_(reactor.clock(), reactor.index(), view.versions, view.keys, decision_settings(view), view.catalog,
-                decision::endpoint::CoreLinks{&channel_, &view.decision_peers, state_.caps.get(), &log_}),
+                decision::endpoint::CoreLinks{&channel_, &view.decision_asks, state_.caps.get(), &log_}),
       tracking_(reactor.clock(), reactor.index(), view.versions, view.keys, view.config.max_cross_core_asks,
-                tracking::endpoint::TrackingLinks{&channel_, &view.tracking_peers, &impressions_, &log_}),
+                tracking::endpoint::TrackingLinks{&channel_, &view.impression_asks, &impressions_, &log_}),
       snapshots_(reactor, reactor.timers(), channel_, reactor.clock(), view.config.state_dir, state_, log_,
                  absl::ToInt64Milliseconds(view.config.snapshot_interval)),
       vast_(reactor.clock(), view.keys, vast_tag_settings(view), view.catalog),
       decision_preflight_(kDecisionCors),
       catalog_upload_(reactor.index(), view.uploads),
       explain_(reactor.clock(), reactor.index(), view.versions, decision_settings(view), view.catalog,
-               decision::explain::ExplainLinks{&channel_, &view.explain_peers, state_.caps.get()}),
+               decision::explain::ExplainLinks{&channel_, &view.explain_asks, state_.caps.get()}),
       public_router_(public_routes(decision_, decision_preflight_, tracking_, vast_)),
       admin_router_(admin_routes(guarded_health_, guarded_ready_, guarded_metrics_, guarded_catalog_upload_,
                                  guarded_explain_, preview_)),

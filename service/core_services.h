@@ -47,10 +47,6 @@ class CoreServices {
   const http::ServerMetrics& public_metrics() const { return public_server_.metrics(); }
   const http::ServerMetrics& admin_metrics() const { return admin_server_.metrics(); }
   const decision::endpoint::DecisionHandler& decisions() const { return decision_; }
-  // For the peers tables (ProcessView), filled at set-up.
-  decision::endpoint::DecisionHandler& decision_handler() { return decision_; }
-  tracking::endpoint::TrackingHandler& tracking_handler() { return tracking_; }
-  decision::explain::ExplainHandler& explain_handler() { return explain_; }
   const decision::explain::ExplainHandler& explains() const { return explain_; }
   const tracking::endpoint::TrackingHandler& tracking() const { return tracking_; }
   const decision::video::VastTagHandler& vast_tags() const { return vast_; }

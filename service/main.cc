@@ -205,9 +205,6 @@ int serve(const service::ServiceConfig& config) {
         const uint32_t index = reactor.index();
         auto core = std::make_unique<service::CoreServices>(reactor, view, std::move((*view.recovered)[index]));
         if (absl::Status s = core->start(); !s.ok()) return s;
-        view.decision_peers[index] = &core->decision_handler();
-        view.tracking_peers[index] = &core->tracking_handler();
-        view.explain_peers[index] = &core->explain_handler();
         core->listen((*public_fds)[index], (*admin_fds)[index]);
         view.cores[index] = core.get();
         if (reactor.index() == 0) view.io_uring_mode = std::string(reactor.setup_mode());

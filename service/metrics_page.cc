@@ -193,19 +193,35 @@ void decisions(const ProcessView& view, std::string& out) {
        &DecisionCounters::custom_errors},
       {"decisiond_decision_capped_ads_total", "Candidate ads refused by a frequency cap, by core.",
        &DecisionCounters::capped_ads},
-      {"decisiond_decision_forwarded_total", "Decisions handed to the core owning their user, by the core "
-       "that received them.", &DecisionCounters::forwarded},
-      {"decisiond_decision_served_for_peers_total", "Decisions decided for another core's connection, by the "
-       "owner core.", &DecisionCounters::served_for_peers},
-      {"decisiond_decision_cross_core_asks_refused_total", "Decisions answered 503 10098 because the bound of "
-       "decisions handed to other cores was reached, by core.", &DecisionCounters::asks_refused},
-      {"decisiond_decision_cross_core_asks_abandoned_total", "Forwarded decisions whose client had gone when "
-       "the owner answered, by core.", &DecisionCounters::asks_abandoned},
   };
   for (const Family& family : kFamilies) {
     header(out, family.name, "counter", family.help);
     for (uint32_t core = 0; core < view.cores.size(); ++core) {
       const DecisionCounters& counters = view.cores[core]->decisions().counters();
+      absl::StrAppend(&out, family.name, "{core=\"", core, "\"} ", (counters.*family.counter).get(), "\n");
+    }
+  }
+  struct AskFamily {
+    const char* name;
+    const char* type;
+    const char* help;
+    const runtime::CoreCounter runtime::AskCounters::*counter;
+  };
+  using runtime::AskCounters;
+  static constexpr AskFamily kAsks[] = {
+      {"decisiond_decision_forwarded_total", "counter", "Decisions handed to the core owning their user, by the core "
+       "that received them.", &AskCounters::sent},
+      {"decisiond_decision_served_for_peers_total", "counter", "Decisions decided for another core's connection, by the "
+       "owner core.", &AskCounters::served},
+      {"decisiond_decision_cross_core_asks_refused_total", "counter", "Decisions answered 503 10098 because the bound of "
+       "decisions handed to other cores was reached, by core.", &AskCounters::refused},
+      {"decisiond_decision_cross_core_asks_abandoned_total", "counter", "Forwarded decisions whose client had gone when "
+       "the owner answered, by core.", &AskCounters::abandoned},
+  };
+  for (const AskFamily& family : kAsks) {
+    header(out, family.name, family.type, family.help);
+    for (uint32_t core = 0; core < view.cores.size(); ++core) {
+      const AskCounters& counters = view.cores[core]->decisions().ask_counters();
       absl::StrAppend(&out, family.name, "{core=\"", core, "\"} ", (counters.*family.counter).get(), "\n");
     }
   }
@@ -358,13 +374,17 @@ void tracking_metrics(const ProcessView& view, std::string& out) {
        &TrackingCounters::invalid_tokens},
       {"decisiond_tracking_expired_tokens_total", "counter", "Tracking calls answered 410 10051, by core.",
        &TrackingCounters::expired_tokens},
-      {"decisiond_tracking_forwarded_total", "counter", "Impressions handed to the core that counts them, by receiving core.",
-       &TrackingCounters::forwarded},
-      {"decisiond_tracking_cross_core_asks_refused_total", "counter",
-       "Impression calls answered 503 10098 because the bound of impressions handed to other cores was reached, by core.",
-       &TrackingCounters::asks_refused},
   };
   families(view, out, kTracking, [](const CoreServices& c) -> const TrackingCounters& { return c.tracking().counters(); });
+  using runtime::AskCounters;
+  static constexpr CounterFamily<AskCounters> kAsks[] = {
+      {"decisiond_tracking_forwarded_total", "counter", "Impressions handed to the core that counts them, by receiving core.",
+       &AskCounters::sent},
+      {"decisiond_tracking_cross_core_asks_refused_total", "counter",
+       "Impression calls answered 503 10098 because the bound of impressions handed to other cores was reached, by core.",
+       &AskCounters::refused},
+  };
+  families(view, out, kAsks, [](const CoreServices& c) -> const AskCounters& { return c.tracking().ask_counters(); });
   tracking_calls(view, out);
 
   using decision::video::VastTagCounters;

@@ -13,6 +13,7 @@
 #include "decision/targeting/rules/targeting_rule.h"
 #include "api_versions/version_table.h"
 #include "http/server_metrics.h"
+#include "runtime/cross_core_asks.h"
 #include "service/catalog_updates/update_stats.h"
 #include "service/catalog_updates/upload_queue.h"
 #include "service/flags.h"
@@ -31,9 +32,9 @@ struct ProcessView {
         versions(versions),
         keys(keys),
         cores(config.cores, nullptr),
-        decision_peers(config.cores, nullptr),
-        tracking_peers(config.cores, nullptr),
-        explain_peers(config.cores, nullptr) {}
+        decision_asks(config.cores),
+        impression_asks(config.cores),
+        explain_asks(config.cores) {}
 
   const ServiceConfig& config;
   const api_versions::VersionTable& versions;  // the lifecycle table in force
@@ -41,11 +42,11 @@ struct ProcessView {
   uint64_t seed = 0;  // of the per-core random generators: --seed, or drawn at start
   decision::targeting::GeoSources geo;  // owned by main, loaded before the cores start
   std::vector<CoreServices*> cores;
-  // Each core's handlers, for addressing cross-core messages; each core fills its own slot
-  // during set-up, before any core serves.
-  std::vector<decision::endpoint::DecisionHandler*> decision_peers;
-  std::vector<tracking::endpoint::TrackingHandler*> tracking_peers;
-  std::vector<decision::explain::ExplainHandler*> explain_peers;
+  // Every core's end of each kind of cross-core ask (service/cross_core_kinds.h); each core
+  // joins its own slot while it is set up, before any core serves.
+  runtime::AskPeers<decision::endpoint::DecisionAsk> decision_asks;
+  runtime::AskPeers<tracking::endpoint::ImpressionAsk> impression_asks;
+  runtime::AskPeers<decision::explain::ExplainAsk> explain_asks;
   // Rebuilt at start by recovery; each core takes its own during set-up.
   std::vector<tracking::state::CoreState>* recovered = nullptr;
   int64_t started_wall_s = 0;

@@ -1,11 +1,9 @@
 #pragma once
-// POST /v1/decision on one core (spec "POST /v1/decision", DESIGN sections 4 to 7):
-//   1. the version header, before anything else (400 10042, 410 10043);
-//   2. Content-Type application/json (415 10002);
-//   3. the body, read and validated in one pass (400 10001, 422 with every error);
+// POST /v1/decision on one core (docs/decision-request.md, docs/decision-response.md):
+//   1-3. the intake (decision_intake.h): version, media type, the body read and validated;
 //   4. a user whose id may be used and whom another core owns (hash(user.id) % cores): the
-//      decision is handed to that core (forwarded_decision.h), which runs these steps
-//      again with its own cap partition while this core serves other connections;
+//      decision is asked of that core (decision_ask.h), which runs these steps again with
+//      its own cap partition while this core serves other connections;
 //   5. per placement, in request order: its ads chosen (unknown key: no creatives and
 //      warning 20003), never the same ad twice in one response, frequency caps read from
 //      this core's partition;
@@ -22,7 +20,8 @@
 
 #include "caps/cap_store.h"
 #include "decision/capping/frequency_cap_rule.h"
-#include "decision/endpoint/forwarded_decision.h"
+#include "decision/endpoint/decision_ask.h"
+#include "decision/endpoint/decision_intake.h"
 #include "decision/endpoint/placement_labels.h"
 #include "decision/endpoint/request_ids.h"
 #include "decision/endpoint/served_catalog.h"
@@ -36,7 +35,7 @@
 #include "runtime/clock.h"
 #include "runtime/core_channel.h"
 #include "runtime/core_counter.h"
-#include "runtime/loan_pool.h"
+#include "runtime/cross_core_asks.h"
 #include "tracking/events/event_log.h"
 #include "tracking/tokens/key_ring.h"
 #include "tracking/tokens/token_codec.h"
@@ -61,7 +60,7 @@ class DecisionHandler;
 // serves and never changed; a core reads another's entry only to address a message to it.
 struct CoreLinks {
   runtime::CoreChannel* channel = nullptr;
-  const std::vector<DecisionHandler*>* peers = nullptr;  // indexed by core
+  runtime::AskPeers<DecisionAsk>* peers = nullptr;  // every core's decision asks; null: one core
   caps::CapStore* caps = nullptr;  // this core's partition: the users hash(id) % cores == core
   tracking::events::EventLog* log = nullptr;  // this core's: a line per creative served
 };
@@ -89,10 +88,6 @@ struct DecisionCounters {
   runtime::CoreCounter custom_evaluations;   // CEL targeting rules run
   runtime::CoreCounter custom_errors;        // of which ended in an error (ad not eligible)
   runtime::CoreCounter capped_ads;           // candidates refused by a frequency cap
-  runtime::CoreCounter forwarded;            // decisions handed to the user's owner core
-  runtime::CoreCounter served_for_peers;     // decisions decided here for another core
-  runtime::CoreCounter asks_refused;         // 503 10098: the bound of asks was reached
-  runtime::CoreCounter asks_abandoned;       // the client left before the owner answered
   // By label slot (placement_labels.h; ServedCatalog::placement_slots), counted where the
   // decision is made (the user's owner core).
   std::array<PlacementCounters, PlacementLabels::kSlots> by_placement;
@@ -107,12 +102,15 @@ class DecisionHandler final : public http::Handler {
                   const CoreLinks& links);
 
   void handle(const http::Request& request, http::Response& response) override;
-  uint32_t asks_in_flight() const { return asks_.on_loan(); }
 
-  // The two ends of a forwarded decision, run by the cross-core messages: on the owner
-  // core, decide and send home; back home, reply to the waiting connection.
-  void decide_for_peer(ForwardedDecision& ask);
-  void finish_forwarded(ForwardedDecision& ask);
+  // The two ends of a decision asked of another core (runtime/cross_core_asks.h): on the
+  // owner core, decide; back home, reply to the waiting connection.
+  void serve_ask(DecisionAsk& ask, uint32_t from_core);
+  bool finish_ask(DecisionAsk& ask) { return ask.complete(); }
+  // Decisions handed over (sent), decided here for others (served), refused at a bound
+  // (503 10098) and answered after the client left (abandoned).
+  const runtime::AskCounters& ask_counters() const { return asks_.counters(); }
+  uint32_t asks_in_flight() const { return asks_.in_flight(); }
 
   // The core's catalog: replaced on this core's thread only.
   void set_catalog(std::shared_ptr<const ServedCatalog> catalog) { catalog_ = std::move(catalog); }
@@ -120,23 +118,25 @@ class DecisionHandler final : public http::Handler {
   // requests; the record cache follows the new database by its identity.
   void set_geoip(const geo::GeoIpDatabase* geoip) { targeting_.set_geoip(geoip); }
   const DecisionCounters& counters() const { return counters_; }
-  const request::RequestReaderCounters& reader_counters() const { return reader_.counters(); }
+  const request::RequestReaderCounters& reader_counters() const { return intake_.reader_counters(); }
 
  private:
   // forwarded: the request was handed over by another core, which found this one owns
   // the user; it is decided here whatever the hash says.
   void serve(const http::Request& request, http::Response& response, bool forwarded);
-  // Steps 4 to 6, for a request already read into request_.
-  void decide(const api_versions::Resolution& version, const http::Request& request, int64_t now_s,
-              http::Response& response, bool forwarded);
-  // Step 4: lends the request to owner_core; false when no ask can be made (at a bound).
+  // Steps 4 to 6, for a request the intake accepted.
+  void decide(const http::Request& request, int64_t now_s, http::Response& response, bool forwarded);
+  // Step 4: asks owner_core to decide; false when no ask can be made (at a bound).
   bool forward(const http::Request& request, http::Response& response, uint32_t owner_core);
+  // Steps 5 and 6 on this core's partition.
+  void select_placements(const ServedCatalog& served, const api_versions::VersionFeatures& features,
+                         int64_t now_s);
+  void write_reply(const ServedCatalog& served, const http::Request& request, int64_t now_s,
+                   http::Response& response);
 
   const runtime::Clock& clock_;
   std::shared_ptr<const ServedCatalog> catalog_;
-  api_versions::VersionResolver versions_;
-  request::RequestReader reader_;
-  request::DecisionRequest request_;
+  DecisionIntake intake_;
   tracking::TokenCodec codec_;
   response::TrackingLinks links_;
   video::VastDocumentWriter documents_;
@@ -151,7 +151,7 @@ class DecisionHandler final : public http::Handler {
   RequestIds request_ids_;
   CoreLinks core_links_;
   uint32_t core_index_ = 0;
-  runtime::LoanPool<ForwardedDecision> asks_;
+  runtime::CrossCoreAsks<DecisionAsk> asks_;
   std::array<selection::Pick, request::kMaxPlacements * request::kCountMax> picks_{};
   std::array<response::PlacementDecision, request::kMaxPlacements> placements_{};
   DecisionCounters counters_;

@@ -21,17 +21,16 @@
 
 #include "caps/cap_store.h"
 #include "decision/endpoint/decision_handler.h"
+#include "decision/endpoint/decision_intake.h"
 #include "decision/endpoint/served_catalog.h"
+#include "decision/explain/explain_ask.h"
 #include "decision/explain/explaining_walk.h"
 #include "decision/explain/explanation.h"
-#include "decision/explain/forwarded_explain.h"
-#include "decision/request/request_reader.h"
-#include "api_versions/version_resolver.h"
 #include "http/router.h"
 #include "runtime/clock.h"
 #include "runtime/core_channel.h"
 #include "runtime/core_counter.h"
-#include "runtime/loan_pool.h"
+#include "runtime/cross_core_asks.h"
 
 namespace decision::explain {
 
@@ -41,7 +40,7 @@ class ExplainHandler;
 // core serves and never changed.
 struct ExplainLinks {
   runtime::CoreChannel* channel = nullptr;
-  const std::vector<ExplainHandler*>* peers = nullptr;  // indexed by core
+  runtime::AskPeers<ExplainAsk>* peers = nullptr;  // every core's explain asks; null: one core
   const caps::CapStore* caps = nullptr;  // this core's partition, read only
 };
 
@@ -52,19 +51,13 @@ struct ExplainCounters {
   runtime::CoreCounter wrong_media_type;    // 415
   runtime::CoreCounter invalid_bodies;      // 400 10001 and 422
   runtime::CoreCounter bodies_too_large;    // 413: past the public listener's body limit
-  runtime::CoreCounter forwarded;           // explains handed to the user's owner core
-  runtime::CoreCounter served_for_peers;    // explains run here for another core
-  runtime::CoreCounter asks_refused;        // 503 10098: kMaxAsksInFlight reached, or a full queue
-  runtime::CoreCounter asks_abandoned;      // the client left before the owner answered
-  runtime::CoreCounter answers_delayed;     // an answer found the queue home full and waited
 };
 
 class ExplainHandler final : public http::Handler {
  public:
   // Explains a core may have waiting on other cores at once, all peers together. Explains
-  // are an operator's tool, not traffic: a handful is plenty, and it keeps the messages
-  // they add to each pair of cores' queue (asks and answers) to 2 x this bound.
-  static constexpr uint32_t kMaxAsksInFlight = 8;
+  // are an operator's tool, not traffic: a handful is plenty.
+  static constexpr uint32_t kMaxAsksInFlight = ExplainAsk::kPerPeer;
 
   // clock and versions must outlive the handler. settings: the decision handler's, read
   // here once (--seed, --geonames-dir and --geoip-db, the public body limit).
@@ -80,40 +73,32 @@ class ExplainHandler final : public http::Handler {
   void set_geoip(const geo::GeoIpDatabase* geoip) { walk_.set_geoip(geoip); }
 
   const ExplainCounters& counters() const { return counters_; }
-  const request::RequestReaderCounters& reader_counters() const { return reader_.counters(); }
-  uint32_t asks_in_flight() const { return asks_.on_loan(); }
+  const request::RequestReaderCounters& reader_counters() const { return intake_.reader_counters(); }
+  const runtime::AskCounters& ask_counters() const { return asks_.counters(); }
+  uint32_t asks_in_flight() const { return asks_.in_flight(); }
 
-  // The two ends of a forwarded explain: on the owner core, explain and send home; back
-  // home, reply to the waiting connection.
-  void explain_for_peer(ForwardedExplain& ask);
-  void finish_forwarded(ForwardedExplain& ask);
-  // What the messages explain handlers post run (on the core of the handler they name):
-  // an ask or its answer. Public so that a test can carry messages without a reactor.
-  static void deliver(const runtime::Message& message);
+  // The two ends of an explain asked of another core (runtime/cross_core_asks.h): on the
+  // owner core, explain; back home, reply to the waiting connection.
+  void serve_ask(ExplainAsk& ask, uint32_t from_core);
+  bool finish_ask(ExplainAsk& ask) { return ask.complete(); }
 
  private:
   // forwarded_from: the core that received the request and found this one owns the user.
   void serve(const http::Request& request, http::Response& response, std::optional<uint32_t> forwarded_from);
-  void explain(const api_versions::Resolution& version, const http::Request& request, int64_t now_s,
-               http::Response& response, std::optional<uint32_t> forwarded_from);
-  // Lends the request to owner_core; false when no ask can be made (at a bound).
+  void explain(const http::Request& request, int64_t now_s, http::Response& response,
+               std::optional<uint32_t> forwarded_from);
+  // Asks owner_core to explain; false when no ask can be made (at a bound).
   bool forward(const http::Request& request, http::Response& response, uint32_t owner_core);
-  // The answer home; an answer the queue refuses waits in unsent_ (see explain_handler.cc).
-  void send_home(ForwardedExplain& ask);
-  void retry_unsent();
 
   const runtime::Clock& clock_;
   std::shared_ptr<const endpoint::ServedCatalog> catalog_;
-  api_versions::VersionResolver versions_;
   size_t max_body_bytes_;
-  request::RequestReader reader_;
-  request::DecisionRequest request_;
+  endpoint::DecisionIntake intake_;
   ExplainingWalk walk_;
   Explanation explanation_;
   ExplainLinks links_;
   uint32_t core_index_ = 0;
-  runtime::LoanPool<ForwardedExplain> asks_;
-  std::vector<ForwardedExplain*> unsent_;
+  runtime::CrossCoreAsks<ExplainAsk> asks_;
   ExplainCounters counters_;
 };
 

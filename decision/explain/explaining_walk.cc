@@ -4,6 +4,7 @@
 
 #include "cel/limits.h"
 #include "cel/value_json.h"
+#include "decision/endpoint/served_formats.h"
 #include "decision/targeting/rules/gdpr_territory.h"
 
 namespace decision::explain {
@@ -40,14 +41,6 @@ CapsUse caps_use(const request::User& user, bool user_id_usable) {
 }
 
 }  // namespace
-
-catalog::FormatFilter formats_to_serve(const api_versions::VersionFeatures& features,
-                                       const request::PlacementRequest& placement) {
-  if (!features.video) return catalog::FormatFilter::kNative;
-  if (!features.format_filter || !placement.format) return catalog::FormatFilter::kAny;
-  return *placement.format == request::AdFormat::kVideo ? catalog::FormatFilter::kVideo
-                                                        : catalog::FormatFilter::kNative;
-}
 
 ExplainingWalk::ExplainingWalk(targeting::GeoSources geo, uint64_t seed)
     : geo_(geo),
@@ -116,7 +109,7 @@ void ExplainingWalk::explain_placement(const WalkInput& input, uint32_t request_
   const catalog::CatalogIndex& index = snapshot_->index();
   out.key = asked.key;
   out.count = asked.count;
-  out.format = formats_to_serve(input.features, asked);
+  out.format = endpoint::formats_to_serve(input.features, asked);
   out.format_from_version = !input.features.video;
   out.advertiser_id = asked.advertiser_id;
   out.template_id = asked.template_id;

@@ -37,11 +37,6 @@ struct WalkInput {
   int64_t now_s = 0;
 };
 
-// Which formats a placement is served in: DecisionHandler's rule (decision_handler.cc,
-// formats_to_serve), which the explain must follow exactly.
-catalog::FormatFilter formats_to_serve(const api_versions::VersionFeatures& features,
-                                       const request::PlacementRequest& placement);
-
 class ExplainingWalk {
  public:
   // The generator's stream: CoreRandom(seed, kRandomStream), a core index no core has.

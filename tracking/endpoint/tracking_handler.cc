@@ -1,8 +1,5 @@
 #include "tracking/endpoint/tracking_handler.h"
 
-#include <cstdio>
-#include <cstdlib>
-
 #include "http/error_body.h"
 #include "tracking/dedup/impression_key.h"
 #include "tracking/impressions/impression_owner.h"
@@ -14,16 +11,6 @@ namespace {
 constexpr int kTokenInvalid = 10050;
 constexpr int kTokenExpired = 10051;
 constexpr int kOverloaded = 10098;
-void run_on_owner(runtime::Reactor&, const runtime::Message& message) {
-  auto* owner = reinterpret_cast<TrackingHandler*>(message.words[0]);
-  owner->count_for_peer(*static_cast<impressions::ImpressionNotice*>(message.pointer));
-}
-
-void run_at_home(runtime::Reactor&, const runtime::Message& message) {
-  auto* home = reinterpret_cast<TrackingHandler*>(message.words[0]);
-  home->notice_returned(*static_cast<impressions::ImpressionNotice*>(message.pointer));
-}
-
 std::string_view kind_name(const TrackingEvent& event) {
   switch (event.kind) {
     case EventKind::kImpression: return "impression";
@@ -45,7 +32,7 @@ TrackingHandler::TrackingHandler(const runtime::Clock& clock, uint32_t core_inde
       versions_(versions, api_versions::kTrackingVersionHeader),
       codec_(keys),
       links_(links),
-      notices_(max_cross_core_asks, static_cast<uint32_t>(links.peers->size())) {
+      asks_(*this, links.channel, links.peers, max_cross_core_asks) {
   token_storage_.reserve(kMaxPayloadBytes);
   local_notice_.user_id.reserve(kMaxUserIdBytes);
 }
@@ -92,7 +79,6 @@ void TrackingHandler::accept(const TrackingEvent& event, uint64_t impression_id,
   switch (event.kind) {
     case EventKind::kImpression:
       if (!route_impression(event, impression_id, now_ms)) {
-        counters_.asks_refused.add();
         response.add_header("Retry-After", "1");
         http::set_error(response, 503, kOverloaded,
                         "overloaded: too many impressions waiting on other cores, retry later");
@@ -117,16 +103,15 @@ void TrackingHandler::accept(const TrackingEvent& event, uint64_t impression_id,
 }
 
 bool TrackingHandler::route_impression(const TrackingEvent& event, uint64_t impression_id, int64_t now_ms) {
-  const uint32_t cores = static_cast<uint32_t>(links_.peers->size());
+  const uint32_t cores = links_.channel != nullptr ? links_.channel->cores() : 1;
   const uint32_t owner = impressions::impression_owner_core(event.user_id, impression_id, cores);
+  ImpressionAsk* ask = nullptr;
   impressions::ImpressionNotice* notice = &local_notice_;
   if (owner != core_index_) {
-    notice = notices_.take(owner);
-    if (notice == nullptr) return false;
+    ask = asks_.take(owner);
+    if (ask == nullptr) return false;
+    notice = ask;
   }
-  notice->home = this;
-  notice->home_core = core_index_;
-  notice->owner_core = owner;
   notice->time_ms = now_ms;
   notice->token_id = impression_id;
   notice->issued_s = event.issued_at_s;
@@ -137,37 +122,14 @@ bool TrackingHandler::route_impression(const TrackingEvent& event, uint64_t impr
   notice->request_id = event.request_id;
   notice->has_user = event.user_id.has_value();
   notice->user_id.assign(event.user_id.value_or(""));
-  if (owner == core_index_) {
+  if (ask == nullptr) {
     links_.impressions->count(*notice);
     return true;
   }
-  runtime::Message message;
-  message.run = &run_on_owner;
-  message.pointer = notice;
-  message.words[0] = reinterpret_cast<uintptr_t>((*links_.peers)[owner]);
-  if (!links_.channel->post(owner, message)) {
-    notices_.give_back(notice, owner);
-    return false;
-  }
-  counters_.forwarded.add();
-  return true;
+  return asks_.send(ask);
 }
 
-void TrackingHandler::count_for_peer(impressions::ImpressionNotice& notice) {
-  links_.impressions->count(notice);
-  runtime::Message message;
-  message.run = &run_at_home;
-  message.pointer = &notice;
-  message.words[0] = reinterpret_cast<uintptr_t>(notice.home);
-  // LoanPool bounds each pair's notices so that their returns always fit the queue home.
-  if (!links_.channel->post(notice.home_core, message)) {
-    std::fprintf(stderr, "decisiond: core %u: the return queue to core %u is full\n", core_index_,
-                 notice.home_core);
-    std::abort();
-  }
-}
-
-void TrackingHandler::notice_returned(impressions::ImpressionNotice& notice) { notices_.give_back(&notice, notice.owner_core); }
+void TrackingHandler::serve_ask(ImpressionAsk& ask, uint32_t) { links_.impressions->count(ask); }
 
 void TrackingHandler::log_event(const TrackingEvent& event, int64_t now_ms, std::optional<int> code,
                                 std::optional<int> reason) {

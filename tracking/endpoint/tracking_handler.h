@@ -23,9 +23,9 @@
 #include "runtime/clock.h"
 #include "runtime/core_channel.h"
 #include "runtime/core_counter.h"
-#include "runtime/loan_pool.h"
+#include "runtime/cross_core_asks.h"
 #include "tracking/impressions/impression_counter.h"
-#include "tracking/impressions/impression_notice.h"
+#include "tracking/endpoint/impression_ask.h"
 #include "tracking/endpoint/tracking_query.h"
 #include "tracking/events/event_log.h"
 #include "tracking/tokens/key_ring.h"
@@ -37,7 +37,7 @@ class TrackingHandler;
 
 struct TrackingLinks {
   runtime::CoreChannel* channel = nullptr;
-  const std::vector<TrackingHandler*>* peers = nullptr;  // indexed by core; filled before serving
+  runtime::AskPeers<ImpressionAsk>* peers = nullptr;  // every core's impression asks
   impressions::ImpressionCounter* impressions = nullptr;  // this core's
   events::EventLog* log = nullptr;           // this core's
 };
@@ -53,8 +53,6 @@ struct TrackingCounters {
   runtime::CoreCounter video_events;
   runtime::CoreCounter errors;             // VAST player errors
   runtime::CoreCounter other_kinds;        // verification_not_executed and kinds unknown to this build
-  runtime::CoreCounter forwarded;          // impressions handed to their owner core
-  runtime::CoreCounter asks_refused;       // 503 10098: the bound of asks was reached
 };
 
 class TrackingHandler final : public http::Handler {
@@ -66,9 +64,13 @@ class TrackingHandler final : public http::Handler {
   void handle(const http::Request& request, http::Response& response) override;
   const TrackingCounters& counters() const { return counters_; }
 
-  // The two ends of a handed-over impression, run by the cross-core messages.
-  void count_for_peer(impressions::ImpressionNotice& notice);
-  void notice_returned(impressions::ImpressionNotice& notice);
+  // The two ends of an impression asked of its owner core (runtime/cross_core_asks.h): on
+  // the owner, count it; back home, nothing waits (the call was answered 204 at once).
+  void serve_ask(ImpressionAsk& ask, uint32_t from_core);
+  bool finish_ask(ImpressionAsk&) { return true; }
+  // Impressions handed over (sent), counted here for others (served), refused at a bound
+  // (503 10098).
+  const runtime::AskCounters& ask_counters() const { return asks_.counters(); }
 
  private:
   // Step 3 for an authentic, unexpired token.
@@ -84,7 +86,7 @@ class TrackingHandler final : public http::Handler {
   TokenCodec codec_;
   std::string token_storage_;
   TrackingLinks links_;
-  runtime::LoanPool<impressions::ImpressionNotice> notices_;
+  runtime::CrossCoreAsks<ImpressionAsk> asks_;
   impressions::ImpressionNotice local_notice_;  // an impression this core owns, counted at once
   TrackingCounters counters_;
 };

@@ -1,20 +1,15 @@
 #pragma once
-// An impression call handed to the core that counts it: the owner of its user's cap
+// An impression call as the core that counts it needs it: the owner of its user's cap
 // partition (hash(user id) % cores), or for a token without a user id the owner of its
-// dedup entry (token id % cores). The receiving core fills it and lends it with a message;
-// the owner counts and logs it and sends it back.
+// dedup entry (impression_owner.h). The receiving core fills it, and counts it itself or
+// asks the owner to (tracking/endpoint/impression_ask.h).
 #include <array>
 #include <cstdint>
 #include <string>
 
 namespace tracking::impressions {
 
-class TrackingHandler;
-
 struct ImpressionNotice {
-  TrackingHandler* home = nullptr;  // dereferenced on the home core only
-  uint32_t home_core = 0;
-  uint32_t owner_core = 0;
   int64_t time_ms = 0;  // when the call arrived
   uint64_t token_id = 0;
   int64_t issued_s = 0;

@@ -240,20 +240,20 @@ std::string user_owned_by(uint32_t core) {
 
 class CrossCoreExplainTest : public ExplainHandlerTest {
  protected:
+  using Asks = runtime::CrossCoreAsks<ExplainAsk>;
   void SetUp() override {
     settings_ = settings(5);
     for (uint32_t core = 0; core < 2; ++core) {
       handlers_.push_back(std::make_unique<ExplainHandler>(clock_, core, versions_, settings_, catalog_,
                                                            ExplainLinks{&channels_[core], &peers_, &partitions_[core]}));
-      peers_[core] = handlers_.back().get();
     }
   }
 
   std::deque<Posted> posted_;
   QueueChannel channels_[2] = {{0, posted_}, {1, posted_}};
   caps::CapPartition partitions_[2];
-  // Sized before the handlers are built, as ProcessView's tables are.
-  std::vector<ExplainHandler*> peers_ = std::vector<ExplainHandler*>(2, nullptr);
+  // Built before the handlers, which join it, as ProcessView's tables are.
+  runtime::AskPeers<ExplainAsk> peers_{2};
   std::vector<std::unique_ptr<ExplainHandler>> handlers_;
 };
 
@@ -267,26 +267,26 @@ TEST_F(CrossCoreExplainTest, AUserOfAnotherCoreIsExplainedThereWithThatCoresCaps
   EXPECT_EQ(posted_.front().to, 1u);
   EXPECT_EQ(handlers_[0]->asks_in_flight(), 1u);
 
-  ExplainHandler::deliver(posted_.front().message);  // on core 1
+  Asks::deliver(posted_.front().message);  // on core 1
   posted_.pop_front();
   ASSERT_EQ(posted_.size(), 1u);
   EXPECT_EQ(posted_.front().to, 0u);
-  const auto* ask = static_cast<const ForwardedExplain*>(posted_.front().message.pointer);
-  ASSERT_EQ(ask->reply.status(), 200) << ask->reply.body();
-  EXPECT_THAT(std::string(ask->reply.extra_headers()), HasSubstr("X-Decision-Version: 2025-11-01\r\n"));
+  const auto* ask = static_cast<const ExplainAsk*>(posted_.front().message.pointer);
+  ASSERT_EQ(ask->reply().status(), 200) << ask->reply().body();
+  EXPECT_THAT(std::string(ask->reply().extra_headers()), HasSubstr("X-Decision-Version: 2025-11-01\r\n"));
   simdjson::dom::element root;
-  body_ = ask->reply.body();
+  body_ = ask->reply().body();
   ASSERT_EQ(parser_.parse(body_).get(root), simdjson::SUCCESS);
   EXPECT_EQ(json_of(root["data"]["request"]["cores"]), R"({"received":0,"decided":1,"userOwner":1})");
   EXPECT_THAT(rule_of(root, 0, "ad_311"), HasSubstr(R"("counted":1,"exact":true,"holds":false)"));
-  EXPECT_EQ(handlers_[1]->counters().served_for_peers.get(), 1u);
+  EXPECT_EQ(handlers_[1]->ask_counters().served.get(), 1u);
 
-  ExplainHandler::deliver(posted_.front().message);  // back on core 0
+  Asks::deliver(posted_.front().message);  // back on core 0
   posted_.pop_front();
   EXPECT_EQ(handlers_[0]->asks_in_flight(), 0u);
-  EXPECT_EQ(handlers_[0]->counters().forwarded.get(), 1u);
+  EXPECT_EQ(handlers_[0]->ask_counters().sent.get(), 1u);
   // In process there is no connection to take the reply: counted as a client that left.
-  EXPECT_EQ(handlers_[0]->counters().asks_abandoned.get(), 1u);
+  EXPECT_EQ(handlers_[0]->ask_counters().abandoned.get(), 1u);
 }
 
 TEST_F(CrossCoreExplainTest, UsersWhoseCapsDoNotApplyAreExplainedWhereTheyArrive) {
@@ -312,23 +312,22 @@ TEST_F(CrossCoreExplainTest, AFullQueueOrTheBoundOfAsksIs503) {
   channels_[0].refuse = false;
   for (uint32_t i = 0; i < ExplainHandler::kMaxAsksInFlight; ++i) EXPECT_TRUE(post(*handlers_[0], body).deferred());
   EXPECT_EQ(post(*handlers_[0], body).status(), 503);
-  EXPECT_EQ(handlers_[0]->counters().asks_refused.get(), 2u);
+  EXPECT_EQ(handlers_[0]->ask_counters().refused.get(), 2u);
 }
 
-TEST_F(CrossCoreExplainTest, AnAnswerTheQueueHomeRefusesWaitsForTheNextExplain) {
+// The queue budget (runtime/queue_budget.h) keeps room for every answer, so an answer the
+// queue home refuses is a broken invariant: the process stops rather than lose the reply.
+TEST_F(CrossCoreExplainTest, AnAnswerTheQueueHomeRefusesStopsTheProcess) {
   const std::string body = R"({"placements":[{"key":"rules"}],"user":{"id":")" + user_owned_by(1) + R"("}})";
   ASSERT_TRUE(post(*handlers_[0], body).deferred());
   channels_[1].refuse = true;
-  ExplainHandler::deliver(posted_.front().message);
-  posted_.pop_front();
-  EXPECT_TRUE(posted_.empty());
-  EXPECT_EQ(handlers_[1]->counters().answers_delayed.get(), 1u);
-  channels_[1].refuse = false;
-  explain(*handlers_[1], R"({"placements":[{"key":"rules"}]})");  // any explain on core 1
-  ASSERT_EQ(posted_.size(), 1u);
-  EXPECT_EQ(posted_.front().to, 0u);
-  ExplainHandler::deliver(posted_.front().message);
-  EXPECT_EQ(handlers_[0]->asks_in_flight(), 0u);
+  const runtime::Message ask = posted_.front().message;
+  EXPECT_DEATH(Asks::deliver(ask), "check failed: .*a cross-core answer found its queue home full");
+}
+
+TEST_F(CrossCoreExplainTest, EachCoreTakesItsKindsShareOfTheMessageQueue) {
+  EXPECT_EQ(channels_[0].queue_slots_reserved(),
+            runtime::kQueueSlotsForOtherMessages + runtime::queue_slots_of<ExplainAsk>());
 }
 
 }  // namespace

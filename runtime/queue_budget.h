@@ -1,0 +1,32 @@
+#pragma once
+// The queue-capacity rule of cross-core asks. The queue from core a to core b carries, for
+// each kind of ask, at most kPerPeer asks (a's loans to b) and kPerPeer answers (to b's
+// loans to a): an answer exists only while its ask is on loan, and an ask's message has
+// left the queue before its answer is made. So a queue needs 2 x kPerPeer slots per kind,
+// plus a few for the messages that are not asks (a core's posts to itself, the shutdown
+// drain notice). If that fits, no answer ever finds its queue full, and the answer side
+// need not handle a refusal: it is a broken invariant (checked, runtime/check.h).
+//
+// Checked twice: at compile time where the kinds are listed together (service/), and at
+// start by each CrossCoreAsks, which reserves its slots from its core's channel.
+#include <cstdint>
+
+namespace runtime {
+
+// Queue slots kept for messages that are not asks: snapshot steps a core posts to itself
+// (one at a time) and the drain notice a core sends once at shutdown.
+inline constexpr uint32_t kQueueSlotsForOtherMessages = 8;
+
+// The slots one kind of ask may fill in one queue at once.
+template <typename Work>
+constexpr uint32_t queue_slots_of() {
+  return 2 * Work::kPerPeer;
+}
+
+// The slots every listed kind, and the other messages, may fill in one queue at once.
+template <typename... Works>
+constexpr uint32_t queue_slots_needed() {
+  return (queue_slots_of<Works>() + ... + kQueueSlotsForOtherMessages);
+}
+
+}  // namespace runtime

@@ -1,0 +1,22 @@
+#pragma once
+// Every kind of cross-core ask the server makes (runtime/cross_core_asks.h), listed once so
+// that their share of the message queues is checked at compile time: each kind may fill
+// 2 x kPerPeer slots of the queue between two cores (asks one way, answers the other), and
+// together with the other messages they must fit it (runtime/queue_budget.h). A new kind
+// of ask is one Work type and one line here.
+#include "decision/endpoint/decision_ask.h"
+#include "decision/explain/explain_ask.h"
+#include "runtime/mailbox.h"
+#include "runtime/queue_budget.h"
+#include "tracking/endpoint/impression_ask.h"
+
+namespace service {
+
+inline constexpr uint32_t kCrossCoreQueueSlots =
+    runtime::queue_slots_needed<decision::endpoint::DecisionAsk, tracking::endpoint::ImpressionAsk,
+                                decision::explain::ExplainAsk>();
+
+static_assert(kCrossCoreQueueSlots <= runtime::Mailbox::kDefaultQueueCapacity,
+              "the cross-core asks' per-peer bounds overflow the message queue between two cores");
+
+}  // namespace service

@@ -1,0 +1,126 @@
+#!/usr/bin/env python3
+"""The shape of the tree that docs/architecture.md promises, checked on every test run.
+
+  layers      no include points up a layer: runtime < http < libraries < endpoints < service
+              (tools, tests and perf sit on top and may include anything);
+  file_sizes  no source file over 600 lines;
+  self_contained
+              no code or doc points outside the repository for a contract (the design notes
+              the project started from are not shipped with it: docs/ states every contract).
+
+Usage: check_structure.py SOURCE_DIR layers|file_sizes|self_contained
+"""
+import pathlib
+import re
+import sys
+
+SOURCE_SUFFIXES = {".h", ".cc"}
+# Folders that hold no product code of their own layer: they may include anything.
+TOP = ("tools/", "tests/", "perf/", "clients/", "packaging/", "build")
+
+# Longest prefix wins. Endpoints are the HTTP handlers and what only they use.
+LAYERS = [
+    ("runtime/", 0, "runtime"),
+    ("http/", 1, "http"),
+    ("caps/", 2, "libraries"),
+    ("cel/", 2, "libraries"),
+    ("api_versions/", 2, "libraries"),
+    ("decision/", 2, "libraries"),
+    ("tracking/", 2, "libraries"),
+    ("decision/endpoint/", 3, "endpoints"),
+    ("decision/explain/", 3, "endpoints"),
+    ("decision/video/endpoint/", 3, "endpoints"),
+    ("tracking/endpoint/", 3, "endpoints"),
+    ("service/", 4, "service"),
+]
+
+# Within the libraries, what one side must never see of another: tracking (tokens, dedup,
+# the event log) sits under deciding, and the general libraries know neither.
+NEVER = [
+    ("tracking/", "decision/"),
+    ("caps/", "decision/"), ("caps/", "tracking/"),
+    ("cel/", "decision/"), ("cel/", "tracking/"), ("cel/", "caps/"),
+    ("api_versions/", "decision/"), ("api_versions/", "tracking/"),
+]
+
+INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"')
+
+
+def layer_of(path):
+    best = None
+    for prefix, rank, name in LAYERS:
+        if path.startswith(prefix) and (best is None or len(prefix) > len(best[0])):
+            best = (prefix, rank, name)
+    return best
+
+
+def sources(root):
+    for path in sorted(root.rglob("*")):
+        rel = path.relative_to(root).as_posix()
+        if path.suffix in SOURCE_SUFFIXES and path.is_file() and not rel.startswith(TOP) \
+                and "node_modules" not in rel and not rel.startswith("."):
+            yield rel, path
+
+
+def check_layers(root):
+    failures = []
+    for rel, path in sources(root):
+        own = layer_of(rel)
+        if own is None:
+            failures.append(f"{rel}: in no layer (add its folder to tests/structure/check_structure.py)")
+            continue
+        for number, line in enumerate(path.read_text(errors="replace").splitlines(), 1):
+            match = INCLUDE.match(line)
+            if not match:
+                continue
+            included = match.group(1)
+            target = layer_of(included)
+            if target is not None and target[1] > own[1]:
+                failures.append(f"{rel}:{number}: {own[2]} includes {target[2]}: {included}")
+            for source, forbidden in NEVER:
+                if rel.startswith(source) and included.startswith(forbidden):
+                    failures.append(f"{rel}:{number}: {source} must not include {forbidden}: {included}")
+    return failures
+
+
+def check_file_sizes(root, limit=600):
+    failures = []
+    for rel, path in sources(root):
+        lines = path.read_text(errors="replace").count("\n")
+        if lines > limit:
+            failures.append(f"{rel}: {lines} lines (at most {limit})")
+    return failures
+
+
+OUTSIDE = re.compile(r"DESIGN(\.md)?\s+sections?\s+[0-9]|shared/DESIGN|\.\./shared/spec|DESIGN\.md")
+
+
+def check_self_contained(root):
+    failures = []
+    for path in sorted(root.rglob("*")):
+        rel = path.relative_to(root).as_posix()
+        if not path.is_file() or rel.startswith(("build", ".git/")) or "node_modules" in rel:
+            continue
+        if path.suffix not in SOURCE_SUFFIXES | {".md", ".txt", ".cmake", ".py", ".sh", ".mjs", ".js", ".yaml", ".in"} \
+                and path.name not in ("CMakeLists.txt", "Makefile", "run", "install-deps"):
+            continue
+        if rel == "tests/structure/check_structure.py":
+            continue
+        for number, line in enumerate(path.read_text(errors="replace").splitlines(), 1):
+            if OUTSIDE.search(line):
+                failures.append(f"{rel}:{number}: points outside the repository: {line.strip()[:120]}")
+    return failures
+
+
+def main():
+    root = pathlib.Path(sys.argv[1])
+    check = {"layers": check_layers, "file_sizes": check_file_sizes, "self_contained": check_self_contained}[sys.argv[2]]
+    failures = check(root)
+    for failure in failures:
+        print(failure)
+    print(f"{sys.argv[2]}: {len(failures)} finding(s)")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
