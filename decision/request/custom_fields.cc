@@ -63,18 +63,13 @@ bool read_array(ReadContext& ctx, ondemand::value& value, Targeting& targeting,
                 CustomEntry& entry) {
   static_assert(kMaxCustomArrayItems == 128, "update the message");
   const char* start = value.raw_json_token().data();
-  ondemand::array array;
-  if (value.get_array().get(array) != simdjson::SUCCESS) return ctx.fail(JsonFault::kInvalid);
-  if (!ctx.enter()) return false;
   entry.value.kind = CustomKind::kArray;
   entry.first_item = static_cast<uint16_t>(targeting.custom_item_count);
   entry.item_count = 0;
   bool over_limit = false;
-  uint32_t index = 0;
-  for (auto item_result : array) {
-    ondemand::value item;
+  // Every item is read: the bound is on the items of all arrays together.
+  const bool walked = ctx.for_each_item(value, [&](uint32_t index, ondemand::value& item) {
     ondemand::json_type kind;
-    if (item_result.get(item) != simdjson::SUCCESS) return ctx.fail(JsonFault::kInvalid);
     if (!ctx.type(item, kind)) return false;
     CustomValue scratch;
     const bool room = targeting.custom_item_count < kMaxCustomArrayItems;
@@ -94,9 +89,9 @@ bool read_array(ReadContext& ctx, ondemand::value& value, Targeting& targeting,
     } else if (scalar) {
       over_limit = true;
     }
-    ++index;
-  }
-  ctx.leave();
+    return true;
+  });
+  if (!walked) return false;
   if (over_limit) {
     ++ctx.counters.custom_items_over_limit;
     ctx.error(kCustomInvalid, "custom arrays must have at most 128 items in all");
@@ -122,19 +117,13 @@ bool read_value(ReadContext& ctx, ondemand::value& value, Targeting& targeting,
 
 bool read_custom(ReadContext& ctx, ondemand::value& value, Targeting& out) {
   static_assert(kMaxCustomKeys == 64, "update the message");
-  ondemand::json_type kind;
-  if (!ctx.type(value, kind)) return false;
-  if (kind == ondemand::json_type::null) return ctx.check_null(value);
-  if (kind != ondemand::json_type::object) {
-    ctx.error(kCustomInvalid, "custom must be an object");
-    return ctx.skip(value);
-  }
+  const Found found =
+      ctx.expect(value, ondemand::json_type::object, kCustomInvalid, "custom must be an object");
+  if (found != Found::kExpected) return found != Found::kFault;
   const char* start = value.raw_json_token().data();
-  ondemand::object object;
-  if (value.get_object().get(object) != simdjson::SUCCESS) return ctx.fail(JsonFault::kInvalid);
   bool over_limit = false;
   const bool walked =
-      ctx.for_each_field(object, [&](std::string_view key, ondemand::value& field_value) {
+      ctx.for_each_field(value, [&](std::string_view key, ondemand::value& field_value) {
       PathScope scope(ctx.path, key);
       // A key given twice keeps its first position and its last value.
       CustomEntry* entry = nullptr;

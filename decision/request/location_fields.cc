@@ -24,27 +24,21 @@ bool read_coordinate(ReadContext& ctx, ondemand::value& value, Coordinate which,
       "radius must be a number of km, 0 or more",
   };
   const std::string_view message = kMessages[static_cast<int>(which)];
-  ondemand::json_type kind;
-  if (!ctx.type(value, kind)) return false;
-  if (kind == ondemand::json_type::null) return ctx.check_null(value);  // as if absent
-  if (kind != ondemand::json_type::number) {
-    ctx.error(kLocationInvalid, message);
-    // A lat or lon given but wrong is reported as such, not again as missing.
-    if (which == Coordinate::kLat) fields.has_lat = true;
-    if (which == Coordinate::kLon) fields.has_lon = true;
-    return ctx.skip(value);
-  }
+  const Found found = ctx.expect(value, ondemand::json_type::number, kLocationInvalid, message);
+  if (found == Found::kFault) return false;
+  // A lat or lon given counts as given: a wrong one is reported as such, not again as missing.
+  if (found != Found::kNull && which == Coordinate::kLat) fields.has_lat = true;
+  if (found != Found::kNull && which == Coordinate::kLon) fields.has_lon = true;
+  if (found != Found::kExpected) return true;
   double number = 0;
   bool in_range = false;
   if (!ctx.get_double(value, number, in_range)) return false;
   switch (which) {
     case Coordinate::kLat:
-      fields.has_lat = true;
       in_range = in_range && number >= -90.0 && number <= 90.0;
       if (in_range) fields.point.lat_deg = number;
       break;
     case Coordinate::kLon:
-      fields.has_lon = true;
       in_range = in_range && number >= -180.0 && number <= 180.0;
       if (in_range) fields.point.lon_deg = number;
       break;
@@ -64,11 +58,9 @@ bool read_point(ReadContext& ctx, ondemand::value& value, GeoPoint& out) {
     ctx.error(kLocationInvalid, "location item must be an object");
     return ctx.skip(value);
   }
-  ondemand::object object;
-  if (value.get_object().get(object) != simdjson::SUCCESS) return ctx.fail(JsonFault::kInvalid);
   PointFields fields;
   const bool walked =
-      ctx.for_each_field(object, [&](std::string_view name, ondemand::value& field_value) {
+      ctx.for_each_field(value, [&](std::string_view name, ondemand::value& field_value) {
       // Both spellings name one field: the last one given wins, and the errors of an earlier
       // one are forgotten.
       std::string_view spellings[2];
@@ -106,31 +98,19 @@ bool read_point(ReadContext& ctx, ondemand::value& value, GeoPoint& out) {
 
 bool read_location(ReadContext& ctx, ondemand::value& value, Targeting& out) {
   static_assert(kMaxLocationPoints == 16, "update the message");
-  ondemand::json_type kind;
-  if (!ctx.type(value, kind)) return false;
-  if (kind == ondemand::json_type::null) return ctx.check_null(value);
-  if (kind != ondemand::json_type::array) {
-    ctx.error(kLocationInvalid, "location must be an array");
-    return ctx.skip(value);
-  }
-  ondemand::array array;
-  if (value.get_array().get(array) != simdjson::SUCCESS) return ctx.fail(JsonFault::kInvalid);
-  if (!ctx.enter()) return false;
-  uint32_t index = 0;
-  for (auto item_result : array) {
-    ondemand::value item;
-    if (item_result.get(item) != simdjson::SUCCESS) return ctx.fail(JsonFault::kInvalid);
-    if (index < kMaxLocationPoints) {
-      PathScope scope(ctx.path, index);
-      if (!read_point(ctx, item, out.location_points[index])) return false;
-      out.location_count = index + 1;
-    } else if (!ctx.skip(item)) {
-      return false;
-    }
-    ++index;
-  }
-  ctx.leave();
-  if (index > kMaxLocationPoints) {
+  const Found found =
+      ctx.expect(value, ondemand::json_type::array, kLocationInvalid, "location must be an array");
+  if (found != Found::kExpected) return found != Found::kFault;
+  uint32_t items = 0;
+  const bool walked = ctx.for_each_item(value, kMaxLocationPoints, items,
+                                        [&](uint32_t index, ondemand::value& item) {
+    PathScope scope(ctx.path, index);
+    if (!read_point(ctx, item, out.location_points[index])) return false;
+    out.location_count = index + 1;
+    return true;
+  });
+  if (!walked) return false;
+  if (items > kMaxLocationPoints) {
     ++ctx.counters.location_over_limit;
     ctx.error(kLocationInvalid, "location must have at most 16 items");
   }

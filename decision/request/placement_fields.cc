@@ -16,14 +16,11 @@ constexpr int kFormatInvalid = 10016;
 // present: a key was given (null counts as absent).
 bool read_key(ReadContext& ctx, ondemand::value& value, std::string_view& out, bool& present) {
   static_assert(kMaxPlacementKeyBytes == 256, "update the message");
-  ondemand::json_type kind;
-  if (!ctx.type(value, kind)) return false;
-  if (kind == ondemand::json_type::null) return ctx.check_null(value);
-  present = true;
-  if (kind != ondemand::json_type::string) {
-    ctx.error(kKeyInvalid, "key must be a non-empty string");
-    return ctx.skip(value);
-  }
+  const Found found =
+      ctx.expect(value, ondemand::json_type::string, kKeyInvalid, "key must be a non-empty string");
+  if (found == Found::kFault) return false;
+  present = found != Found::kNull;
+  if (found != Found::kExpected) return true;
   std::string_view key;
   if (!ctx.get_string(value, key)) return false;
   if (key.empty()) {
@@ -41,13 +38,8 @@ bool read_key(ReadContext& ctx, ondemand::value& value, std::string_view& out, b
 bool read_count(ReadContext& ctx, ondemand::value& value, uint32_t& out) {
   static_assert(kCountMin == 1 && kCountMax == 10, "update the message");
   constexpr std::string_view kMessage = "count must be an integer from 1 to 10";
-  ondemand::json_type kind;
-  if (!ctx.type(value, kind)) return false;
-  if (kind == ondemand::json_type::null) return ctx.check_null(value);  // the default
-  if (kind != ondemand::json_type::number) {
-    ctx.error(kCountInvalid, kMessage);
-    return ctx.skip(value);
-  }
+  const Found found = ctx.expect(value, ondemand::json_type::number, kCountInvalid, kMessage);
+  if (found != Found::kExpected) return found != Found::kFault;  // null: the default
   std::string_view token;
   if (!ctx.number_token(value, token)) return false;
   const std::optional<int64_t> count = integral_value(token);
@@ -61,13 +53,8 @@ bool read_count(ReadContext& ctx, ondemand::value& value, uint32_t& out) {
 
 bool read_public_id(ReadContext& ctx, ondemand::value& value, std::string_view prefix, int code,
                     std::string_view message, std::optional<uint64_t>& out) {
-  ondemand::json_type kind;
-  if (!ctx.type(value, kind)) return false;
-  if (kind == ondemand::json_type::null) return ctx.check_null(value);
-  if (kind != ondemand::json_type::string) {
-    ctx.error(code, message);
-    return ctx.skip(value);
-  }
+  const Found found = ctx.expect(value, ondemand::json_type::string, code, message);
+  if (found != Found::kExpected) return found != Found::kFault;
   std::string_view text;
   if (!ctx.get_string(value, text)) return false;
   out = parse_public_id(text, prefix);
@@ -77,13 +64,8 @@ bool read_public_id(ReadContext& ctx, ondemand::value& value, std::string_view p
 
 bool read_format(ReadContext& ctx, ondemand::value& value, std::optional<AdFormat>& out) {
   constexpr std::string_view kMessage = "format must be native or video";
-  ondemand::json_type kind;
-  if (!ctx.type(value, kind)) return false;
-  if (kind == ondemand::json_type::null) return ctx.check_null(value);
-  if (kind != ondemand::json_type::string) {
-    ctx.error(kFormatInvalid, kMessage);
-    return ctx.skip(value);
-  }
+  const Found found = ctx.expect(value, ondemand::json_type::string, kFormatInvalid, kMessage);
+  if (found != Found::kExpected) return found != Found::kFault;
   std::string_view text;
   if (!ctx.get_string(value, text)) return false;
   if (text == "native") {
@@ -105,43 +87,35 @@ bool read_placement(ReadContext& ctx, ondemand::value& value, PlacementRequest& 
     ctx.error(kPlacementInvalid, "placement must be an object");
     return ctx.skip(value);
   }
-  ondemand::object object;
-  if (value.get_object().get(object) != simdjson::SUCCESS) return ctx.fail(JsonFault::kInvalid);
   bool key_present = false;
   const bool walked =
-      ctx.for_each_field(object, [&](std::string_view name, ondemand::value& field_value) {
+      ctx.for_each_field(value, [&](std::string_view name, ondemand::value& field_value) {
       bool ok = true;
       if (name == "key") {
-        PathScope scope(ctx.path, name);
-        ctx.forget_errors();
+        FieldScope field(ctx, name);
         out.key = {};
         key_present = false;
         ok = read_key(ctx, field_value, out.key, key_present);
       } else if (name == "count") {
-        PathScope scope(ctx.path, name);
-        ctx.forget_errors();
+        FieldScope field(ctx, name);
         out.count = kCountDefault;
         ok = read_count(ctx, field_value, out.count);
       } else if (name == "advertiserId") {
-        PathScope scope(ctx.path, name);
-        ctx.forget_errors();
+        FieldScope field(ctx, name);
         out.advertiser_id.reset();
         ok = read_public_id(ctx, field_value, "advertiser_", kAdvertiserIdInvalid,
                             "advertiserId must be of the form advertiser_<id>", out.advertiser_id);
       } else if (name == "templateId") {
-        PathScope scope(ctx.path, name);
-        ctx.forget_errors();
+        FieldScope field(ctx, name);
         out.template_id.reset();
         ok = read_public_id(ctx, field_value, "template_", kTemplateIdInvalid,
                             "templateId must be of the form template_<id>", out.template_id);
       } else if (name == "format" && ctx.options.format_understood) {
-        PathScope scope(ctx.path, name);
-        ctx.forget_errors();
+        FieldScope field(ctx, name);
         out.format.reset();
         ok = read_format(ctx, field_value, out.format);
       } else if (name == "targeting") {
-        PathScope scope(ctx.path, name);
-        ctx.forget_errors();
+        FieldScope field(ctx, name);
         out.targeting.clear();
         ok = read_targeting(ctx, field_value, out.targeting);
       } else {

@@ -30,6 +30,18 @@ bool ReadContext::enter() {
   return true;
 }
 
+Found ReadContext::expect(ondemand::value& value, ondemand::json_type expected, int code,
+                          std::string_view message) {
+  ondemand::json_type kind;
+  if (!type(value, kind)) return Found::kFault;
+  if (kind == ondemand::json_type::null) return check_null(value) ? Found::kNull : Found::kFault;
+  if (kind != expected) {
+    error(code, message);
+    return skip(value) ? Found::kOtherKind : Found::kFault;
+  }
+  return Found::kExpected;
+}
+
 bool ReadContext::type(ondemand::value& value, ondemand::json_type& out) {
   if (value.type().get(out) != simdjson::SUCCESS) return fail(JsonFault::kInvalid);
   return true;
@@ -71,23 +83,10 @@ bool ReadContext::skip(ondemand::value& value) {
   ondemand::json_type kind;
   if (!type(value, kind)) return false;
   switch (kind) {
-    case ondemand::json_type::array: {
-      ondemand::array array;
-      if (value.get_array().get(array) != simdjson::SUCCESS) return fail(JsonFault::kInvalid);
-      if (!enter()) return false;
-      for (auto item_result : array) {
-        ondemand::value item;
-        if (item_result.get(item) != simdjson::SUCCESS) return fail(JsonFault::kInvalid);
-        if (!skip(item)) return false;
-      }
-      leave();
-      return true;
-    }
-    case ondemand::json_type::object: {
-      ondemand::object object;
-      if (value.get_object().get(object) != simdjson::SUCCESS) return fail(JsonFault::kInvalid);
-      return for_each_field(object, [this](std::string_view, ondemand::value& member) { return skip(member); });
-    }
+    case ondemand::json_type::array:
+      return for_each_item(value, [this](uint32_t, ondemand::value& item) { return skip(item); });
+    case ondemand::json_type::object:
+      return for_each_field(value, [this](std::string_view, ondemand::value& member) { return skip(member); });
     case ondemand::json_type::number: {
       std::string_view token;
       return number_token(value, token);

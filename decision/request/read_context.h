@@ -13,6 +13,7 @@
 // validation followed by the ondemand read costs 1.3-1.4x this single pass, from a 35-byte
 // body to a 60 KiB one. The JSONTestSuite conformance tests and a differential test against
 // simdjson::dom hold the single pass to DOM's verdicts.
+#include <cstdint>
 #include <string_view>
 #include <utility>
 
@@ -28,6 +29,14 @@ namespace decision::request {
 namespace ondemand = simdjson::ondemand;
 
 enum class JsonFault : uint8_t { kNone, kInvalid, kTooDeep };
+
+// What stood where a reader expects one kind of value (ReadContext::expect).
+enum class Found : uint8_t {
+  kFault,      // the JSON is broken: the read ends
+  kNull,       // null: an optional field given as null is absent (docs/decision-request.md)
+  kOtherKind,  // another kind: its error is recorded and the value walked past
+  kExpected,   // the kind expected, still to be read
+};
 
 class ReadContext {
  public:
@@ -75,6 +84,46 @@ class ReadContext {
     leave();
     return true;
   }
+  // The same over a value already checked to be an object.
+  template <typename OnField>
+  bool for_each_field(ondemand::value& value, OnField&& on_field) {
+    ondemand::object object;
+    if (value.get_object().get(object) != simdjson::SUCCESS) return fail(JsonFault::kInvalid);
+    return for_each_field(object, std::forward<OnField>(on_field));
+  }
+
+  // Walks an array (already checked to be one) one level deeper, calling on_item(index,
+  // item) for its first `bound` items in document order; items past the bound are only
+  // walked, checked to be JSON: what else they hold adds nothing to the caller's "at most
+  // N" error. `count` is the number of items, those past the bound included. on_item
+  // returns false to stop, as on_field does.
+  template <typename OnItem>
+  bool for_each_item(ondemand::value& value, uint32_t bound, uint32_t& count, OnItem&& on_item) {
+    ondemand::array array;
+    if (value.get_array().get(array) != simdjson::SUCCESS) return fail(JsonFault::kInvalid);
+    if (!enter()) return false;
+    count = 0;
+    for (auto item_result : array) {
+      ondemand::value item;
+      if (item_result.get(item) != simdjson::SUCCESS) return fail(JsonFault::kInvalid);
+      if (!(count < bound ? on_item(count, item) : skip(item))) return false;
+      ++count;
+    }
+    leave();
+    return true;
+  }
+  // The same without a bound: on_item sees every item.
+  template <typename OnItem>
+  bool for_each_item(ondemand::value& value, OnItem&& on_item) {
+    uint32_t count = 0;
+    return for_each_item(value, UINT32_MAX, count, std::forward<OnItem>(on_item));
+  }
+
+  // The kind check a field's reader starts with: null is absent, any kind but `expected`
+  // is the error (code, message) at the current path and is walked past, so the caller
+  // reads on only on kExpected.
+  Found expect(ondemand::value& value, ondemand::json_type expected, int code,
+               std::string_view message);
 
   bool type(ondemand::value& value, ondemand::json_type& out);
   // Walks a value nobody reads, checking that it is JSON and within kMaxJsonDepth.
@@ -97,6 +146,17 @@ class ReadContext {
  private:
   JsonFault fault_ = JsonFault::kNone;
   int depth_ = 0;
+};
+
+// The scope of a known field while its value is read: its key on the path, and the errors
+// of an earlier value of the same key forgotten, since the last value given wins
+// (docs/decision-request.md, "Duplicate keys").
+class FieldScope {
+ public:
+  FieldScope(ReadContext& ctx, std::string_view key) : path_(ctx.path, key) { ctx.forget_errors(); }
+
+ private:
+  PathScope path_;
 };
 
 // Section readers: false only on a JSON fault; validation errors are recorded and reading

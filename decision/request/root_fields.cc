@@ -10,37 +10,24 @@ constexpr int kDeviceOrAppInvalid = 10021;
 
 bool read_placements(ReadContext& ctx, ondemand::value& value, DecisionRequest& out,
                      bool& present) {
-  ondemand::json_type kind;
-  if (!ctx.type(value, kind)) return false;
-  if (kind == ondemand::json_type::null) return ctx.check_null(value);  // as if absent
-  present = true;
-  if (kind != ondemand::json_type::array) {
-    ctx.error(kPlacementsInvalid, "placements must be an array");
-    return ctx.skip(value);
-  }
-  ondemand::array array;
-  if (value.get_array().get(array) != simdjson::SUCCESS) return ctx.fail(JsonFault::kInvalid);
-  if (!ctx.enter()) return false;
-  uint32_t index = 0;
-  for (auto item_result : array) {
-    ondemand::value item;
-    if (item_result.get(item) != simdjson::SUCCESS) return ctx.fail(JsonFault::kInvalid);
-    if (index < kMaxPlacements) {
-      // Items past the bound are only checked to be JSON: their errors would add nothing
-      // the "at most 20" error does not already say.
-      PathScope scope(ctx.path, index);
-      PlacementRequest& placement = out.placement_slots[index];
-      placement.clear();
-      if (!read_placement(ctx, item, placement)) return false;
-      out.placement_count = index + 1;
-    } else if (!ctx.skip(item)) {
-      return false;
-    }
-    ++index;
-  }
-  ctx.leave();
-  if (index == 0) ctx.error(kPlacementsInvalid, "placements must not be empty");
-  if (index > kMaxPlacements) {
+  const Found found = ctx.expect(value, ondemand::json_type::array, kPlacementsInvalid,
+                                 "placements must be an array");
+  if (found == Found::kFault) return false;
+  present = found != Found::kNull;  // null: as if absent, so still required
+  if (found != Found::kExpected) return true;
+  uint32_t items = 0;
+  const bool walked = ctx.for_each_item(value, kMaxPlacements, items,
+                                        [&](uint32_t index, ondemand::value& item) {
+    PathScope scope(ctx.path, index);
+    PlacementRequest& placement = out.placement_slots[index];
+    placement.clear();
+    if (!read_placement(ctx, item, placement)) return false;
+    out.placement_count = index + 1;
+    return true;
+  });
+  if (!walked) return false;
+  if (items == 0) ctx.error(kPlacementsInvalid, "placements must not be empty");
+  if (items > kMaxPlacements) {
     ++ctx.counters.placements_over_limit;
     ctx.error(kPlacementsInvalid, "placements must have at most 20 items");
   }
@@ -50,13 +37,8 @@ bool read_placements(ReadContext& ctx, ondemand::value& value, DecisionRequest& 
 // device and app: kept as raw JSON text for the CEL `device` and `app` variables.
 bool read_raw_object(ReadContext& ctx, ondemand::value& value, std::string_view message,
                      std::string_view& out) {
-  ondemand::json_type kind;
-  if (!ctx.type(value, kind)) return false;
-  if (kind == ondemand::json_type::null) return ctx.check_null(value);
-  if (kind != ondemand::json_type::object) {
-    ctx.error(kDeviceOrAppInvalid, message);
-    return ctx.skip(value);
-  }
+  const Found found = ctx.expect(value, ondemand::json_type::object, kDeviceOrAppInvalid, message);
+  if (found != Found::kExpected) return found != Found::kFault;
   return ctx.skip_capturing(value, out);
 }
 
@@ -70,14 +52,12 @@ bool read_root(ReadContext& ctx, ondemand::object& root, DecisionRequest& out) {
       // A key given twice: the last one wins, so each known field starts from empty and
       // forgets the errors of its earlier value.
       if (key == "placements") {
-        PathScope scope(ctx.path, "placements");
-        ctx.forget_errors();
+        FieldScope field(ctx, "placements");
         out.placement_count = 0;
         placements_present = false;
         if (!read_placements(ctx, value, out, placements_present)) return false;
       } else if (key == "user") {
-        PathScope scope(ctx.path, "user");
-        ctx.forget_errors();
+        FieldScope field(ctx, "user");
         out.user.clear();
         out.has_user = false;
         out.user_json = {};
@@ -87,13 +67,11 @@ bool read_root(ReadContext& ctx, ondemand::object& root, DecisionRequest& out) {
         // other kind is an error reported above).
         if (out.has_user && *start == '{' && !ctx.raw_since(start, out.user_json)) return false;
       } else if (key == "device") {
-        PathScope scope(ctx.path, "device");
-        ctx.forget_errors();
+        FieldScope field(ctx, "device");
         out.device_json = {};
         if (!read_raw_object(ctx, value, "device must be an object", out.device_json)) return false;
       } else if (key == "app") {
-        PathScope scope(ctx.path, "app");
-        ctx.forget_errors();
+        FieldScope field(ctx, "app");
         out.app_json = {};
         if (!read_raw_object(ctx, value, "app must be an object", out.app_json)) return false;
       } else if (!ctx.skip(value)) {

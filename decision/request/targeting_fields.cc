@@ -42,36 +42,24 @@ bool read_id(ReadContext& ctx, ondemand::value& value, std::optional<uint64_t>& 
 template <size_t N>
 bool read_ids(ReadContext& ctx, ondemand::value& value, const IdList& list,
               std::array<uint64_t, N>& ids, uint32_t& count) {
-  ondemand::json_type kind;
-  if (!ctx.type(value, kind)) return false;
-  if (kind == ondemand::json_type::null) return ctx.check_null(value);
-  if (kind != ondemand::json_type::array) {
-    ctx.error(kTargetingInvalid, list.not_array);
-    return ctx.skip(value);
-  }
-  ondemand::array array;
-  if (value.get_array().get(array) != simdjson::SUCCESS) return ctx.fail(JsonFault::kInvalid);
-  if (!ctx.enter()) return false;
-  uint32_t index = 0;
-  for (auto item_result : array) {
-    ondemand::value item;
-    if (item_result.get(item) != simdjson::SUCCESS) return ctx.fail(JsonFault::kInvalid);
-    if (index < N) {
-      std::optional<uint64_t> id;
-      if (!read_id(ctx, item, id)) return false;
-      if (id) {
-        ids[count++] = *id;
-      } else {
-        PathScope scope(ctx.path, index);
-        ctx.error(kTargetingInvalid, list.bad_item);
-      }
-    } else if (!ctx.skip(item)) {
-      return false;
+  const Found found =
+      ctx.expect(value, ondemand::json_type::array, kTargetingInvalid, list.not_array);
+  if (found != Found::kExpected) return found != Found::kFault;
+  uint32_t items = 0;
+  const bool walked =
+      ctx.for_each_item(value, N, items, [&](uint32_t index, ondemand::value& item) {
+    std::optional<uint64_t> id;
+    if (!read_id(ctx, item, id)) return false;
+    if (id) {
+      ids[count++] = *id;
+    } else {
+      PathScope scope(ctx.path, index);
+      ctx.error(kTargetingInvalid, list.bad_item);
     }
-    ++index;
-  }
-  ctx.leave();
-  if (index > N) {
+    return true;
+  });
+  if (!walked) return false;
+  if (items > N) {
     ++*list.over_limit_counter;
     ctx.error(kTargetingInvalid, list.too_many);
   }
@@ -88,38 +76,28 @@ bool read_targeting(ReadContext& ctx, ondemand::value& value, Targeting& out) {
                            "destination ids must be positive integers",
                            "destination must have at most 64 ids",
                            &ctx.counters.destination_over_limit};
-  ondemand::json_type kind;
-  if (!ctx.type(value, kind)) return false;
-  if (kind == ondemand::json_type::null) return ctx.check_null(value);
-  if (kind != ondemand::json_type::object) {
-    ctx.error(kTargetingInvalid, "targeting must be an object");
-    return ctx.skip(value);
-  }
-  ondemand::object object;
-  if (value.get_object().get(object) != simdjson::SUCCESS) return ctx.fail(JsonFault::kInvalid);
+  const Found found = ctx.expect(value, ondemand::json_type::object, kTargetingInvalid,
+                                 "targeting must be an object");
+  if (found != Found::kExpected) return found != Found::kFault;
   const bool walked =
-      ctx.for_each_field(object, [&](std::string_view name, ondemand::value& field_value) {
+      ctx.for_each_field(value, [&](std::string_view name, ondemand::value& field_value) {
       bool ok = true;
       if (name == "geo") {
-        PathScope scope(ctx.path, name);
-        ctx.forget_errors();
+        FieldScope field(ctx, name);
         out.geo_count = 0;
         ok = read_ids(ctx, field_value, geo, out.geo_ids, out.geo_count);
       } else if (name == "location") {
-        PathScope scope(ctx.path, name);
-        ctx.forget_errors();
+        FieldScope field(ctx, name);
         out.location_count = 0;
         ok = read_location(ctx, field_value, out);
       } else if (name == "custom") {
-        PathScope scope(ctx.path, name);
-        ctx.forget_errors();
+        FieldScope field(ctx, name);
         out.custom_count = 0;
         out.custom_item_count = 0;
         out.custom_json = {};
         ok = read_custom(ctx, field_value, out);
       } else if (name == "destination" && ctx.options.destination_understood) {
-        PathScope scope(ctx.path, name);
-        ctx.forget_errors();
+        FieldScope field(ctx, name);
         out.destination_count = 0;
         ok = read_ids(ctx, field_value, destination, out.destination_ids, out.destination_count);
       } else {

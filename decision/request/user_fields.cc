@@ -9,26 +9,12 @@ namespace {
 
 constexpr int kUserInvalid = 10020;
 
-// The kind of an optional member: false on a fault; `present` false for null (as absent).
-bool present_kind(ReadContext& ctx, ondemand::value& value, ondemand::json_type& kind,
-                  bool& present) {
-  if (!ctx.type(value, kind)) return false;
-  present = kind != ondemand::json_type::null;
-  return present || ctx.check_null(value);
-}
-
 // A string member checked by `valid`; anything else is the error `message`.
 template <typename Valid>
 bool read_checked_string(ReadContext& ctx, ondemand::value& value, std::string_view message,
                          Valid valid) {
-  ondemand::json_type kind;
-  bool present = false;
-  if (!present_kind(ctx, value, kind, present)) return false;
-  if (!present) return true;
-  if (kind != ondemand::json_type::string) {
-    ctx.error(kUserInvalid, message);
-    return ctx.skip(value);
-  }
+  const Found found = ctx.expect(value, ondemand::json_type::string, kUserInvalid, message);
+  if (found != Found::kExpected) return found != Found::kFault;
   std::string_view text;
   if (!ctx.get_string(value, text)) return false;
   if (!valid(text)) ctx.error(kUserInvalid, message);
@@ -72,9 +58,8 @@ bool read_gdpr(ReadContext& ctx, ondemand::value& value, User& out) {
   static_assert(kMaxConsentStringBytes == 8 * 1024, "update the message");
   constexpr std::string_view kMessage = "gdpr must be true, false or a TCF v2 consent string";
   ondemand::json_type kind;
-  bool present = false;
-  if (!present_kind(ctx, value, kind, present)) return false;
-  if (!present) return true;
+  if (!ctx.type(value, kind)) return false;
+  if (kind == ondemand::json_type::null) return ctx.check_null(value);  // as if absent
   if (kind == ondemand::json_type::boolean) {
     bool granted = false;
     if (!ctx.get_bool(value, granted)) return false;
@@ -104,54 +89,39 @@ bool read_gdpr(ReadContext& ctx, ondemand::value& value, User& out) {
   return true;
 }
 
+// consent and its gdpr both hold the user's consent: either given again starts it over.
+void clear_consent(User& out) {
+  out.gdpr = GdprConsent::kAbsent;
+  out.consent_string = {};
+  out.consent_string_purpose1 = false;
+}
+
 bool read_consent(ReadContext& ctx, ondemand::value& value, User& out) {
-  ondemand::json_type kind;
-  bool present = false;
-  if (!present_kind(ctx, value, kind, present)) return false;
-  if (!present) return true;
-  if (kind != ondemand::json_type::object) {
-    ctx.error(kUserInvalid, "consent must be an object");
-    return ctx.skip(value);
-  }
-  ondemand::object object;
-  if (value.get_object().get(object) != simdjson::SUCCESS) return ctx.fail(JsonFault::kInvalid);
-  const bool walked =
-      ctx.for_each_field(object, [&](std::string_view name, ondemand::value& field_value) {
-      bool ok = true;
-      if (name == "gdpr") {
-        PathScope scope(ctx.path, name);
-        ctx.forget_errors();
-        out.gdpr = GdprConsent::kAbsent;
-        out.consent_string = {};
-        out.consent_string_purpose1 = false;
-        ok = read_gdpr(ctx, field_value, out);
-      } else {
-        ok = ctx.skip(field_value);
-      }
-      return ok;
-      });
-  return walked;
+  const Found found =
+      ctx.expect(value, ondemand::json_type::object, kUserInvalid, "consent must be an object");
+  if (found != Found::kExpected) return found != Found::kFault;
+  return ctx.for_each_field(value, [&](std::string_view name, ondemand::value& field_value) {
+    if (name != "gdpr") return ctx.skip(field_value);
+    FieldScope field(ctx, name);
+    clear_consent(out);
+    return read_gdpr(ctx, field_value, out);
+  });
 }
 
 }  // namespace
 
 bool read_user(ReadContext& ctx, ondemand::value& value, User& out, bool& present) {
   static_assert(kMaxUserIdBytes == 256, "update the message");
-  ondemand::json_type kind;
-  if (!present_kind(ctx, value, kind, present)) return false;
-  if (!present) return true;
-  if (kind != ondemand::json_type::object) {
-    ctx.error(kUserInvalid, "user must be an object");
-    return ctx.skip(value);
-  }
-  ondemand::object object;
-  if (value.get_object().get(object) != simdjson::SUCCESS) return ctx.fail(JsonFault::kInvalid);
+  const Found found =
+      ctx.expect(value, ondemand::json_type::object, kUserInvalid, "user must be an object");
+  if (found == Found::kFault) return false;
+  present = found != Found::kNull;
+  if (found != Found::kExpected) return true;
   const bool walked =
-      ctx.for_each_field(object, [&](std::string_view name, ondemand::value& field_value) {
+      ctx.for_each_field(value, [&](std::string_view name, ondemand::value& field_value) {
       bool ok = true;
       if (name == "id") {
-        PathScope scope(ctx.path, name);
-        ctx.forget_errors();
+        FieldScope field(ctx, name);
         out.id.reset();
         ok = read_checked_string(ctx, field_value, "id must be a string of 1 to 256 bytes",
                                  [&out](std::string_view text) {
@@ -160,16 +130,14 @@ bool read_user(ReadContext& ctx, ondemand::value& value, User& out, bool& presen
                                    return true;
                                  });
       } else if (name == "ip") {
-        PathScope scope(ctx.path, name);
-        ctx.forget_errors();
+        FieldScope field(ctx, name);
         out.ip = IpAddress{};
         ok = read_checked_string(ctx, field_value, "ip must be an IPv4 or IPv6 address",
                                  [&out](std::string_view text) {
                                    return parse_ip_address(text, out.ip);
                                  });
       } else if (name == "timezone") {
-        PathScope scope(ctx.path, name);
-        ctx.forget_errors();
+        FieldScope field(ctx, name);
         out.timezone_name = {};
         out.time_zone = absl::UTCTimeZone();
         ok = read_checked_string(ctx, field_value, "timezone must be an IANA time zone name",
@@ -182,11 +150,8 @@ bool read_user(ReadContext& ctx, ondemand::value& value, User& out, bool& presen
                                    return true;
                                  });
       } else if (name == "consent") {
-        PathScope scope(ctx.path, name);
-        ctx.forget_errors();
-        out.gdpr = GdprConsent::kAbsent;
-        out.consent_string = {};
-        out.consent_string_purpose1 = false;
+        FieldScope field(ctx, name);
+        clear_consent(out);
         ok = read_consent(ctx, field_value, out);
       } else {
         ok = ctx.skip(field_value);

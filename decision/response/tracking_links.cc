@@ -1,6 +1,7 @@
 #include "decision/response/tracking_links.h"
 
 #include "decision/catalog/limits.h"
+#include "decision/video/served_event.h"
 
 namespace decision::response {
 
@@ -28,14 +29,7 @@ bool TrackingLinks::write_link(http::JsonWriter& json, const tracking::TrackingE
 bool TrackingLinks::write(http::JsonWriter& json, const tracking::TokenIssue& issue, const catalog::Ad& ad,
                           const catalog::Creative& creative, const catalog::Placement& placement,
                           TrackingShape shape) {
-  tracking::TrackingEvent event;
-  event.ad_id = ad.id;
-  event.creative_id = creative.id;
-  event.placement_id = placement.id;
-  event.request_id = issue.request_id;
-  event.user_id = issue.user_id;
-  event.issued_at_s = issue.now_s;
-  event.expires_at_s = issue.now_s + ttl_s_;
+  tracking::TrackingEvent event = video::served_event(issue, ad, creative, placement, ttl_s_);
 
   const bool in_document = shape == TrackingShape::kVideoDocument;
   json.begin_object().literal_key("impressions").begin_array();

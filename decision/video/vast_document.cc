@@ -2,6 +2,7 @@
 
 #include <charconv>
 
+#include "decision/video/served_event.h"
 #include "decision/video/vast_time.h"
 #include "decision/video/xml_text.h"
 
@@ -208,14 +209,7 @@ bool VastDocumentWriter::write(const VastAd& served, const tracking::TokenIssue&
   const catalog::Video& video = *creative.video;
   const catalog::Placement& placement = snapshot.placements()[served.placement_index];
 
-  tracking::TrackingEvent event;
-  event.ad_id = ad.id;
-  event.creative_id = creative.id;
-  event.placement_id = placement.id;
-  event.request_id = issue.request_id;
-  event.user_id = issue.user_id;
-  event.issued_at_s = issue.now_s;
-  event.expires_at_s = issue.now_s + ttl_s_;
+  tracking::TrackingEvent event = served_event(issue, ad, creative, placement, ttl_s_);
 
   out.append(kDocumentStart);
   out.append("<Ad id=\"");
