@@ -1,5 +1,5 @@
 #pragma once
-// The bodies the version check answers with (DESIGN sections 6 and 7), written with
+// The bodies the version check answers with (docs/versions-and-languages.md), written with
 // http::JsonWriter in the spec's envelope. The resolver writes them once per day; the
 // request path copies finished text.
 #include <span>

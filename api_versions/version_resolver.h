@@ -1,5 +1,5 @@
 #pragma once
-// The version check of every request (DESIGN section 6), run before anything else:
+// The version check of every request (docs/versions-and-languages.md), run before anything else:
 // X-Decision-Version on the decision endpoint, X-Tracking-Version on the tracking endpoint,
 // same rules. Everything a reply carries (error bodies, the Sunset date, warning 20002) is
 // written once per UTC day; resolving a header value compares ten bytes, binary-searches the
@@ -62,8 +62,8 @@ class VersionResolver {
   const Resolution& resolve(std::optional<std::string_view> header, absl::CivilDay today);
 
   // The request's own version header, on the UTC day of now_s. The header given twice is
-  // two versions, not an exact value (DESIGN section 6): the malformed-header answer, rather
-  // than whichever came first.
+  // two versions, not an exact value (docs/versions-and-languages.md): the malformed-header
+  // answer, rather than whichever came first.
   const Resolution& resolve_request(const http::Request& request, int64_t now_s);
 
   // A served reply's headers: "<header name>: <version>", and in maintenance or deprecated

@@ -1,7 +1,7 @@
 #pragma once
-// The API version lifecycle table (spec "Versioning"; DESIGN section 6): per version its
-// release, maintenance, deprecated and sunset dates and a migration guide. Built in per the
-// spec, or replaced as a whole by the operator's --versions file. Immutable once built.
+// The API version lifecycle table (docs/versions-and-languages.md): per version its release,
+// maintenance, deprecated and sunset dates and a migration guide. Built in, or replaced as a
+// whole by the operator's --versions file. Immutable once built.
 #include <cstddef>
 #include <optional>
 #include <span>
@@ -35,7 +35,7 @@ class VersionTable {
   // The spec's table: 2025-01-01 and 2025-11-01, both active, nothing announced.
   static VersionTable built_in();
 
-  // The --versions file (DESIGN section 6):
+  // The --versions file (docs/versions-and-languages.md):
   //   [{"version": "2025-01-01", "release": "2025-01-01", "maintenance": "2026-01-01",
   //     "deprecated": "2026-04-01", "sunset": "2026-07-01", "migrationGuide": "https://..."}]
   // `version` and `release` are required; the other members are optional (null = absent);

@@ -1,5 +1,5 @@
 #pragma once
-// One core's frequency-cap state (DESIGN section 4, step 3): windowed impression counts per
+// One core's frequency-cap state (docs/caps.md): windowed impression counts per
 // (user, ad) for every cap of the ad, for the users this core owns. Single-threaded.
 //
 // Entries (32 bytes each, in a ShardedTable keyed so that all of a user's entries share a

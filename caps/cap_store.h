@@ -1,6 +1,6 @@
 #pragma once
-// The one interface decisions and impressions use for frequency-cap state (DESIGN section 4,
-// step 3). The in-process store is CapPartition, one per core; a store shared by several
+// The one interface decisions and impressions use for frequency-cap state (docs/caps.md,
+// "The store"). The in-process store is CapPartition, one per core; a store shared by several
 // nodes can replace it without touching the decision code.
 #include <cstdint>
 #include <span>

@@ -1,5 +1,5 @@
 #pragma once
-// Who a user is to the cap store, and which core owns them (DESIGN section 1: user u belongs
+// Who a user is to the cap store, and which core owns them (docs/caps.md: user u belongs
 // to core hash(u) % cores). The key is persisted (snapshots) and recomputed from the event
 // log at start, so the hash and its seed must never change.
 #include <cstdint>

@@ -7,7 +7,7 @@
 
 namespace cel {
 
-// The variables of a targeting.custom rule (DESIGN section 4): the request's
+// The variables of a targeting.custom rule (docs/targeting.md, "Custom"): the request's
 // targeting.custom map and its user, device and app objects. Slots 0..3, in this order.
 inline constexpr std::array<std::string_view, 4> kRequestVariables = {"custom", "user", "device",
                                                                       "app"};

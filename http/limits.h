@@ -1,5 +1,5 @@
 #pragma once
-// Every bound of the HTTP layer, by name (DESIGN section 7). Hitting one is counted.
+// Every bound of the HTTP layer, by name (docs/operations.md "Limits"). Hitting one is counted.
 #include <cstddef>
 #include <cstdint>
 

@@ -1,4 +1,4 @@
-// Video ads (spec "Video rules"): one VAST 4.2 document with its sealed tracking tokens, a
+// Video ads (docs/video.md): one VAST 4.2 document with its sealed tracking tokens, a
 // whole POST /v1/decision for each delivery mode, and GET /v1/vast behind a signed tag.
 //
 // The catalog is perf/video_catalog.json: the demo's video ad (3 media files, 1 companion

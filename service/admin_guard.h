@@ -1,5 +1,5 @@
 #pragma once
-// Who may use the admin plane (DESIGN section 8). With --admin-token set, every admin
+// Who may use the admin plane (docs/operations.md). With --admin-token set, every admin
 // write (the POST routes: catalog uploads, explains) needs `Authorization: Bearer <token>`,
 // compared in constant time, else 401 10060; reads (health, readiness, metrics) are served
 // to whoever reaches the listener. Without a token, only loopback peers are served at all:

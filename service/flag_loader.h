@@ -2,7 +2,7 @@
 // Loads abseil flags from the environment (DECISIOND_<NAME>), then the command line and
 // any --flagfile, later sources winning.
 //
-// Why not absl::ParseCommandLine: DESIGN spells flags with dashes (--admin-listen) where
+// Why not absl::ParseCommandLine: docs/flags.md spells flags with dashes (--admin-listen) where
 // abseil names are identifiers (admin_listen), also inside flag files; and abseil exits
 // with status 1 on a bad value where we must exit 2. Values are still parsed and checked
 // by abseil's own flag types (CommandLineFlag::ParseFrom).

@@ -1,5 +1,5 @@
 #pragma once
-// Every flag of DESIGN section 2 plus the HTTP limits, as abseil flags, and the typed
+// Every flag of docs/flags.md, HTTP limits included, as abseil flags, and the typed
 // configuration they resolve to.
 #include <cstdint>
 #include <optional>

@@ -158,7 +158,7 @@ int serve(const service::ServiceConfig& config) {
   if (geoip) view.updates.geoip_loaded_wall_s.store(clock.wall_s());
 
   // Frequency caps and exactly-once impressions survive restarts: each core's partition is
-  // rebuilt from its snapshot and the impressions logged after it (DESIGN section 9).
+  // rebuilt from its snapshot and the impressions logged after it (docs/events.md).
   std::shared_ptr<const decision::endpoint::ServedCatalog> served_at_start = view.catalog;
   tracking::state::Recovered recovered = tracking::state::recover_state(
       config.state_dir, config.cores, clock.wall_s(), [&served_at_start](uint64_t ad_id) -> std::span<const caps::CapRule> {

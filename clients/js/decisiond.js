@@ -1,7 +1,7 @@
 // decisiond browser client: ask for a decision, render native creatives, report what the
 // viewer saw and did. One dependency-free ES module; docs in README.md beside it.
 //
-// Tolerant reader (spec "Versioning", "Errors", "Events"): members this file does not use
+// Tolerant reader (docs/versions-and-languages.md, docs/errors.md): members this file does not use
 // are never read, unknown error and warning codes are treated as generic, content items of
 // unknown types and tracking items of unknown kinds are skipped, never an error.
 //
@@ -19,8 +19,8 @@ export const VIEWABLE_MS = 1000;
 // come as 0.4999. A thousandth of the ad is well below a pixel row of any real creative.
 const RATIO_TOLERANCE = 1e-3;
 
-// Codes a client may act on; any other code is generic (spec: "an unknown code is a generic
-// error"; "new warning types may be added; clients log and continue").
+// Codes a client may act on; any other code is generic (docs/errors.md: "a client treats an
+// unknown code as a generic error, and logs an unknown warning and goes on").
 const KNOWN_CODES = new Map([
   [10001, 'invalid_json'],
   [10002, 'unsupported_media_type'],

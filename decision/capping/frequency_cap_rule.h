@@ -1,5 +1,5 @@
 #pragma once
-// DESIGN section 4, step 3, as the selector's eligibility rule: an ad passes when its
+// Frequency caps (docs/caps.md) as the selector's eligibility rule: an ad passes when its
 // targeting holds and, for a user whose id may be used, every frequency cap of the ad still
 // allows one more impression. Targeting runs first; the cap store is asked only for ads
 // that passed everything else and carry caps.

@@ -3,7 +3,7 @@
 // nullopt, and records why not (missing, wrong type, out of range) at the value's path.
 // Null counts as absent everywhere ("end": null is an open end), so a required member that
 // is null is reported as missing. Members the loader does not ask for are never looked at:
-// the tolerant reader of DESIGN section 3.
+// the tolerant reader of docs/catalog.md ("Unknown members are ignored").
 #include <simdjson.h>
 
 #include <cstdint>

@@ -25,7 +25,7 @@ struct LoadResult {
 };
 
 struct LoadOptions {
-  // Checks a targeting.custom CEL source (DESIGN section 3: "must compile"). A non-OK status
+  // Checks a targeting.custom CEL source (docs/catalog.md: it must compile). A non-OK status
   // refuses the catalog with its message at the expression's path. Unset: sources are kept
   // unchecked for cel/ to compile.
   std::function<absl::Status(std::string_view source)> check_custom;

@@ -149,7 +149,7 @@ struct Daypart {
   uint16_t start_minute = 0;  // 0..1439
   uint16_t end_minute = 0;    // start_minute+1..1440
   // A fixed zone for this daypart ("timezone" in the file), e.g. a broadcast schedule in
-  // Europe/Paris. Empty: the user's zone, as DESIGN section 4 says.
+  // Europe/Paris. Empty: the user's zone (docs/targeting.md, "Dayparts").
   std::string time_zone_name;
   absl::TimeZone time_zone;  // loaded at catalog load; meaningful when the name is set
 

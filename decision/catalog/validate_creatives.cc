@@ -37,7 +37,8 @@ std::vector<ContentItem> read_content_items(element value, const std::string& pa
 }
 
 // Language keys are BCP 47 tags, stored case-normalised; the catalog's default language
-// must be among them, so every creative has the content DESIGN section 4.5 falls back to.
+// must be among them, so every creative has the content the content language falls back to
+// (docs/versions-and-languages.md, "Content language").
 void read_contents(const ObjectReader& in, LoadContext& context, Creative& creative) {
   const std::optional<object> contents = in.object_of("contents", kRequired);
   if (!contents) return;
@@ -88,7 +89,7 @@ void read_custom_events(const ObjectReader& in, LoadContext& context, Creative& 
   }
 }
 
-// Either spelling of DESIGN section 3, normalised to vendorKey/url/parameters.
+// Either spelling (docs/catalog.md, "Verification items"), normalised to vendorKey/url/parameters.
 void read_verification(const ObjectReader& in, Creative& creative) {
   for_each_object(in, "verification", kOptional, [&](const ObjectReader& item, size_t) {
     VerificationItem verification;

@@ -1,5 +1,5 @@
 #pragma once
-// The event log's decision lines (DESIGN section 9): one per creative served, with the
+// The event log's decision lines (docs/events.md): one per creative served, with the
 // request id and user id its tracking tokens carry.
 #include <cstdint>
 

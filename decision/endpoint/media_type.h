@@ -1,5 +1,5 @@
 #pragma once
-// The Content-Type rule of POST /v1/decision (DESIGN section 7: otherwise 415 10002).
+// The Content-Type rule of POST /v1/decision (docs/decision-response.md: otherwise 415 10002).
 #include <string_view>
 
 namespace decision::endpoint {

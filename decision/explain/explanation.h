@@ -40,7 +40,7 @@ enum class Rule : uint8_t {
 };
 std::string_view rule_name(Rule rule);
 
-// Whether the request's frequency caps are read, and why (DESIGN section 4, step 3).
+// Whether the request's frequency caps are read, and why (docs/caps.md, docs/targeting.md).
 enum class CapsUse : uint8_t {
   kApplied,                // a user id that may be used
   kNoUserId,               // no user.id

@@ -1,5 +1,5 @@
 #pragma once
-// The GeoNames hierarchy of DESIGN section 4: a city also counts as its first-level
+// The GeoNames hierarchy of docs/targeting.md ("Geo"): a city also counts as its first-level
 // division and its country, a division as its country. Read once at start from the dumps
 // in --geonames-dir (cities15000.txt or any citiesN.txt of the same layout,
 // admin1CodesASCII.txt, countryInfo.txt), then read-only and shared by every core.

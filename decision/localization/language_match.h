@@ -1,5 +1,5 @@
 #pragma once
-// Which of a creative's content languages to serve (DESIGN section 4, item 5).
+// Which of a creative's content languages to serve (docs/versions-and-languages.md).
 //
 // Ranges are tried best first (descending q, ties in header order); the first range that
 // finds a language wins. For one range, in this order:

@@ -1,5 +1,5 @@
 // placements[].targeting.custom: an object of strings, numbers, booleans or arrays of
-// those (DESIGN section 4), read into a flat list for the CEL `custom` variable. Nested
+// those (docs/decision-request.md), read into a flat list for the CEL `custom` variable. Nested
 // objects, nulls and arrays inside arrays are refused: CEL expressions over them would
 // fail at evaluation anyway, and a client learns it at once.
 #include <charconv>

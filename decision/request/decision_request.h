@@ -1,6 +1,6 @@
 #pragma once
-// A decision request as read from the body of POST /v1/decision (spec "Decision request
-// body", DESIGN section 4). Fixed capacities, no heap: one DecisionRequest per core, reused.
+// A decision request as read from the body of POST /v1/decision (docs/decision-request.md).
+// Fixed capacities, no heap: one DecisionRequest per core, reused.
 // Every string_view points into storage of the RequestReader that filled it (its padded
 // copy of the body, or its parser's buffer of unescaped strings) and is valid until that
 // reader's next read().
@@ -15,8 +15,8 @@
 
 namespace decision::request {
 
-// Bounds. More placements is error 10010 (DESIGN section 7); the other bounds are ours
-// (DESIGN is silent): more is the error code of the section, at the path of the array.
+// Bounds (docs/decision-request.md, "Bounds"). More placements is error 10010 (docs/errors.md);
+// past the others is the error code of the section, at the path of the array.
 inline constexpr size_t kMaxPlacements = 20;
 inline constexpr uint32_t kCountMin = 1;
 inline constexpr uint32_t kCountMax = 10;
@@ -144,7 +144,7 @@ struct User {
   GdprConsent gdpr = GdprConsent::kAbsent;
   std::string_view consent_string;     // kConsentString: the TC string as sent
   // kConsentString: whether the TC string consents to purpose 1 (store and/or access
-  // information on a device), the consent DESIGN section 4 asks for. False otherwise.
+  // information on a device), the consent docs/targeting.md ("GDPR") asks for. False otherwise.
   bool consent_string_purpose1 = false;
 
   void clear() { *this = User{}; }

@@ -14,7 +14,7 @@ namespace decision::request {
 
 class ErrorList {
  public:
-  // Every error of a request is reported (DESIGN section 7) up to these bounds; past them
+  // Every error of a request is reported (docs/errors.md) up to these bounds; past them
   // errors are counted in dropped() and left out, so a hostile body cannot make the 422
   // reply grow without bound. A valid-shaped request with every field wrong stays far below.
   static constexpr size_t kMaxErrors = 100;

@@ -1,5 +1,5 @@
-// placements[].targeting.location: points with a radius. DESIGN section 4 names the fields
-// lat/lon/radius (km, default 0) and accepts latitude/longitude/radiusKm as well.
+// placements[].targeting.location: points with a radius. The fields are lat/lon/radius (km,
+// default 0), latitude/longitude/radiusKm accepted as well (docs/decision-request.md).
 #include "decision/request/read_context.h"
 
 namespace decision::request {

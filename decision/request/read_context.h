@@ -9,7 +9,7 @@
 // reads (skipped values, literals and numbers never converted) and trailing content. So
 // every value is walked: known fields by their readers, everything else by skip(), which
 // unescapes each string and key and checks each literal and number; after the root object
-// the document must be at its end. Measured (README.md): a simdjson::dom pre-pass for
+// the document must be at its end. Measured (docs/decision-request.md): a simdjson::dom pre-pass for
 // validation followed by the ondemand read costs 1.3-1.4x this single pass, from a 35-byte
 // body to a 60 KiB one. The JSONTestSuite conformance tests and a differential test against
 // simdjson::dom hold the single pass to DOM's verdicts.

@@ -1,14 +1,14 @@
 #pragma once
-// Reads and validates the body of POST /v1/decision into a DecisionRequest (spec "Decision
-// request body", DESIGN sections 4 and 7). One RequestReader per core: it owns the simdjson
+// Reads and validates the body of POST /v1/decision into a DecisionRequest
+// (docs/decision-request.md, docs/errors.md). One RequestReader per core: it owns the simdjson
 // parser, a padded copy of the body and the error list, all reused, so a warm reader
 // allocates nothing for bodies up to its capacity (the HTTP body limit by default).
 //
 // Outcomes: ok; 400 10001 when the body is not valid JSON, nests deeper than
 // kMaxJsonDepth, or is not an object; 422 with every validation error of the request, in
 // document order, each with the JSON path of its field; 500 10099 only when a body larger
-// than the reader's capacity finds no memory. The rules and the choices DESIGN
-// leaves open are listed in decision/request/README.md.
+// than the reader's capacity finds no memory. The rules and the choices taken inside them
+// are listed in docs/decision-request.md.
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -24,8 +24,8 @@
 namespace decision::request {
 
 // What the request's API version understands; filled from the version's feature table.
-// A field that is not understood is neither validated nor read (spec: 2025-01-01 clients
-// may send anything there). The defaults are those of 2025-01-01.
+// A field that is not understood is neither validated nor read (docs/decision-request.md,
+// "Unknown fields": 2025-01-01 clients may send anything there). The defaults are those of 2025-01-01.
 struct ReadOptions {
   bool format_understood = false;       // placements[].format (2025-11-01)
   bool destination_understood = false;  // placements[].targeting.destination (2025-11-01)
@@ -76,7 +76,7 @@ struct RequestReaderCounters {
 
 class RequestReader {
  public:
-  static constexpr size_t kDefaultCapacityBytes = 64 * 1024;  // DESIGN section 7 body limit
+  static constexpr size_t kDefaultCapacityBytes = 64 * 1024;  // the body limit (docs/errors.md)
 
   // Allocates the parser and buffers for bodies up to capacity_bytes; a larger body still
   // reads, after a reallocation (counted in buffer_grows).

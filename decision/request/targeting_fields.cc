@@ -7,7 +7,7 @@
 namespace decision::request {
 namespace {
 
-// DESIGN section 7 gives 10017 to bad geo and destination values; a targeting that is not
+// docs/errors.md gives 10017 to bad geo and destination values; a targeting that is not
 // an object is a bad targeting as a whole, and gets the same code.
 constexpr int kTargetingInvalid = 10017;
 

@@ -1,7 +1,7 @@
 #pragma once
 // user.consent.gdpr as a string: an IAB TCF v2 "TC String" (IAB Tech Lab, "Consent string
 // and vendor list formats v2"), decoded far enough to know whether purpose 1 (store and/or
-// access information on a device) is consented, which is what DESIGN section 4 asks.
+// access information on a device) is consented, which is what docs/targeting.md ("GDPR") asks.
 //
 // A TC string is segments joined by '.', each base64url (A-Z a-z 0-9 - _, no '=' padding)
 // holding big-endian bit fields, 6 bits a character. A string is valid when:

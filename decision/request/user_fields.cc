@@ -1,5 +1,5 @@
-// user: id, ip, timezone, consent.gdpr. Every fault of the user object is 10020 (DESIGN
-// section 7), at the path of the field at fault.
+// user: id, ip, timezone, consent.gdpr. Every fault of the user object is 10020
+// (docs/errors.md), at the path of the field at fault.
 #include "decision/request/ip_address.h"
 #include "decision/request/read_context.h"
 #include "decision/request/tcf_consent.h"

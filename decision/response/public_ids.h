@@ -1,5 +1,5 @@
 #pragma once
-// Public identifiers of the response: "<kind>_<catalog id>" (spec "Advertiser", "metadata").
+// Public identifiers of the response: "<kind>_<catalog id>" (docs/decision-response.md, "Body").
 // The request side parses the same forms (decision/request/public_id.h).
 #include <charconv>
 #include <cstdint>

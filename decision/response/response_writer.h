@@ -1,5 +1,5 @@
 #pragma once
-// The body of a served decision (spec "Decision response body"): one code path for every
+// The body of a served decision (docs/decision-response.md, "Body"): one code path for every
 // API version, which differ only in the VersionFeatures flags they set. Written straight
 // into the reply buffer with http::JsonWriter: catalog text comes pre-escaped from
 // CatalogText, tokens are sealed in place, nothing is built on the side.

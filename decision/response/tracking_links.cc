@@ -37,7 +37,7 @@ bool TrackingLinks::write(http::JsonWriter& json, const tracking::TokenIssue& is
   if (!in_document && !write_link(json, event)) return false;
   json.end_array().literal_key("clicks").begin_array();
   // A click token exists even without a click URL: the click is still counted (and answered
-  // 204 rather than 302, DESIGN section 5).
+  // 204 rather than 302, docs/tracking.md).
   event.kind = tracking::EventKind::kClick;
   event.click_url = creative.click_url;
   if (!in_document && !write_link(json, event)) return false;

@@ -1,5 +1,5 @@
 #pragma once
-// The `tracking` object of a served creative (DESIGN section 5): one URL per event the
+// The `tracking` object of a served creative (docs/decision-response.md): one URL per event the
 // creative can report, each {base_url}/v1/tracking?t=<token>, the token sealing what
 // happened to which ad for which request. Tokens are encoded straight into the response
 // body, so a URL costs one AES-GCM seal and no copies.
@@ -18,7 +18,7 @@
 
 namespace decision::response {
 
-// Which tracking arrays a creative carries (spec "Tracking", "Video rules" 3 and 4).
+// Which tracking arrays a creative carries (docs/decision-response.md, "Body"; docs/video.md).
 enum class TrackingShape : uint8_t {
   kNative,         // impressions, clicks, custom
   kVideoJson,      // those and videoEvents (skip only when skippable): a custom player calls them

@@ -1,9 +1,9 @@
 #pragma once
-// What a video creative adds to the decision response (spec "Video rules", versions from
+// What a video creative adds to the decision response (docs/video.md, versions from
 // 2025-11-01): the video members of `metadata`, and `delivery` with its `vast` object:
 //   json      {}                         the media files are in `contents` (docs/video.md)
 //   vast_xml  {"xmlBase64": "..."}       the VAST 4.2 document, built now, base64
-//   vast_tag  {"tagUrl": "..."}          a signed URL of GET /v1/vast (DESIGN section 5)
+//   vast_tag  {"tagUrl": "..."}          a signed URL of GET /v1/vast (docs/video.md)
 //
 // One per core: it drives the core's VAST document writer and tag codec.
 #include <cstdint>

@@ -1,9 +1,9 @@
 #pragma once
-// Picks the ads of one placement request (DESIGN section 4, steps 1 and 4): candidates of
-// the placement and format, active now, passing the request's advertiser and template
-// filters and any further eligibility rule (targeting, caps); tiers heaviest first;
-// within a tier weighted random without replacement; one creative per ad, at random; an
-// ad already chosen for this request (any placement) is never chosen again.
+// Picks the ads of one placement request (docs/decision-response.md, "Candidates and
+// selection"): candidates of the placement and format, active now, passing the request's
+// advertiser and template filters and any further eligibility rule (targeting, caps); tiers
+// heaviest first; within a tier weighted random without replacement; one creative per ad, at
+// random; an ad already chosen for this request (any placement) is never chosen again.
 #include <cstdint>
 #include <optional>
 #include <span>

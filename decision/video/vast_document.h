@@ -1,5 +1,5 @@
 #pragma once
-// The VAST 4.2 document of one served video ad (spec "Video rules", DESIGN section 5): an
+// The VAST 4.2 document of one served video ad (docs/video.md, "The document"): an
 // InLine ad with one linear creative, written straight into the caller's buffer; no DOM,
 // nothing allocated once the buffer has grown. Elements follow the order of the XSD's
 // sequences (fixtures/vast/vast_4.2.xsd), because validators and strict players check it:
@@ -50,7 +50,7 @@ class VastDocumentWriter {
   // tracking token cannot be sealed; out then holds a partial document to discard.
   bool write(const VastAd& ad, const tracking::TokenIssue& issue, std::string& out);
 
-  // The no-fill reply (DESIGN section 5): a VAST document without an ad.
+  // The no-fill reply (docs/video.md, "`GET /v1/vast`"): a VAST document without an ad.
   static void write_no_fill(std::string& out);
 
  private:

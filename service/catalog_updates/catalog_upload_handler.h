@@ -1,5 +1,5 @@
 #pragma once
-// POST /admin/catalog on one core (DESIGN section 8): the body is a whole catalog. The
+// POST /admin/catalog on one core (docs/operations.md): the body is a whole catalog. The
 // request waits (a deferred reply) while the update loop builds the catalog off the
 // reactors and publishes it; it is answered 200 with the new revision once every core
 // serves it, or 422 10030 listing every error (JSON path in details.field, and the

@@ -1,5 +1,5 @@
 #pragma once
-// The main thread's loop once the cores serve (DESIGN sections 1 and 8): it waits for
+// The main thread's loop once the cores serve (docs/operations.md): it waits for
 // signals and catalog uploads, and does the slow part of every update off the reactors.
 //   SIGTERM, SIGINT  returns, so main can shut the cores down;
 //   SIGHUP           re-reads --catalog and re-opens --geoip-db (operators refresh GeoLite2

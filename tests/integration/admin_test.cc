@@ -1,5 +1,5 @@
-// The admin plane (DESIGN section 8): health, readiness, and Prometheus metrics that
-// count the requests and limit hits this test itself caused.
+// The admin plane (docs/operations.md, "Health and metrics"): health, readiness, and
+// Prometheus metrics that count the requests and limit hits this test itself caused.
 #include <gtest/gtest.h>
 
 #include <string>

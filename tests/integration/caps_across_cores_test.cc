@@ -1,4 +1,4 @@
-// Frequency caps with two cores (DESIGN sections 1 and 4 step 3): a user belongs to one
+// Frequency caps with two cores (docs/caps.md, "Who owns what"): a user belongs to one
 // core; decisions and impressions that land on the other core are handed over, and the cap
 // holds exactly whichever core answers. At --max-cross-core-asks=0 nothing is handed over:
 // what another core owns is shed with 503 10098 and Retry-After: 1, what the receiving core

@@ -18,7 +18,7 @@ bool matches(const std::optional<std::string>& text, const char* pattern) {
 
 bool is_http_url(const std::optional<std::string>& text) { return matches(text, "https?://[^ ]+"); }
 
-// {base_url}/v1/tracking?t=<unpadded base64url token> (DESIGN section 5).
+// {base_url}/v1/tracking?t=<unpadded base64url token> (docs/tokens.md).
 bool is_tracking_url(const std::optional<std::string>& text, const std::string& prefix) {
   if (!text || text->rfind(prefix, 0) != 0) return false;
   return std::regex_match(text->substr(prefix.size()), std::regex("[A-Za-z0-9_-]{16,}"));

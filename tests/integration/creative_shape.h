@@ -1,8 +1,7 @@
 #pragma once
-// The shape of one creative in a decision reply (spec "Decision response body", DESIGN
-// section 5, docs/decision-response.md), judged member by member on the parsed JSON:
-// types, id forms, tracking URLs under the --base-url, and the members that only some
-// versions have.
+// The shape of one creative in a decision reply (docs/decision-response.md), judged member by
+// member on the parsed JSON: types, id forms, tracking URLs under the --base-url, and the
+// members that only some versions have.
 #include <gtest/gtest.h>
 #include <simdjson.h>
 

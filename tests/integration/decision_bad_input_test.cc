@@ -1,4 +1,4 @@
-// Requests POST /v1/decision refuses (DESIGN section 7, docs/decision-request.md): 415
+// Requests POST /v1/decision refuses (docs/errors.md, docs/decision-request.md): 415
 // 10002 for a media type other than application/json, 400 10001 for a body that is not a
 // JSON object, 422 listing every validation error with its JSON path. Every one uses the
 // error envelope and still echoes the version it was read under.

@@ -1,4 +1,4 @@
-// Content language (DESIGN section 4.5, docs/versions-and-languages.md): the best match of
+// Content language (docs/versions-and-languages.md): the best match of
 // Accept-Language among a creative's languages, else the catalog's default with warning
 // 20004; no header at all is warning 20001. Checked against the demo catalog's own
 // contents, read from catalogs/demo.json (the file the binary has built in).

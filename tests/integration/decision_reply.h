@@ -46,7 +46,7 @@ struct DecisionReply {
 // read into `out`; a failure says what is wrong with the body.
 ::testing::AssertionResult ReadDecision(const std::string& body, DecisionReply& out);
 
-// The error envelope of DESIGN section 7 ({"success":false,"data":null,"errors":[...],
+// The error envelope of docs/errors.md ({"success":false,"data":null,"errors":[...],
 // "warnings":null}, every error with an integer code, a non-empty message and an object
 // as details) listing exactly these (code, details.field) pairs, in any order. A field
 // left empty expects an error without details.field.

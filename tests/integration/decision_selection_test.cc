@@ -1,6 +1,7 @@
-// Which ads a decision may return (DESIGN section 4): tiers heaviest first, the
-// advertiserId and templateId filters, flight dates, targeting that cannot hold, and
-// native ads only under 2025-01-01. Each test writes the catalog it reasons about.
+// Which ads a decision may return (docs/decision-response.md, "Candidates and selection"):
+// tiers heaviest first, the advertiserId and templateId filters, flight dates, targeting that
+// cannot hold, and native ads only under 2025-01-01. Each test writes the catalog it reasons
+// about.
 #include <gtest/gtest.h>
 
 #include <set>
@@ -150,7 +151,8 @@ TEST(Flight, AdsOutsideTheirFlightDatesAreNeverServed) {
             (std::set<std::string>{"ad_3", "ad_4"}));
 }
 
-// DESIGN section 4.2: with no geo known for the request, a geo-targeted ad is not eligible.
+// docs/targeting.md, "Geo": with no geo known for the request, a geo-targeted ad is not
+// eligible.
 TEST(Targeting, GeoTargetedAdIsNotServedWhenNoGeoIsKnown) {
   const std::vector<TestAd> ads = {
       {.id = 1, .placement_ids = {1}, .weight = 1000, .targeting_json = R"({"geo":[2988507]})"},
@@ -162,7 +164,7 @@ TEST(Targeting, GeoTargetedAdIsNotServedWhenNoGeoIsKnown) {
             std::set<std::string>{"ad_2"});
 }
 
-// DESIGN section 4.1: under 2025-01-01 only native ads are candidates and `format` is
+// docs/video.md: under 2025-01-01 only native ads are candidates and `format` is
 // ignored. The demo catalog's video_preroll holds a video ad only.
 TEST(Formats, Version20250101ServesNativeAdsOnlyAndIgnoresFormat) {
   ServerProcess server(standard_flags());

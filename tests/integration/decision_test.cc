@@ -1,4 +1,4 @@
-// POST /v1/decision as served (spec "Decision response body", DESIGN sections 4 and 5):
+// POST /v1/decision as served (docs/decision-response.md):
 // the shape of every creative under each version, one data item per requested
 // placement in request order, `count`, no ad twice in one response, and --seed.
 #include <gtest/gtest.h>
@@ -144,7 +144,7 @@ TEST(DecisionData, ExactlyCountCreativesWhenEnoughAdsAreEligible) {
     ASSERT_EQ(decision.data.size(), 1u);
     EXPECT_EQ(decision.data[0].creatives.size(), static_cast<size_t>(count));
   }
-  // Without count: one (spec Limits: default 1).
+  // Without count: one (docs/decision-request.md: default 1).
   const CurlReply reply = client.decide(R"({"placements":[{"key":"feed"}]})");
   DecisionReply decision;
   ASSERT_TRUE(ReadDecision(reply.body, decision));
@@ -176,7 +176,7 @@ TEST(DecisionData, SameAdNeverTwiceInOneResponse) {
   }
 }
 
-// The most a request can ask for (20 placements, DESIGN section 7; count 10 each) with
+// The most a request can ask for (20 placements, docs/errors.md; count 10 each) with
 // more than enough ads: all 200 served, none twice.
 TEST(DecisionData, TwentyPlacementsOfTenCreativesAreServedInFull) {
   std::vector<TestAd> ads;

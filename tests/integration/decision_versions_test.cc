@@ -1,4 +1,4 @@
-// X-Decision-Version (spec "Versioning", DESIGN section 6, docs/versions-and-languages.md):
+// X-Decision-Version (docs/versions-and-languages.md):
 // checked before anything else; exact dates only; the oldest version not sunset when
 // absent; 410 10043 once sunset; maintenance and deprecated versions served with
 // X-API-Deprecated, Sunset and warning 20002. Lifecycle files are written with dates

@@ -1,4 +1,4 @@
-// A disk that refuses the event log's writes (DESIGN section 9): a 256 KiB tmpfs mounted
+// A disk that refuses the event log's writes (docs/events.md): a 256 KiB tmpfs mounted
 // over <state-dir>/events and filled by the test. Requests are still served (and caps still
 // apply), /readyz turns 503 and the metrics say why, and once the test frees space the
 // server is ready again within a few flush intervals and the held lines reach the log.

@@ -1,5 +1,5 @@
-// What the server acknowledged before its last flush survives the process (DESIGN section
-// 9): after kill -9 or SIGTERM, with or without a snapshot written first (and with
+// What the server acknowledged before its last flush survives the process (docs/events.md):
+// after kill -9 or SIGTERM, with or without a snapshot written first (and with
 // impressions after that snapshot), a restart on the same --state-dir knows every counted
 // token (a repeat counts nothing new) and every user's caps.
 #include <signal.h>

@@ -1,5 +1,5 @@
 #pragma once
-// The event log as the tests read it (DESIGN section 9, docs/events.md): every whole line of
+// The event log as the tests read it (docs/events.md): every whole line of
 // every core's files, with every documented member kept (absent members stay nullopt), so a
 // test can check the shape of a line as well as count lines. Reading waits by polling: the
 // server writes lines asynchronously and syncs them every --events-flush.

@@ -1,4 +1,4 @@
-// The event log as an operator meets it (DESIGN section 9): read back with
+// The event log as an operator meets it (docs/events.md): read back with
 // tools/decisiond-events, and a disk that refuses writes (a full filesystem the test
 // mounts) never fails a request, turns /readyz unready, and loses nothing it can keep.
 #include <sys/mount.h>

@@ -1,7 +1,6 @@
-// tools/decisiond-events against a log the real server wrote (DESIGN section 9,
-// docs/events.md): print filters by kind, ad and user and merges the cores by time, --json
-// prints an array of the stored lines, and summary --json counts by kind, ad and hour what
-// the files hold.
+// tools/decisiond-events against a log the real server wrote (docs/events.md): print filters
+// by kind, ad and user and merges the cores by time, --json prints an array of the stored
+// lines, and summary --json counts by kind, ad and hour what the files hold.
 #include <signal.h>
 #include <sys/wait.h>
 

@@ -1,7 +1,7 @@
-// Exactly-once impressions (DESIGN sections 4 step 3, 5 and 9): an impression URL called N
-// times answers 204 every time, is logged once as "duplicate":false and N-1 times as
-// "duplicate":true by the core that owns its user, and counts once against caps. Calls go
-// on fresh connections, so either core receives them.
+// Exactly-once impressions (docs/tracking.md, docs/caps.md, docs/events.md): an impression
+// URL called N times answers 204 every time, is logged once as "duplicate":false and N-1
+// times as "duplicate":true by the core that owns its user, and counts once against caps.
+// Calls go on fresh connections, so either core receives them.
 #include <algorithm>
 #include <chrono>
 #include <map>

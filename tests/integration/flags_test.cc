@@ -1,4 +1,4 @@
-// Flags (DESIGN section 2): a bad value is exit 2 with one line on stderr; values come
+// Flags (docs/flags.md): a bad value is exit 2 with one line on stderr; values come
 // from the environment (DECISIOND_<NAME>), the command line and --flagfile with dashed
 // names, and the command line wins over the environment.
 //

@@ -1,5 +1,5 @@
-// Frequency caps and exactly-once impressions over HTTP with two cores (DESIGN section 4
-// step 3 and section 5): a user's impressions count once, against the user's caps, whichever
+// Frequency caps and exactly-once impressions over HTTP with two cores (docs/caps.md,
+// docs/tracking.md): a user's impressions count once, against the user's caps, whichever
 // core each request lands on; and all of it survives restarts, clean or kill -9.
 #include <signal.h>
 

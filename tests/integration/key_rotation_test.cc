@@ -1,4 +1,4 @@
-// Key rotation end to end (docs/keys.md, DESIGN sections 2 and 5): tools/decisiond-keys
+// Key rotation end to end (docs/keys.md): tools/decisiond-keys
 // changes <state-dir>/keys.json between runs of the real server on that directory. After a
 // rotation, tokens and VAST tags sealed with the old key still work and new ones carry the
 // new key id; after the old key is retired they are refused (400 10050, 403 10052) while

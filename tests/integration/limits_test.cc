@@ -1,4 +1,4 @@
-// Every bound of the HTTP layer (http/limits.h, DESIGN section 7): malformed input,
+// Every bound of the HTTP layer (http/limits.h, docs/operations.md "Limits"): malformed input,
 // header size and count, body size by Content-Length and chunked, 100-continue, and the
 // request timeout. An error that ends the connection says so and then closes.
 #include <gtest/gtest.h>

@@ -1,7 +1,6 @@
 #pragma once
-// What every reply must satisfy, as gtest assertions. The error envelope of DESIGN
-// section 7 is checked structurally (parsed, not compared as text), so key order and
-// spacing stay free.
+// What every reply must satisfy, as gtest assertions. The error envelope of docs/errors.md is
+// checked structurally (parsed, not compared as text), so key order and spacing stay free.
 #include <gtest/gtest.h>
 
 #include <cstdint>

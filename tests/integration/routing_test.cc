@@ -1,5 +1,6 @@
-// Routing rules (DESIGN section 7): which listener serves which path, 404 for unknown
-// paths, and 405 with Allow for a known path and another method.
+// Routing rules (docs/errors.md, docs/operations.md "Admin plane security"): which listener
+// serves which path, 404 for unknown paths, and 405 with Allow for a known path and another
+// method.
 #include <gtest/gtest.h>
 
 #include "tests/integration/raw_connection.h"

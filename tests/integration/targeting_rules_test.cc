@@ -1,4 +1,4 @@
-// The targeting rules of DESIGN section 4 over HTTP (docs/targeting.md): dayparts read on
+// The targeting rules over HTTP (docs/targeting.md): dayparts read on
 // the daypart's, the user's, the GeoIP or the UTC clock; destinations, read from
 // 2025-11-01 on and widened through GeoNames; and GDPR, which decides whether the user id
 // travels in tracking tokens. Daypart windows are six hours wide around the real current

@@ -1,5 +1,5 @@
 #pragma once
-// A small tmpfs mounted over a directory for a test's life (DESIGN section 9: a disk that
+// A small tmpfs mounted over a directory for a test's life (docs/events.md: a disk that
 // refuses writes). Mounting needs root (CAP_SYS_ADMIN); when it is not possible the guard
 // says why, and the test skips. Unmounted (lazily, so files the server still holds open do
 // not keep it) when the guard dies.

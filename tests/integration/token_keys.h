@@ -1,6 +1,6 @@
 #pragma once
-// A --state-dir whose keys.json the test wrote (DESIGN section 2), so that it can open the
-// tracking tokens the server seals with those keys (DESIGN section 5) and read what they
+// A --state-dir whose keys.json the test wrote (docs/keys.md), so that it can open the
+// tracking tokens the server seals with those keys (docs/tokens.md) and read what they
 // carry, such as the user id that GDPR may withhold. The tracking endpoint is not the way
 // in: a token's contents never leave the server.
 #include <gtest/gtest.h>

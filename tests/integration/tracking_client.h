@@ -1,8 +1,8 @@
 #pragma once
-// Calling tracking URLs the way the tracking tests need to (DESIGN sections 5 to 7): GET and
+// Calling tracking URLs the way the tracking tests need to (docs/tracking.md): GET and
 // HEAD over one kept-alive raw connection (so hundreds of refused tokens cost one connect),
 // the error envelope checked member by member, token bytes for tampering, and which core owns
-// a user (DESIGN section 1), so a test can pick users of either core.
+// a user (docs/caps.md, "Who owns what"), so a test can pick users of either core.
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -56,7 +56,7 @@ class TrackingClient {
   int connections_opened_ = 0;
 };
 
-// DESIGN section 7: {"success":false,"data":null,"errors":[{"code":code,"message":"...",
+// docs/errors.md: {"success":false,"data":null,"errors":[{"code":code,"message":"...",
 // "details":{...}}],"warnings":null}, with code as the first error's code.
 ::testing::AssertionResult IsErrorEnvelope(std::string_view body, int code);
 // The first error's code, or -1 when the body is not an error envelope.

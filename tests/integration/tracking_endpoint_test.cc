@@ -1,4 +1,4 @@
-// GET /v1/tracking over HTTP (DESIGN sections 5 and 6, docs/tracking.md): every reply and
+// GET /v1/tracking over HTTP (docs/tracking.md): every reply and
 // code, HEAD, tokens refused at every flipped bit, kinds known and unknown.
 #include <chrono>
 #include <memory>

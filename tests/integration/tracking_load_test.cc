@@ -1,5 +1,5 @@
 // Decisions and their impression calls at full rate for a minute, from several clients:
-// afterwards the event log holds exactly what was acknowledged (DESIGN section 9: the log
+// afterwards the event log holds exactly what was acknowledged (docs/events.md: the log
 // is the source of truth for impressions). Loopback only; bounded in time.
 #include <atomic>
 #include <chrono>

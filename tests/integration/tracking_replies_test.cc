@@ -1,7 +1,7 @@
-// The replies of GET /v1/tracking as a client sees them (DESIGN sections 5 and 7): every
-// accepted kind answers with Cache-Control: no-store and the documented status, refusals
-// carry the error envelope member by member, and HEAD answers exactly as GET does without
-// the body.
+// The replies of GET /v1/tracking as a client sees them (docs/tracking.md, docs/errors.md):
+// every accepted kind answers with Cache-Control: no-store and the documented status,
+// refusals carry the error envelope member by member, and HEAD answers exactly as GET does
+// without the body.
 #include <cctype>
 #include <chrono>
 #include <map>

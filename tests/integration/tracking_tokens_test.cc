@@ -1,4 +1,4 @@
-// What GET /v1/tracking makes of a token (DESIGN section 5): any change to it, a bit of its
+// What GET /v1/tracking makes of a token (docs/tracking.md): any change to it, a bit of its
 // bytes or a character of its text, is 400 10050 and logs nothing; a token sealed with keys
 // the server does not hold is 400 10050; an expired one is 410 10051; t missing or repeated
 // is 10050. Hundreds of tampered tokens go over one kept-alive connection.

@@ -1,4 +1,4 @@
-// X-Tracking-Version on GET /v1/tracking (spec "Versioning", DESIGN section 6): read before
+// X-Tracking-Version on GET /v1/tracking (docs/versions-and-languages.md): read before
 // the token, exact known dates only, the oldest version not sunset when absent, echoed on
 // every served reply, 410 10043 once sunset, deprecation headers in maintenance and
 // deprecated phases. Lifecycle files use dates relative to the real current day.

@@ -1,4 +1,4 @@
-// A catalog whose video creative breaks a rule of DESIGN section 3 (docs/catalog.md "Video")
+// A catalog whose video creative breaks a rule of docs/catalog.md ("Video")
 // refuses start-up: exit 2, and stderr names the JSON path of the offending field. One case
 // per rule; the same catalog with a good video object starts.
 #include <gtest/gtest.h>

@@ -1,5 +1,5 @@
 #pragma once
-// What the video tests share (spec "Video rules", DESIGN sections 3 and 5): a small catalog
+// What the video tests share (docs/video.md, docs/catalog.md): a small catalog
 // with one video ad per delivery mode beside a native one, the decision request that shows
 // them all, the VAST document of a served creative (xmlBase64 decoded, or its tagUrl
 // fetched), and the tracking URLs inside it, each with the element that holds it.

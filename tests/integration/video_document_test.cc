@@ -1,9 +1,9 @@
-// What a video creative says, whole, per delivery mode (spec "Video rules" 3 to 5, DESIGN
-// section 5): the VAST 4.2 document of a vast_xml creative (its xmlBase64 decoded) and of a
-// vast_tag creative (its tagUrl fetched), and the JSON of a json-delivery creative, each
-// compared with a golden text once tokens and request ids are replaced by placeholders; then
-// every tracking token of a document opened with the server's keys, to check it is of the
-// kind its element says, for the served ad, the decision's request, and --tracking-ttl.
+// What a video creative says, whole, per delivery mode (docs/video.md): the VAST 4.2 document
+// of a vast_xml creative (its xmlBase64 decoded) and of a vast_tag creative (its tagUrl
+// fetched), and the JSON of a json-delivery creative, each compared with a golden text once
+// tokens and request ids are replaced by placeholders; then every tracking token of a
+// document opened with the server's keys, to check it is of the kind its element says, for
+// the served ad, the decision's request, and --tracking-ttl.
 #include <gtest/gtest.h>
 
 #include <algorithm>

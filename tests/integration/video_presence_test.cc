@@ -1,6 +1,5 @@
-// Which members a decision reply gives video and native creatives (spec "Decision response
-// body", "Video rules" 1 to 4 and "Presence rules for verification resources"; DESIGN
-// sections 4 and 6): video ads only from 2025-11-01, the format filter, delivery and vast,
+// Which members a decision reply gives video and native creatives (docs/decision-response.md,
+// docs/video.md): video ads only from 2025-11-01, the format filter, delivery and vast,
 // the tracking arrays per delivery mode, video metadata, and a json delivery's media in
 // contents. The catalog is video_catalog.h's: ad 1 native, ads 2 (json), 3 (vast_xml) and
 // 4 (vast_tag) on placement "mixed", ad 5 (json) alone on "video_only".

@@ -1,10 +1,10 @@
-// GET /v1/vast, the signed VAST tag URL of a vast_tag creative (spec "Video rules" 7, DESIGN
-// sections 5 and 7): any change to its query, or a parameter missing or repeated, is 403
-// 10052 naming the parameter in details.field; an authentic tag past exp is 410 10053; a tag
-// whose ad has left the catalog (or is no longer a video of that placement in flight) gets
-// the empty VAST document with 200; keys live in --state-dir, so tags outlive a restart.
-// Documents are application/xml, not stored, open to every origin; HEAD is GET without the
-// body. Hundreds of refused tags go over one kept-alive connection.
+// GET /v1/vast, the signed VAST tag URL of a vast_tag creative (docs/video.md,
+// "`GET /v1/vast`"; docs/errors.md): any change to its query, or a parameter missing or
+// repeated, is 403 10052 naming the parameter in details.field; an authentic tag past exp is
+// 410 10053; a tag whose ad has left the catalog (or is no longer a video of that placement
+// in flight) gets the empty VAST document with 200; keys live in --state-dir, so tags outlive
+// a restart. Documents are application/xml, not stored, open to every origin; HEAD is GET
+// without the body. Hundreds of refused tags go over one kept-alive connection.
 #include <gtest/gtest.h>
 
 #include <csignal>

@@ -1,10 +1,10 @@
-// The tracking URLs a video creative hands out, called as a player calls them (DESIGN
-// sections 5 and 9, spec "Events"): every URL of a VAST document answers 204 and is logged
-// with its kind (impression, click, video milestone, error with the player's code,
-// verification_not_executed with its vendor and reason); the click elements count without
-// redirecting; a document's impression counts once; [ERRORCODE] and [REASON] are logged only
-// when the player put a usable number in their place; a json delivery's videoEvents are
-// logged by milestone.
+// The tracking URLs a video creative hands out, called as a player calls them (docs/video.md
+// "Player callbacks", docs/tracking.md, docs/events.md): every URL of a VAST document answers
+// 204 and is logged with its kind (impression, click, video milestone, error with the
+// player's code, verification_not_executed with its vendor and reason); the click elements
+// count without redirecting; a document's impression counts once; [ERRORCODE] and [REASON]
+// are logged only when the player put a usable number in their place; a json delivery's
+// videoEvents are logged by milestone.
 #include <gtest/gtest.h>
 
 #include <algorithm>

@@ -1,5 +1,5 @@
 #pragma once
-// Synthetic catalogs (DESIGN section 3) of any size, for benchmarks and tests: realistic
+// Synthetic catalogs (docs/catalog.md) of any size, for benchmarks and tests: realistic
 // and mixed (three tiers, flight dates, caps, every kind of targeting, localized creatives,
 // video), valid for decision/catalog/loader.h, and a pure function of the options.
 //

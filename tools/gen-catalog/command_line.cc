@@ -12,7 +12,7 @@ namespace {
 
 constexpr std::string_view kUsage =
     "usage: gen-catalog [--name=value ...]\n"
-    "Writes a synthetic catalog (DESIGN section 3) to standard output or --out.\n"
+    "Writes a synthetic catalog (docs/catalog.md) to standard output or --out.\n"
     "  --ads=N                    ads (default 1000)\n"
     "  --placements=N             placements slot_0001.. (default 10)\n"
     "  --advertisers=N            advertisers (default ads/50, at least 1)\n"

@@ -58,7 +58,7 @@ std::span<const uint64_t> geo_ids();
 std::span<const Place> cities();
 // GeoNames ids of travel destinations, for targeting.destination.
 std::span<const uint64_t> destination_ids();
-// CEL over the request's targeting.custom map (DESIGN section 4).
+// CEL over the request's targeting.custom map (docs/targeting.md, "Custom").
 std::span<const std::string_view> custom_expressions();
 std::span<const std::string_view> time_zones();
 

@@ -1,6 +1,6 @@
 #pragma once
 // The impression tokens this core has counted, so that a token counts once however often it
-// is called (DESIGN section 5). Single-threaded, one per core: the core that owns a token's
+// is called (docs/caps.md). Single-threaded, one per core: the core that owns a token's
 // impression (tracking/impressions/impression_owner.h) is the only one that asks.
 //
 // A token id is a 64-bit fingerprint of the token's key id and nonce, and nonces never

@@ -1,5 +1,5 @@
 #pragma once
-// GET /v1/tracking on one core (DESIGN sections 5 and 6):
+// GET /v1/tracking on one core (docs/tracking.md):
 //   1. X-Tracking-Version, before anything else (400 10042, 410 10043); every later reply
 //      echoes the version served, with the deprecation headers when due;
 //   2. the token `t`: missing, malformed, tampered with or sealed under a key we do not hold

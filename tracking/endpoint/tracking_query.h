@@ -1,5 +1,5 @@
 #pragma once
-// The query of GET /v1/tracking (DESIGN section 5): `t`, the sealed token, for player
+// The query of GET /v1/tracking (docs/tracking.md): `t`, the sealed token, for player
 // errors `code`, the VAST error code the player put in place of [ERRORCODE], and for
 // verifications that did not run `reason`, in place of [REASON]. Anything else
 // in the query is ignored (a player or proxy may add cache-busters).

@@ -65,7 +65,7 @@ absl::Status EventLog::start() {
   }
   if (fd_ < 0) {
     // The disk refuses (read-only, full, I/O error): the core serves all the same, as it
-    // does when the disk refuses later (DESIGN section 9). Lines collect in memory, the
+    // does when the disk refuses later (docs/events.md). Lines collect in memory, the
     // log is unhealthy (/readyz 503), and the open is tried again every flush interval.
     start_error_ = "cannot create event log file " + (error ? settings_.directory : path) + ": " +
                    std::strerror(refused != 0 ? refused : EIO);

@@ -1,5 +1,5 @@
 #pragma once
-// One core's event log writer (DESIGN section 9). append() formats a line into memory and
+// One core's event log writer (docs/events.md). append() formats a line into memory and
 // returns at once; once per loop iteration everything appended is handed to the core's
 // ring as one write (double buffered: one batch in flight, the next filling). Every
 // --events-flush the written data is fdatasync'd, so a crash of the machine loses at most

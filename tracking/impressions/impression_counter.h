@@ -1,5 +1,5 @@
 #pragma once
-// Counts impressions on the core that owns them (DESIGN sections 4 and 5): a token counts
+// Counts impressions on the core that owns them (docs/tracking.md, docs/caps.md): a token counts
 // once however often it is called (the dedup set), a first sighting with a user id counts
 // against the user's caps, and every call is logged, repeats marked as duplicates.
 #include <cstdint>

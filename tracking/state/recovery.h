@@ -1,6 +1,6 @@
 #pragma once
 // Start-up: each core's caps and dedup state rebuilt from the latest snapshots plus the
-// impressions logged after them (DESIGN section 9: the log is the source of truth). Runs on
+// impressions logged after them (docs/events.md: the log is the source of truth). Runs on
 // the main thread before any core serves.
 //
 // Shard s of the state belongs to core s % cores. A snapshot written under another core

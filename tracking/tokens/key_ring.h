@@ -1,5 +1,5 @@
 #pragma once
-// The secret keys of tracking tokens and signed VAST tags (DESIGN section 2), kept in
+// The secret keys of tracking tokens and signed VAST tags (docs/keys.md), kept in
 // <state-dir>/keys.json:
 //
 //   {"lastId": 2,

@@ -1,15 +1,15 @@
 #pragma once
-// Tracking tokens (DESIGN section 5): the opaque t= of {base_url}/v1/tracking?t=<token>.
+// Tracking tokens (docs/tokens.md): the opaque t= of {base_url}/v1/tracking?t=<token>.
 //
 //   token = base64url( key id (2 bytes, big-endian) | nonce (24 bytes)
 //                      | XAES-256-GCM ciphertext of the payload (token_payload.h) | tag (16) )
 //
-// The layout is DESIGN's, with no byte in clear beyond the key id. The additional
+// The layout is docs/tokens.md's, with no byte in clear beyond the key id. The additional
 // authenticated data is the key id and the payload version: the key id cannot be swapped,
 // and a token of another payload version fails the tag instead of being misread. The
 // payload also starts with its version byte.
 //
-// Nonces (DESIGN section 5, docs/tokens.md): XAES-256-GCM's 192-bit nonce is this codec's
+// Nonces (docs/tokens.md): XAES-256-GCM's 192-bit nonce is this codec's
 // instance prefix (12 random bytes drawn when the codec is built, which derive its subkey
 // once) followed by a 96-bit counter. Two tokens can share a (subkey, GCM nonce) only if two
 // codecs ever draw the same 96-bit prefix under one key.

@@ -1,6 +1,6 @@
 #pragma once
 // What every token minted for one served decision shares: its request id, the user (only
-// when the user may be recognised, DESIGN section 4), and the time it was decided. Tracking
+// when the user may be recognised, docs/targeting.md "GDPR"), and the time it was decided. Tracking
 // URLs of the JSON response, of a VAST document and of a VAST tag are all sealed from it.
 #include <cstdint>
 #include <optional>

@@ -1,5 +1,5 @@
 #pragma once
-// What a tracking token says (DESIGN section 5): which event, for which ad, creative and
+// What a tracking token says (docs/tokens.md): which event, for which ad, creative and
 // placement of which decision request, for whom, and until when.
 //
 // Strings are views, never owned. When encoding they point at the caller's data (the
@@ -21,9 +21,9 @@ inline constexpr size_t kMaxClickUrlBytes = 2048;
 inline constexpr size_t kMaxEventNameBytes = 64;
 inline constexpr size_t kMaxVendorBytes = 256;
 
-// Wire values: they are written into tokens, so never renumber. An open set (DESIGN
-// section 5): a token may carry a value this build has no name for (minted by a newer
-// build); it decodes, and is accepted and logged as "unknown".
+// Wire values: they are written into tokens, so never renumber. An open set
+// (docs/tracking.md, "Kinds"): a token may carry a value this build has no name for (minted
+// by a newer build); it decodes, and is accepted and logged as "unknown".
 enum class EventKind : uint8_t {
   kImpression = 1,
   kClick = 2,
@@ -56,7 +56,7 @@ struct TrackingEvent {
   uint64_t creative_id = 0;
   uint64_t placement_id = 0;
   RequestId request_id{};
-  // Absent when there is no user id or GDPR forbids carrying it (DESIGN section 4).
+  // Absent when there is no user id or GDPR forbids carrying it (docs/targeting.md, "GDPR").
   std::optional<std::string_view> user_id;
   int64_t issued_at_s = 0;   // Unix seconds
   int64_t expires_at_s = 0;  // Unix seconds; the token is expired when now_s >= expires_at_s

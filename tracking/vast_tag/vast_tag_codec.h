@@ -1,5 +1,5 @@
 #pragma once
-// Signed VAST tag URLs end to end (DESIGN section 5):
+// Signed VAST tag URLs end to end (docs/video.md, "`GET /v1/vast`"):
 //   {base_url}/v1/vast?d=<payload>&exp=<unix seconds>&kid=<key id>&sig=<hex HMAC-SHA256>
 // Minting: the payload (vast_tag_payload.h) is sealed with the core's TokenCodec under a
 // domain of its own (so it hides the user id and never opens as a tracking token), and the

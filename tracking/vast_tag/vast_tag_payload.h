@@ -1,5 +1,5 @@
 #pragma once
-// The `d` of a signed VAST tag URL (DESIGN section 5) before it is sealed: which served ad
+// The `d` of a signed VAST tag URL (docs/video.md) before it is sealed: which served ad
 // the tag stands for (ad, creative, placement, the decision's request id and time), for
 // whom, and in which of the creative's languages the decision chose its content, so the
 // document fetched later says what the decision would have said.

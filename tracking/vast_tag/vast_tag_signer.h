@@ -1,5 +1,5 @@
 #pragma once
-// Signed VAST tag URLs (DESIGN section 5):
+// Signed VAST tag URLs (docs/video.md, "`GET /v1/vast`"):
 //   {base_url}/v1/vast?d=<payload>&exp=<unix seconds>&kid=<key id>&sig=<hex HMAC-SHA256>
 // The signature covers the text "d=<payload>&exp=<exp>&kid=<kid>" (the query before &sig=)
 // under the HMAC key of that id. The payload is opaque here and signed exactly as it appears

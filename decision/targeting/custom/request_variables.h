@@ -1,6 +1,6 @@
 #pragma once
-// The decision request's objects as the CEL variables of a `custom` rule (DESIGN section
-// 4): `custom` is the placement's targeting.custom, read through its parsed members;
+// The decision request's objects as the CEL variables of a `custom` rule (docs/targeting.md,
+// "Custom"): `custom` is the placement's targeting.custom, read through its parsed members;
 // `user`, `device` and `app` are parsed from their JSON text the first time a rule of the
 // request reads them, into documents this object keeps, so a warm core allocates nothing.
 // An object the request leaves out is an empty map: `has(device.os)` is then false, and

@@ -1,5 +1,5 @@
 #pragma once
-// The `dayparts` rule (DESIGN section 4): eligible when the local time falls in some
+// The `dayparts` rule (docs/targeting.md): eligible when the local time falls in some
 // daypart, end exclusive. Local means the daypart's own zone when the catalog gives one,
 // else the user's (user.timezone, else the GeoIP zone of user.ip, else UTC: the caller
 // resolves which). DST is absl's: a 02:30 that a spring-forward skips never happens, and

@@ -1,5 +1,5 @@
 #pragma once
-// Where GDPR applies (DESIGN section 4): the EU, the EEA and the UK, by the GeoNames ids
+// Where GDPR applies (docs/targeting.md): the EU, the EEA and the UK, by the GeoNames ids
 // of their countries. Held as data, not derived from --geonames-dir, so the rule holds
 // whether or not the operator loads the dumps (the ids are stable; a unit test checks them
 // against countryInfo.txt).

@@ -1,5 +1,5 @@
 #pragma once
-// Great-circle distance on a spherical Earth (DESIGN section 4, `location`). The sphere is
+// Great-circle distance on a spherical Earth (docs/targeting.md, "Location"). The sphere is
 // off by at most 0.5% against the ellipsoid, far inside what an ad radius means; what
 // matters is that the formula is exact near 0 (radius zero, the same point twice) and
 // across the antimeridian, which the haversine form is.

@@ -1,5 +1,5 @@
 #pragma once
-// The `location` rule (DESIGN section 4): eligible when some request point lies within the
+// The `location` rule (docs/targeting.md): eligible when some request point lies within the
 // ad circle's radius plus the request point's radius of some ad circle.
 #include <span>
 

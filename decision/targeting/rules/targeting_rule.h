@@ -1,5 +1,5 @@
 #pragma once
-// Step 2 of DESIGN section 4 for one core: every targeting rule present on an ad must
+// Targeting (docs/targeting.md) for one core: every targeting rule present on an ad must
 // hold. Facts about the request are worked out once (its GeoIP record, the user's time
 // zone, GDPR territory) and once per placement (its geo and destination sets, widened
 // through the GeoNames hierarchy), so eligible() only compares. Rules run cheapest first:
@@ -55,7 +55,7 @@ class TargetingRule final : public selection::EligibilityRule {
   // the database they came from, so it never serves the old one's.
   void set_geoip(const geo::GeoIpDatabase* geoip) { sources_.geoip = geoip; }
 
-  // DESIGN section 4, GDPR: whether the user's id may be used (frequency caps, tokens).
+  // docs/targeting.md, "GDPR": whether the user's id may be used (frequency caps, tokens).
   // No id: no. In GDPR territory (GeoIP's EU flag or country, or a GDPR country in any
   // placement's geo): only with consent, `true` or a TC string consenting to purpose 1.
   bool user_id_usable() const { return user_id_usable_; }

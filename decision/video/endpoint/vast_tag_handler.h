@@ -1,5 +1,5 @@
 #pragma once
-// GET /v1/vast on one core (DESIGN section 5): the document behind a signed VAST tag URL.
+// GET /v1/vast on one core (docs/video.md): the document behind a signed VAST tag URL.
 //   1. d, exp, kid and sig, each once: a missing, repeated or altered one, or a signature
 //      that does not match (compared in constant time), is 403 10052;
 //   2. authentic but past exp: 410 10053;

@@ -1,5 +1,5 @@
 #pragma once
-// The generated catalog of video ads the conformance tests serve (DESIGN section 3, bounds
+// The generated catalog of video ads the conformance tests serve (docs/catalog.md, bounds
 // from decision/catalog/validate_video.cc, validate_creatives.cc and limits.h): one ad per
 // placement, so one decision names one ad, and every field a VAST document carries varied
 // across the ads and filled with odd characters (odd_text.h). The records keep what was

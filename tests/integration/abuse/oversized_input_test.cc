@@ -1,7 +1,8 @@
 // Oversized and deeply nested input (issue 12 point 4): huge header counts, JSON nested
 // 10,000 deep, 10,000 placements, a 64 KiB user.id, a 1 MB tracking URL. Each is refused
-// by the bound DESIGN section 7 gives it, before it can cost more than that bound; the
-// server stays up and serves a well-behaved client after each.
+// by the bound docs/operations.md ("Limits") and docs/decision-request.md ("Bounds") give it,
+// before it can cost more than that bound; the server stays up and serves a well-behaved
+// client after each.
 #include <gtest/gtest.h>
 
 #include <string>

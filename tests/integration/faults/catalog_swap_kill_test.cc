@@ -1,6 +1,6 @@
-// kill -9 during a catalog swap (DESIGN section 1, docs/operations.md "Catalog and GeoIP
-// updates"), with a catalog large enough (30,000 ads) that reading and building it takes a
-// while, and impressions flowing throughout.
+// kill -9 during a catalog swap (docs/operations.md "Catalog and GeoIP updates"), with a
+// catalog large enough (30,000 ads) that reading and building it takes a while, and
+// impressions flowing throughout.
 //
 // What a restart serves: the --catalog file as it is on disk then. A catalog uploaded by
 // POST /admin/catalog lives in the process only: after any restart, clean or kill -9, the

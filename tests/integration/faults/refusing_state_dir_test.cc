@@ -1,9 +1,10 @@
-// A state directory that refuses writes (DESIGN section 9): read-only (a read-only bind
-// mount over it: chmod does not stop root), before the start or while serving; and a full
-// disk under the snapshots (a small tmpfs, as disk_full_test.cc does for the event log).
-// Serving continues, /readyz is 503 while the disk refuses, the metrics and stderr say what
-// is held and what failed, the last whole snapshot is kept, and what was held reaches the
-// log once the disk allows it. Needs root for the mounts; skipped otherwise, saying why.
+// A state directory that refuses writes (docs/events.md, docs/operations.md
+// "State directory"): read-only (a read-only bind mount over it: chmod does not stop root),
+// before the start or while serving; and a full disk under the snapshots (a small tmpfs, as
+// disk_full_test.cc does for the event log). Serving continues, /readyz is 503 while the disk
+// refuses, the metrics and stderr say what is held and what failed, the last whole snapshot
+// is kept, and what was held reaches the log once the disk allows it. Needs root for the
+// mounts; skipped otherwise, saying why.
 #include <signal.h>
 
 #include <chrono>

@@ -1,4 +1,4 @@
-// kill -9 while the event log rotates (DESIGN section 9, docs/events.md): with
+// kill -9 while the event log rotates (docs/events.md): with
 // --events-file-bytes at its floor (64 KiB) a file rotates every few hundred lines while
 // decisions and impressions flow, and the test kills the server right as core 0 creates a
 // new file (inotify), at several moments after it. Each restart must find every impression

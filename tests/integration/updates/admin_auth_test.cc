@@ -1,4 +1,4 @@
-// Who may use the admin plane (DESIGN section 8, service/admin_guard.h). Without
+// Who may use the admin plane (docs/operations.md, service/admin_guard.h). Without
 // --admin-token only loopback peers are served, on every route; with one, POST routes need
 // `Authorization: Bearer <token>` (401 10060 with WWW-Authenticate otherwise) and GET routes
 // are open to any peer. The public listener serves no admin route at all.

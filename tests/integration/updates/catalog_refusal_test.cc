@@ -1,4 +1,4 @@
-// POST /admin/catalog with a catalog the server must refuse (DESIGN section 8): 422, one
+// POST /admin/catalog with a catalog the server must refuse (docs/operations.md): 422, one
 // error item per catalog error, each code 10030 with its JSON path in details.field; the
 // catalog in force stays served, and the refusal is counted in metrics.
 #include <gtest/gtest.h>

@@ -1,9 +1,9 @@
-// DESIGN section 1: a new catalog is built off the request path and published to every
-// core, which switches at a safe point of its loop; no request ever sees a half-built
-// catalog, a swap under load fails no request, and the old snapshot is freed once no core
-// holds it. Clients hammer decisions and their impression calls while the catalog is
-// swapped every 100 ms for 20 s, alternating two catalogs whose creatives say which one
-// they come from (attributable_catalog.h).
+// docs/operations.md, "Catalog and GeoIP updates": a new catalog is built off the request
+// path and published to every core, which switches at a safe point of its loop; no request
+// ever sees a half-built catalog, a swap under load fails no request, and the old snapshot is
+// freed once no core holds it. Clients hammer decisions and their impression calls while the
+// catalog is swapped every 100 ms for 20 s, alternating two catalogs whose creatives say
+// which one they come from (attributable_catalog.h).
 #include <gtest/gtest.h>
 
 #include <atomic>

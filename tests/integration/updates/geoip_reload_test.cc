@@ -1,4 +1,4 @@
-// SIGHUP re-opens --geoip-db (DESIGN section 8; operators refresh GeoLite2 weekly): decisions
+// SIGHUP re-opens --geoip-db (docs/operations.md; operators refresh GeoLite2 weekly): decisions
 // follow the new database once every core has it; a file that does not open is refused,
 // the database in force stays, stderr says why and metrics count it. The databases are the
 // MaxMind test files of ../shared/fixtures/geoip, copied into a private directory and

@@ -1,4 +1,4 @@
-// SIGHUP re-reads --catalog (DESIGN section 8, service/catalog_updates/update_loop.h): a
+// SIGHUP re-reads --catalog (docs/operations.md, service/catalog_updates/update_loop.h): a
 // valid changed file is published and served with its revision; a broken one is refused,
 // the catalog in force stays, stderr says why and metrics count it.
 #include <signal.h>

@@ -1,6 +1,7 @@
-// Tokens issued under one catalog keep working after a swap to another (DESIGN section 5:
-// a token carries what its call needs): a click token of an ad that has left the catalog
-// still redirects to its URL, and its impression token still counts, exactly once.
+// Tokens issued under one catalog keep working after a swap to another (docs/tracking.md,
+// "Clicks after the ad has gone": a token carries what its call needs): a click token of an
+// ad that has left the catalog still redirects to its URL, and its impression token still
+// counts, exactly once.
 #include <gtest/gtest.h>
 
 #include <chrono>

@@ -1,5 +1,5 @@
-// The version header of a request (DESIGN section 6): what is served, what is refused, and
-// what a served reply carries.
+// The version header of a request (docs/versions-and-languages.md): what is served, what is
+// refused, and what a served reply carries.
 #include "api_versions/version_resolver.h"
 
 #include <gtest/gtest.h>

@@ -1,5 +1,5 @@
-// The lifecycle table: built in per the spec, or loaded from --versions with every error
-// reported by its JSON path.
+// The lifecycle table (docs/versions-and-languages.md): built in, or loaded from --versions
+// with every error reported by its JSON path.
 #include "api_versions/version_table.h"
 
 #include <gmock/gmock.h>

@@ -1,4 +1,4 @@
-// CapPartition: DESIGN section 4 step 3, one test per rule.
+// CapPartition: docs/caps.md, one test per rule.
 #include "caps/cap_partition.h"
 
 #include <algorithm>

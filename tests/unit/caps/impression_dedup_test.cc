@@ -1,4 +1,4 @@
-// ImpressionDedup: a token counts once until it expires (DESIGN section 5); its shards
+// ImpressionDedup: a token counts once until it expires (docs/caps.md); its shards
 // round-trip and refuse malformed bytes. Registered as unit.dedup.*.
 #include "tracking/dedup/impression_dedup.h"
 

@@ -1,4 +1,4 @@
-// User keys and owner cores (DESIGN section 1): stable values, even spread, whole shards.
+// User keys and owner cores (docs/caps.md): stable values, even spread, whole shards.
 #include "caps/user_key.h"
 
 #include <string>

@@ -1,5 +1,5 @@
 #pragma once
-// The catalog of DESIGN section 3, verbatim, and the helpers every catalog test uses: edit
+// The catalog of docs/catalog.md, verbatim, and the helpers every catalog test uses: edit
 // one spot of a valid catalog, load it, read back the errors as "path: message".
 #include <memory>
 #include <string>
@@ -10,7 +10,7 @@
 
 namespace decision::catalog::testing {
 
-// DESIGN section 3, "Example with every field".
+// docs/catalog.md, "The file": the example with every field.
 inline constexpr std::string_view kDesignExample = R"json({
   "revision": "2026-11-21.1",
   "defaultLanguage": "en",
@@ -65,7 +65,7 @@ inline constexpr std::string_view kDesignExample = R"json({
   ]
 })json";
 
-// DESIGN section 3, "Video creative".
+// docs/catalog.md, "The file": the video object.
 inline constexpr std::string_view kDesignVideoObject = R"json({
   "delivery": "vast_xml",
   "mediaFiles": [{"url": "https://cdn.example.com/v/1.mp4", "type": "video/mp4",
@@ -80,13 +80,14 @@ inline constexpr std::string_view kDesignVideoObject = R"json({
 // other than once (the edit would not say what the test means).
 std::string edit(std::string_view text, std::string_view from, std::string_view to);
 
-// The design example turned into a video ad: "format": "video" and the video object above.
+// The docs/catalog.md example turned into a video ad: "format": "video" and the video object
+// above.
 std::string design_video_example();
 
-// The design example with its creative's "video": null replaced by members (no braces).
+// The docs/catalog.md example with its creative's "video": null replaced by members (no braces).
 std::string with_creative_members(std::string_view members);
 
-// The design example with one more ad (a JSON object) after its own.
+// The docs/catalog.md example with one more ad (a JSON object) after its own.
 std::string with_extra_ad(std::string_view ad);
 
 // The errors of loading json, each as "path: message".

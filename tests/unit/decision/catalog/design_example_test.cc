@@ -1,4 +1,4 @@
-// The catalogs that must load: DESIGN section 3's example (native and video) and the demo
+// The catalogs that must load: docs/catalog.md's example (native and video) and the demo
 // catalog the server ships with.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>

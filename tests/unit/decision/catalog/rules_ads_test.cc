@@ -1,4 +1,4 @@
-// DESIGN section 3 rules on an ad's own fields, and the catalog's top-level members.
+// docs/catalog.md rules on an ad's own fields, and the catalog's top-level members.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 

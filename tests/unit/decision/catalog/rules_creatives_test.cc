@@ -1,4 +1,4 @@
-// DESIGN section 3 rules on creatives: language keys, contents, URLs, custom events,
+// docs/catalog.md rules on creatives: language keys, contents, URLs, custom events,
 // verification items in either spelling.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>

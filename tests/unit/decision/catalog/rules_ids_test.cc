@@ -1,4 +1,4 @@
-// DESIGN section 3: ids are positive integers, unique per kind; placementIds,
+// docs/catalog.md: ids are positive integers, unique per kind; placementIds,
 // advertiserId, templateId and priority must resolve. Keys that requests or ads name
 // (placement keys, priority keys) are unique too.
 #include <gmock/gmock.h>

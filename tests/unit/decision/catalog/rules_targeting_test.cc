@@ -1,4 +1,4 @@
-// DESIGN section 3 rules on targeting: geo and destination ids, location circles,
+// docs/catalog.md rules on targeting: geo and destination ids, location circles,
 // dayparts and their time zones, custom expressions.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>

@@ -1,4 +1,4 @@
-// DESIGN section 3 and the spec's video rules: video ads need a video object with a
+// docs/catalog.md ("Video") and docs/video.md: video ads need a video object with a
 // delivery mode and media files; skipOffset is HH:MM:SS or <n>%.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>

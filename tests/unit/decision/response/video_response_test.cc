@@ -1,4 +1,4 @@
-// Video creatives in the decision body (spec "Video rules", "Presence rules"): the whole
+// Video creatives in the decision body (docs/video.md): the whole
 // body of a decision serving one ad of each delivery (golden, tokens and sealed documents
 // masked), then what a golden file cannot show: the document inside xmlBase64, the tag
 // inside tagUrl, the milestones of videoEvents, and no allocation once warm.

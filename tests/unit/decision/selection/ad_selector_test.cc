@@ -1,5 +1,6 @@
-// DESIGN section 4, steps 1 and 4, on a small catalog: flight dates, filters, tiers
-// strictly by weight, weighted rotation within a tier, one creative per ad, no repeats.
+// docs/decision-response.md, "Candidates and selection", on a small catalog: flight dates,
+// filters, tiers strictly by weight, weighted rotation within a tier, one creative per ad, no
+// repeats.
 #include "decision/selection/ad_selector.h"
 
 #include <array>

@@ -1,4 +1,4 @@
-// The query of GET /v1/tracking: t, and code for player errors (DESIGN section 5).
+// The query of GET /v1/tracking: t, and code for player errors (docs/tracking.md).
 #include "tracking/endpoint/tracking_query.h"
 
 #include "gtest/gtest.h"

@@ -1,4 +1,4 @@
-// The event log writer (DESIGN section 9) on a real ring: lines written in batches and read
+// The event log writer (docs/events.md) on a real ring: lines written in batches and read
 // back, rotation, torn lines, a disk that refuses, sequence numbers across restarts.
 #include "tracking/events/event_log.h"
 
