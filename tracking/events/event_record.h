@@ -1,5 +1,5 @@
 #pragma once
-// One line of the event log (DESIGN section 9, docs/events.md): a decision's creative, or a
+// One line of the event log (docs/events.md): a decision's creative, or a
 // tracking call. Strings are views into the caller's data, valid during append().
 #include <array>
 #include <cstdint>
