@@ -1,27 +1,55 @@
 #include "runtime/line_log.h"
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
-#include <cstdio>
 #include <cstring>
 #include <filesystem>
+
+#include "runtime/check.h"
 
 namespace runtime {
 
 namespace {
 constexpr int kOpenFlags = O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC;
 constexpr unsigned kFileMode = 0640;
-// Reserved once so that a warm log appends without allocating.
-constexpr size_t kInitialBufferBytes = 256 << 10;
+// Names tried at start before giving up (names a previous run left behind).
+constexpr int kStartAttempts = 64;
+
+// The file at path when it exists and is empty, opened for writing; -1 otherwise, with
+// refused set when the open itself failed.
+int open_if_empty(const std::string& path, int& refused) {
+  const int fd = ::open(path.c_str(), O_WRONLY | O_CLOEXEC);
+  if (fd < 0) {
+    refused = errno;
+    return -1;
+  }
+  struct stat st;
+  if (::fstat(fd, &st) == 0 && st.st_size == 0) {
+    refused = 0;
+    return fd;
+  }
+  ::close(fd);
+  return -1;
+}
 }  // namespace
 
-LineLog::LineLog(FileIo& io, TimerWheel& timers, const Clock& clock, LineLogSettings settings)
-    : io_(io), timers_(timers), clock_(clock), settings_(std::move(settings)) {
-  pending_.reserve(kInitialBufferBytes);
-  writing_.reserve(kInitialBufferBytes);
-}
+LineLog::LineLog(FileIo& io, TimerWheel& timers, const Clock& clock, LineLogSettings settings,
+                 LineLogCounterRefs counters)
+    : LineLog(io, timers, clock, std::move(settings), counters, wall_clock_files_) {}
+
+LineLog::LineLog(FileIo& io, TimerWheel& timers, const Clock& clock, LineLogSettings settings,
+                 LineLogCounterRefs counters, LineLogFiles& files)
+    : io_(io),
+      timers_(timers),
+      clock_(clock),
+      settings_(std::move(settings)),
+      counters_(counters),
+      wall_clock_files_(clock),
+      files_(files),
+      buffers_(settings_.reserve_bytes) {}
 
 LineLog::~LineLog() {
   if (started_) {
@@ -33,39 +61,25 @@ LineLog::~LineLog() {
   if (retiring_fd_ >= 0) ::close(retiring_fd_);
 }
 
-std::string LineLog::file_name(int64_t wall_ms) {
-  char name[32];
-  std::snprintf(name, sizeof(name), "%013lld.jsonl", static_cast<long long>(wall_ms));
-  return name;
-}
-
-std::string LineLog::next_path() {
-  // Strictly increasing within a run, even for two files opened in one millisecond.
-  const int64_t now_ms = clock_.wall_ns() / 1'000'000;
-  last_name_ms_ = now_ms > last_name_ms_ ? now_ms : last_name_ms_ + 1;
-  return settings_.directory + "/" + file_name(last_name_ms_);
-}
-
 absl::Status LineLog::start() {
   std::error_code error;
   std::filesystem::create_directories(settings_.directory, error);
   std::string path;
   int refused = error ? error.value() : 0;
-  // A name a previous run used (a clock stepped back) is skipped, never appended to.
-  for (int attempt = 0; !error && attempt < 64 && fd_ < 0; ++attempt) {
-    path = next_path();
-    fd_ = ::open(path.c_str(), kOpenFlags, kFileMode);
-    refused = fd_ >= 0 ? 0 : errno;
-    if (fd_ < 0 && errno != EEXIST) break;
-  }
+  if (!error) fd_ = open_first_file(path, refused);
   absl::Status status = absl::OkStatus();
   if (fd_ < 0) {
-    status = absl::UnavailableError("cannot create log file " + (error ? settings_.directory : path) + ": " +
+    // The disk refuses (read-only, full, I/O error): the core serves all the same, as it
+    // does when the disk refuses later. Lines collect in memory, the log is unhealthy, and
+    // the open is tried again every flush interval.
+    status = absl::UnavailableError("cannot create " + settings_.name + " file " +
+                                    (error ? settings_.directory : path) + ": " +
                                     std::strerror(refused != 0 ? refused : EIO));
     counters_.write_errors.add();
     set_healthy(false);
   } else {
     counters_.files_opened.add();
+    files_.file_opened();
   }
   io_.add_loop_hook(*this);
   timers_.schedule(*this, settings_.flush_interval_ms);
@@ -73,51 +87,65 @@ absl::Status LineLog::start() {
   return status;
 }
 
+int LineLog::open_first_file(std::string& path, int& refused) {
+  // A name a previous run used is never appended after (a crash may have cut its last
+  // line): taken over when empty if the files allow it, else passed over for another.
+  for (int attempt = 0; attempt < kStartAttempts; ++attempt) {
+    path = settings_.directory + "/" + files_.next_name(buffers_.pending_lines() > 0);
+    int fd = ::open(path.c_str(), kOpenFlags, kFileMode);
+    refused = fd >= 0 ? 0 : errno;
+    if (fd >= 0 || refused != EEXIST) return fd;
+    if (files_.reuse_empty_file() && (fd = open_if_empty(path, refused)) >= 0) return fd;
+    files_.name_taken();
+  }
+  return -1;
+}
+
 void LineLog::maybe_write() {
   if (write_in_flight_ || opening_ || !started_) return;
   if (fd_ < 0) {  // no file: the disk refused it; tried again when a retry is due
     if (!retry_due_) return;
     retry_due_ = false;
-    if (closing_ && pending_.empty()) {
+    if (closing_ && buffers_.pending_lines() == 0) {
       maybe_finish_close();
       return;
     }
-    std::error_code ignored;  // a plain mkdir, once per flush interval while no file is open
+    // A plain mkdir on the loop, once per flush interval and only while no file is open:
+    // the directory may be missing when the disk refused it at start.
+    std::error_code ignored;
     std::filesystem::create_directories(settings_.directory, ignored);
     open_next_file();
     return;
   }
   if (!healthy() && !retry_due_) return;
   retry_due_ = false;
-  if (writing_done_ < writing_.size()) {  // a refused batch, again
+  if (buffers_.batch_unwritten()) {  // a refused batch, again
     submit_write();
     return;
   }
-  if (pending_.empty()) {
+  if (buffers_.pending_lines() == 0) {
     maybe_finish_close();
     return;
   }
-  // While the previous file's fdatasync still runs, this one grows a little past the bound.
+  // While the previous file's fdatasync still runs, this one grows past the bound a little
+  // rather than being closed unsynced by a second rotation.
   if (file_offset_ >= settings_.file_bytes && retiring_fd_ < 0) {
     open_next_file();
     return;
   }
-  writing_.clear();
-  writing_done_ = 0;
-  writing_.swap(pending_);
-  writing_lines_ = pending_lines_;
-  pending_lines_ = 0;
+  buffers_.take_pending();
   submit_write();
 }
 
 void LineLog::submit_write() {
   write_in_flight_ = true;
-  io_.write(fd_, writing_.data() + writing_done_, writing_.size() - writing_done_, file_offset_, *this, kWrite);
+  counters_.writes.add();
+  io_.write(fd_, buffers_.unwritten_data(), buffers_.unwritten_bytes(), file_offset_, *this, kWrite);
 }
 
 void LineLog::open_next_file() {
   opening_ = true;
-  opening_path_ = next_path();
+  opening_path_ = settings_.directory + "/" + files_.next_name(buffers_.pending_lines() > 0);
   io_.open(opening_path_.c_str(), kOpenFlags, kFileMode, *this, kOpen);
 }
 
@@ -131,41 +159,32 @@ void LineLog::on_file_complete(uint8_t tag, int result) {
       if (tag == kFinalSync) maybe_finish_close();
       return;
     case kRetireSync:
-      if (result < 0) counters_.write_errors.add();
-      io_.close(retiring_fd_, *this, kRetireClose);
-      return;
-    case kRetireClose:
-      retiring_fd_ = -1;
-      if (closing_) {
-        maybe_finish_close();
-      } else {
-        maybe_write();
-      }
-      return;
-    default: return;
+    case kRetireClose: retired(tag, result); return;
+    default: DECISIOND_CHECK_MSG(false, "line log: a completion it did not submit");
   }
 }
 
 void LineLog::write_done(int result) {
+  DECISIOND_CHECK_MSG(write_in_flight_, "line log: a write completion without a write in flight");
   write_in_flight_ = false;
-  if (result <= 0) {  // ENOSPC, EIO, EROFS...; keep the batch for a retry
+  if (result <= 0) {
+    // ENOSPC, EIO, EROFS...; 0 would be a write that cannot progress. Keep the batch.
     counters_.write_errors.add();
     set_healthy(false);
     if (closing_) maybe_finish_close();
     return;
   }
-  writing_done_ += static_cast<size_t>(result);
+  const uint64_t lines = buffers_.written(static_cast<size_t>(result));
   file_offset_ += static_cast<uint64_t>(result);
   unsynced_bytes_ += static_cast<uint64_t>(result);
   counters_.bytes_written.add(static_cast<uint64_t>(result));
   set_healthy(true);
-  if (writing_done_ < writing_.size()) {  // short write: the rest, at once
+  if (buffers_.batch_unwritten()) {  // short write: the rest, at once
     submit_write();
     return;
   }
-  counters_.lines_written.add(writing_lines_);
-  writing_lines_ = 0;
-  counters_.pending_bytes.set(pending_.size());
+  counters_.lines_written.add(lines);
+  counters_.pending_bytes.set(buffers_.held_bytes());
   maybe_write();
 }
 
@@ -178,11 +197,16 @@ void LineLog::open_done(int result) {
     return;
   }
   counters_.files_opened.add();
+  files_.file_opened();
   if (fd_ >= 0) {
-    retiring_fd_ = fd_;  // synced, then closed, off the request path
+    // The previous file keeps its data: synced, then closed, off the request path. (No
+    // rotation starts while one is retiring: maybe_write waits for it.)
+    retiring_fd_ = fd_;
     io_.sync_data(retiring_fd_, *this, kRetireSync);
   } else {
-    if (pending_.empty()) set_healthy(true);
+    // The first file, which the disk refused at start: held lines go out at once, and with
+    // none held the log is healthy again now.
+    if (buffers_.pending_lines() == 0) set_healthy(true);
     retry_due_ = true;
   }
   fd_ = result;
@@ -191,14 +215,34 @@ void LineLog::open_done(int result) {
   maybe_write();
 }
 
+void LineLog::retired(uint8_t tag, int result) {
+  if (tag == kRetireSync) {
+    // Whatever the sync said, the descriptor goes; a failed sync was counted.
+    if (result < 0) counters_.write_errors.add();
+    io_.close(retiring_fd_, *this, kRetireClose);
+    return;
+  }
+  retiring_fd_ = -1;
+  // A rotation, or the end of a close, may have waited for this one. (One call: the
+  // close's callback may end the log.)
+  if (closing_) {
+    maybe_finish_close();
+  } else {
+    maybe_write();
+  }
+}
+
 void LineLog::on_expire() {
   timers_.schedule(*this, settings_.flush_interval_ms);
   if (!healthy()) retry_due_ = true;  // the loop hook retries
-  if (unsynced_bytes_ > 0 && !sync_in_flight_ && fd_ >= 0) {
-    sync_in_flight_ = true;
-    unsynced_bytes_ = 0;
-    io_.sync_data(fd_, *this, kSync);
-  }
+  if (unsynced_bytes_ > 0 && !sync_in_flight_ && fd_ >= 0) start_sync(kSync);
+}
+
+void LineLog::start_sync(Tag tag) {
+  sync_in_flight_ = true;
+  unsynced_bytes_ = 0;
+  sync_started_ns_ = clock_.monotonic_ns();
+  io_.sync_data(fd_, *this, tag);
 }
 
 void LineLog::sync_done(int result) {
@@ -209,9 +253,11 @@ void LineLog::sync_done(int result) {
     return;
   }
   counters_.syncs.add();
+  files_.synced(clock_.monotonic_ns() - sync_started_ns_);
 }
 
 void LineLog::close(std::function<void()> done) {
+  DECISIOND_CHECK_MSG(!closing_, "line log: closed twice");
   closing_ = true;
   on_closed_ = std::move(done);
   retry_due_ = true;
@@ -220,29 +266,24 @@ void LineLog::close(std::function<void()> done) {
 }
 
 void LineLog::maybe_finish_close() {
+  // A retiring file's close in flight too: the destructor must not close its number again.
   if (!closing_ || !on_closed_ || write_in_flight_ || opening_ || sync_in_flight_ || retiring_fd_ >= 0) return;
-  const bool unwritten = writing_done_ < writing_.size() || !pending_.empty();
-  if (unwritten) {
+  if (buffers_.held_bytes() > 0) {
     if (healthy() || !close_retried_) {
       close_retried_ = !healthy();
       retry_due_ = true;
       maybe_write();
       return;
     }
-    counters_.lines_dropped.add(writing_lines_ + pending_lines_);
-    writing_.clear();
-    writing_done_ = 0;
-    writing_lines_ = 0;
-    pending_.clear();
-    pending_lines_ = 0;
+    // The disk still refuses: what is left is lost, and counted.
+    counters_.lines_dropped.add(buffers_.discard());
     counters_.pending_bytes.set(0);
   }
   if (unsynced_bytes_ > 0 && fd_ >= 0) {
-    sync_in_flight_ = true;
-    unsynced_bytes_ = 0;
-    io_.sync_data(fd_, *this, kFinalSync);
+    start_sync(kFinalSync);
     return;
   }
+  closed_ = true;
   std::function<void()> done = std::move(on_closed_);
   on_closed_ = nullptr;
   done();

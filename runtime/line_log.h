@@ -1,16 +1,18 @@
 #pragma once
-// A per-core, append-only file of lines written through the core's own ring, for logs that
-// must never block a request (the access log): append() formats into memory and returns;
-// once per loop turn (a LoopHook) everything appended is handed to one write, double
-// buffered (one batch in flight, the next filling); every flush interval the written data
-// is fdatasync'd; files rotate by size. A disk that refuses (full, I/O error, read-only)
-// keeps the refused batch for a retry every flush interval, holds new lines up to
-// max_pending_bytes and drops, counting them, lines past that. Nothing here waits.
+// The one writer of append-only line files (docs/events.md, docs/access-log.md): per core,
+// through the core's own ring, for logs that must never block a request. append() formats
+// into memory and returns; once per loop turn (a LoopHook) everything appended is handed to
+// one write, double buffered (one batch in flight, the next filling); every flush interval
+// the written data is fdatasync'd; files rotate by size, and a file is never closed before
+// its fdatasync. A disk that refuses (full, I/O error, read-only) keeps the refused batch
+// for a retry every flush interval, holds new lines up to max_pending_bytes and drops,
+// counting them, lines past that; healthy() is false until a write succeeds again. A disk
+// that refuses the first file at start does not stop the start: the open is retried every
+// flush interval. Nothing here waits.
 //
-// The mechanism is the event log's (tracking/events/event_log.h), which keeps its own copy:
-// its files are named by line sequence numbers recovered at start, its health drives
-// /readyz, and its close is part of the exactly-once promise; moving it onto this class is
-// left for a change that reruns its durability tests (docs/access-log.md).
+// What a log makes of it stays its own: how files are named and what it hears of them
+// (LineLogFiles: the event log names files by sequence number and keeps a sync histogram),
+// the names its counters are exported under (LineLogCounterRefs), its line format.
 #include <atomic>
 #include <cstdint>
 #include <functional>
@@ -20,31 +22,57 @@
 #include "runtime/clock.h"
 #include "runtime/core_counter.h"
 #include "runtime/file_io.h"
+#include "runtime/line_buffers.h"
+#include "runtime/line_log_files.h"
 #include "runtime/timer_wheel.h"
 
 namespace runtime {
 
 struct LineLogSettings {
-  std::string directory;                // created at start when missing
-  int64_t flush_interval_ms = 1000;     // fdatasync and retry interval
-  uint64_t file_bytes = 256ull << 20;   // rotation size (a file may pass it by one batch)
+  std::string directory;                  // created at start when missing
+  int64_t flush_interval_ms = 1000;       // fdatasync and retry interval
+  uint64_t file_bytes = 256ull << 20;     // rotation size (a file may pass it by one batch)
   size_t max_pending_bytes = 8ull << 20;  // held while the disk refuses; past it lines are dropped
+  size_t reserve_bytes = 256ull << 10;    // per buffer, reserved at construction
+  std::string name = "log";               // in messages: "cannot create <name> file ..."
+};
+
+// Where a LineLog counts: at counters a log exports under names of its own (the event log's
+// events_written, ...), or at a LineLogCounters (refs()).
+struct LineLogCounterRefs {
+  CoreCounter& lines_written;
+  CoreCounter& writes;
+  CoreCounter& bytes_written;
+  CoreCounter& lines_dropped;
+  CoreCounter& write_errors;
+  CoreCounter& syncs;
+  CoreCounter& pending_bytes;
+  CoreCounter& files_opened;
 };
 
 // Per core, single writer; read by metrics scrapes.
 struct LineLogCounters {
   CoreCounter lines_written;   // lines the kernel accepted
   CoreCounter bytes_written;
-  CoreCounter lines_dropped;   // past the pending bound, or at shutdown on a refusing disk
+  CoreCounter lines_dropped;   // past the pending bound, after the close, or at shutdown on a refusing disk
   CoreCounter write_errors;    // writes, syncs or opens the kernel refused
   CoreCounter syncs;
   CoreCounter pending_bytes;   // appended, not yet written
   CoreCounter files_opened;
+  CoreCounter writes;          // write operations (a batch each, or a retry, or a short write's rest)
+
+  LineLogCounterRefs refs() {
+    return {lines_written, writes, bytes_written, lines_dropped, write_errors, syncs, pending_bytes, files_opened};
+  }
 };
 
 class LineLog final : private FileCompletion, private LoopHook, private Timer {
  public:
-  LineLog(FileIo& io, TimerWheel& timers, const Clock& clock, LineLogSettings settings);
+  // Files named by the wall clock (WallClockFiles).
+  LineLog(FileIo& io, TimerWheel& timers, const Clock& clock, LineLogSettings settings, LineLogCounterRefs counters);
+  // Files named, and their events heard, by `files`, which must outlive the log.
+  LineLog(FileIo& io, TimerWheel& timers, const Clock& clock, LineLogSettings settings, LineLogCounterRefs counters,
+          LineLogFiles& files);
   LineLog(const LineLog&) = delete;
   LineLog& operator=(const LineLog&) = delete;
   ~LineLog() override;
@@ -54,31 +82,28 @@ class LineLog final : private FileCompletion, private LoopHook, private Timer {
   // tries again every flush interval; the returned status says why, for one stderr line.
   absl::Status start();
 
-  // Appends one line: format() appends its bytes (without the line feed) to the string it
-  // is given. Returns false, counting the line as dropped, when past the pending bound.
+  // Appends one line: format() appends its bytes, line feed included, to the string it is
+  // given. Returns false, counting the line as dropped, when past the pending bound or once
+  // the close has finished. A line appended while a close runs is written by it.
   template <typename Format>
   bool append(Format&& format) {
-    if (pending_.size() >= settings_.max_pending_bytes || closing_) {
+    if (buffers_.pending_bytes() >= settings_.max_pending_bytes || closed_) {
       counters_.lines_dropped.add();
       return false;
     }
-    format(pending_);
-    pending_.push_back('\n');
-    ++pending_lines_;
-    counters_.pending_bytes.set(pending_.size() + (writing_.size() - writing_done_));
+    buffers_.append(format);
+    counters_.pending_bytes.set(buffers_.held_bytes());
     return true;
   }
+  // Lines appended and not yet handed to a write.
+  uint64_t pending_lines() const { return buffers_.pending_lines(); }
 
-  // Shutdown: writes what is pending, syncs, then calls done (on this core). A disk that
-  // still refuses gets one retry, then the rest is counted as dropped.
+  // Shutdown: writes what is pending, syncs, then calls done (on this core), once. A disk
+  // that still refuses gets one retry, then the rest is counted as dropped.
   void close(std::function<void()> done);
 
-  // Readable from any thread (metrics).
+  // Readable from any thread (metrics, /readyz).
   bool healthy() const { return healthy_.load(std::memory_order_relaxed); }
-  const LineLogCounters& counters() const { return counters_; }
-  // Files are named by the wall-clock millisecond they were opened, 13 digits, ".jsonl"
-  // (increasing within a run, so names sort in write order).
-  static std::string file_name(int64_t wall_ms);
 
  private:
   enum Tag : uint8_t { kWrite = 1, kSync, kOpen, kRetireSync, kRetireClose, kFinalSync };
@@ -87,41 +112,42 @@ class LineLog final : private FileCompletion, private LoopHook, private Timer {
   void before_wait() override { maybe_write(); }
   void on_expire() override;
 
+  int open_first_file(std::string& path, int& refused);
   void maybe_write();
   void submit_write();
   void open_next_file();
   void write_done(int result);
   void open_done(int result);
+  void start_sync(Tag tag);
   void sync_done(int result);
+  void retired(uint8_t tag, int result);
   void maybe_finish_close();
-  std::string next_path();
+  void set_healthy(bool healthy) { healthy_.store(healthy, std::memory_order_relaxed); }
 
   FileIo& io_;
   TimerWheel& timers_;
   const Clock& clock_;
   const LineLogSettings settings_;
+  const LineLogCounterRefs counters_;
+  WallClockFiles wall_clock_files_;  // unless the log was given its own
+  LineLogFiles& files_;
+  LineBuffers buffers_;
   int fd_ = -1;
-  uint64_t file_offset_ = 0;
-  int64_t last_name_ms_ = 0;
-  std::string pending_;
-  uint64_t pending_lines_ = 0;
-  std::string writing_;
-  size_t writing_done_ = 0;
-  uint64_t writing_lines_ = 0;
+  uint64_t file_offset_ = 0;  // bytes of the current file written or in flight
   bool write_in_flight_ = false;
   bool opening_ = false;
   std::string opening_path_;  // stable while its open is in flight
   int retiring_fd_ = -1;      // the previous file: synced, then closed
   bool sync_in_flight_ = false;
+  int64_t sync_started_ns_ = 0;
   uint64_t unsynced_bytes_ = 0;
-  bool retry_due_ = false;
+  bool retry_due_ = false;    // a refused operation may be tried again
   std::atomic<bool> healthy_{true};
-  void set_healthy(bool healthy) { healthy_.store(healthy, std::memory_order_relaxed); }
   bool closing_ = false;
   bool close_retried_ = false;
+  bool closed_ = false;       // done has been called
   std::function<void()> on_closed_;
   bool started_ = false;
-  LineLogCounters counters_;
 };
 
 }  // namespace runtime

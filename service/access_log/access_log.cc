@@ -4,8 +4,6 @@
 
 namespace service::access_log {
 
-const runtime::LineLogCounters AccessLog::kNoCounters;
-
 std::string core_directory(std::string_view state_dir, uint32_t core) {
   return std::string(state_dir) + "/access/core-" + std::to_string(core);
 }
@@ -19,7 +17,7 @@ AccessLog::AccessLog(runtime::FileIo& io, runtime::TimerWheel& timers, const run
   line_settings.flush_interval_ms = settings.flush_interval_ms;
   line_settings.file_bytes = settings.file_bytes;
   line_settings.max_pending_bytes = kMaxPendingBytes;
-  log_.emplace(io, timers, clock, std::move(line_settings));
+  log_.emplace(io, timers, clock, std::move(line_settings), counters_.refs());
 }
 
 absl::Status AccessLog::start() { return log_ ? log_->start() : absl::OkStatus(); }
@@ -41,7 +39,10 @@ void AccessLog::close(std::function<void()> done) {
 void AccessLog::append(const http::CompletedRequest& completed, std::string_view listener) {
   if (!log_) return;
   const AccessRecord record = access_record(completed, clock_.wall_ns() / 1'000'000, core_, listener);
-  log_->append([&record](std::string& out) { append_access_line(record, out); });
+  log_->append([&record](std::string& out) {
+    append_access_line(record, out);
+    out.push_back('\n');
+  });
 }
 
 }  // namespace service::access_log

@@ -53,7 +53,7 @@ class AccessLog {
   void close(std::function<void()> done);
 
   // Counters for /metrics; all zero when disabled.
-  const runtime::LineLogCounters& counters() const { return log_ ? log_->counters() : kNoCounters; }
+  const runtime::LineLogCounters& counters() const { return counters_; }
 
   // Formats and appends the line of one completed request (taps call it; public for tests
   // and the benchmark).
@@ -70,11 +70,10 @@ class AccessLog {
     std::string_view listener_;
   };
 
-  static const runtime::LineLogCounters kNoCounters;
-
   const runtime::Clock& clock_;
   const uint32_t core_;
   const double sample_;
+  runtime::LineLogCounters counters_;
   std::optional<runtime::LineLog> log_;
   std::vector<std::unique_ptr<Tap>> taps_;
 };

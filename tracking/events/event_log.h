@@ -1,17 +1,17 @@
 #pragma once
-// One core's event log writer (docs/events.md). append() formats a line into memory and
-// returns at once; once per loop iteration everything appended is handed to the core's
-// ring as one write (double buffered: one batch in flight, the next filling). Every
-// --events-flush the written data is fdatasync'd, so a crash of the machine loses at most
-// that interval; a crash of the process alone loses only what was not yet written, at most
-// one loop iteration. Files rotate at --events-file-bytes.
+// One core's event log (docs/events.md), written by the one line writer, runtime::LineLog:
+// append() formats a line into memory and returns at once; once per loop iteration
+// everything appended goes to the core's ring as one write; every --events-flush the
+// written data is fdatasync'd, so a crash of the machine loses at most that interval; a
+// crash of the process alone loses only what was not yet written, at most one loop
+// iteration. Files rotate at --events-file-bytes. A disk that refuses writes never blocks or
+// fails a request: lines are held up to max_pending_bytes, past that dropped and counted.
 //
-// A disk that refuses writes (full, I/O error) never blocks or fails a request: the batch
-// is kept and retried every flush interval, new lines keep collecting up to
-// max_pending_bytes, lines past that are dropped and counted, and healthy() is false (so
-// /readyz is 503) until a write succeeds again.
+// What is the event log's own: its files are named by the sequence number of their first
+// line (log_files.h, log_seq.h), recovered at start; its health drives /readyz (503 while
+// healthy() is false); its close writes and syncs every accepted line before the core
+// stops; its line format (event_line.h); its fdatasync duration histogram.
 #include <array>
-#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <string>
@@ -20,8 +20,11 @@
 #include "runtime/clock.h"
 #include "runtime/core_counter.h"
 #include "runtime/file_io.h"
+#include "runtime/line_log.h"
+#include "runtime/line_log_files.h"
 #include "runtime/timer_wheel.h"
 #include "tracking/events/event_record.h"
+#include "tracking/events/log_seq.h"
 
 namespace tracking::events {
 
@@ -57,19 +60,18 @@ struct EventLogCounters {
   runtime::CoreCounter files_opened;
 };
 
-class EventLog final : private runtime::FileCompletion, private runtime::LoopHook, private runtime::Timer {
+class EventLog final : private runtime::LineLogFiles {
  public:
   // next_seq: the sequence number of the first line this log writes (recovered at start).
   EventLog(runtime::FileIo& io, runtime::TimerWheel& timers, const runtime::Clock& clock,
            EventLogSettings settings, uint64_t next_seq);
   EventLog(const EventLog&) = delete;
   EventLog& operator=(const EventLog&) = delete;
-  ~EventLog() override;
 
-  // Creates the directory and opens a new file; at core set-up, before serving (a plain
-  // system call is fine then). Starts the flush timer and the loop hook. A disk that refuses
-  // the file does not stop the start: the log begins unhealthy, holds lines, tries the open
-  // again every flush interval, and start_error() says why.
+  // Creates the directory and opens a new file; at core set-up, before serving. Starts the
+  // flush timer and the loop hook. A disk that refuses the file does not stop the start:
+  // the log begins unhealthy, holds lines, tries the open again every flush interval, and
+  // start_error() says why.
   absl::Status start();
   const std::string& start_error() const { return start_error_; }
 
@@ -78,62 +80,28 @@ class EventLog final : private runtime::FileCompletion, private runtime::LoopHoo
   uint64_t append(const EventRecord& record);
 
   // The sequence number the next line will get: every line before it has been appended.
-  uint64_t next_seq() const { return next_seq_; }
+  uint64_t next_seq() const { return seq_.next(); }
 
   // Shutdown: writes what is pending, syncs, then calls done (on this core). A disk that
   // still refuses gets one retry, then the rest is counted as dropped.
-  void close(std::function<void()> done);
+  void close(std::function<void()> done) { writer_.close(std::move(done)); }
 
   // Readable from any thread (for /readyz on any core).
-  bool healthy() const { return healthy_.load(std::memory_order_relaxed); }
+  bool healthy() const { return writer_.healthy(); }
   const EventLogCounters& counters() const { return counters_; }
 
  private:
-  enum Tag : uint8_t { kWrite = 1, kSync, kOpen, kRetireSync, kRetireClose, kFinalSync };
+  // runtime::LineLogFiles: files named by their first line's sequence number.
+  std::string next_name(bool lines_held) override;
+  bool reuse_empty_file() const override { return true; }
+  void name_taken() override { seq_.name_taken(); }
+  void file_opened() override { seq_.file_opened(); }
+  void synced(int64_t latency_ns) override;  // the duration histogram
 
-  void on_file_complete(uint8_t tag, int result) override;
-  void before_wait() override;
-  void on_expire() override;  // the flush interval
-
-  void maybe_write();
-  void submit_write();
-  void rotate();
-  void open_first_file();
-  void write_done(int result);
-  void open_done(int result);
-  void sync_done(int result);
-  void set_healthy(bool healthy);
-  void maybe_finish_close();
-
-  runtime::FileIo& io_;
-  runtime::TimerWheel& timers_;
-  const runtime::Clock& clock_;
-  const EventLogSettings settings_;
-  uint64_t next_seq_;
-  int fd_ = -1;
-  uint64_t file_offset_ = 0;  // bytes of the current file written or in flight
-  std::string pending_;       // lines not yet handed to the kernel
-  uint64_t pending_lines_ = 0;
-  uint64_t pending_first_seq_ = 0;
-  std::string writing_;       // the batch in flight (or waiting for a retry)
-  size_t writing_done_ = 0;   // of it, bytes written
-  uint64_t writing_lines_ = 0;
-  bool write_in_flight_ = false;
-  bool opening_ = false;
-  std::string opening_path_;  // stable while its open is in flight
-  uint64_t opening_first_seq_ = 0;
-  int retiring_fd_ = -1;      // the previous file: synced, then closed
-  bool sync_in_flight_ = false;
-  int64_t sync_started_ns_ = 0;
-  uint64_t unsynced_bytes_ = 0;
-  bool retry_due_ = false;    // a refused operation may be tried again
-  std::atomic<bool> healthy_{true};
-  bool closing_ = false;
-  bool close_retried_ = false;
-  std::function<void()> on_closed_;
-  bool started_ = false;
-  std::string start_error_;
   EventLogCounters counters_;
+  LogSeq seq_;
+  std::string start_error_;
+  runtime::LineLog writer_;  // last: it goes first, and its hooks with it
 };
 
 }  // namespace tracking::events

@@ -35,10 +35,14 @@ std::string core_dir(std::string_view state_dir, uint32_t core) {
   return events_dir(state_dir) + "/" + std::string(kCorePrefix) + std::to_string(core);
 }
 
-std::string log_file_path(std::string_view core_directory, uint64_t first_seq) {
+std::string log_file_name(uint64_t first_seq) {
   char name[32];
   std::snprintf(name, sizeof(name), "%020llu", static_cast<unsigned long long>(first_seq));
-  return std::string(core_directory) + "/" + name + std::string(kSuffix);
+  return name + std::string(kSuffix);
+}
+
+std::string log_file_path(std::string_view core_directory, uint64_t first_seq) {
+  return std::string(core_directory) + "/" + log_file_name(first_seq);
 }
 
 std::vector<LogFile> list_log_files(const std::string& core_directory) {

@@ -11,6 +11,8 @@ namespace tracking::events {
 
 std::string events_dir(std::string_view state_dir);
 std::string core_dir(std::string_view state_dir, uint32_t core);
+// <first seq, 20 digits>.jsonl
+std::string log_file_name(uint64_t first_seq);
 std::string log_file_path(std::string_view core_directory, uint64_t first_seq);
 
 struct LogFile {

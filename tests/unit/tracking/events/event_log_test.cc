@@ -1,5 +1,6 @@
-// The event log writer (docs/events.md) on a real ring: lines written in batches and read
-// back, rotation, torn lines, a disk that refuses, sequence numbers across restarts.
+// The event log (docs/events.md) on the runtime line writer and a real ring: lines written
+// in batches and read back, rotation, torn lines, a disk that refuses, sequence numbers
+// across restarts.
 #include "tracking/events/event_log.h"
 
 #include <fcntl.h>
