@@ -13,6 +13,7 @@
 #include "decision/targeting/rules/targeting_rule.h"
 #include "api_versions/version_table.h"
 #include "http/server_metrics.h"
+#include "runtime/metric_source.h"
 #include "service/catalog_updates/update_stats.h"
 #include "service/catalog_updates/upload_queue.h"
 #include "service/flags.h"
@@ -33,7 +34,8 @@ struct ProcessView {
         cores(config.cores, nullptr),
         decision_peers(config.cores, nullptr),
         tracking_peers(config.cores, nullptr),
-        explain_peers(config.cores, nullptr) {}
+        explain_peers(config.cores, nullptr),
+        metrics(config.cores) {}
 
   const ServiceConfig& config;
   const api_versions::VersionTable& versions;  // the lifecycle table in force
@@ -62,6 +64,9 @@ struct ProcessView {
   // Catalog uploads on their way to the update loop, and what it reports back.
   UploadQueue uploads;
   UpdateStats updates;
+  // What each core exports on /metrics, in page order; each core fills its own list during
+  // set-up (CoreServices::register_metrics), before any core serves.
+  runtime::MetricRegistry metrics;
 };
 
 }  // namespace service
