@@ -1,5 +1,6 @@
 #pragma once
-// A component's metrics as data (docs/operations.md "Metrics"): one table beside its
+// A component's metrics as data (docs/architecture.md "Metrics without shared mutable
+// state", docs/operations.md "Health and metrics"): one table beside its
 // counters says, per family, its name, help, type, labels and where each value is read,
 // most often a pointer to a runtime::CoreCounter of the component's counters struct. A
 // core registers (table, object) pairs at set-up (metric_source.h); a scrape walks them
