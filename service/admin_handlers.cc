@@ -2,7 +2,7 @@
 
 #include "http/error_body.h"
 #include "service/core_services.h"
-#include "service/metrics_page.h"
+#include "runtime/metric_text.h"
 
 namespace service {
 
@@ -28,7 +28,7 @@ void ReadyHandler::handle(const http::Request&, http::Response& response) {
 void MetricsHandler::handle(const http::Request&, http::Response& response) {
   response.set_status(200);
   response.set_content_type("text/plain; version=0.0.4; charset=utf-8");
-  render_metrics(view_, core_, reactor_.clock().wall_s(), response.body());
+  runtime::render_metrics(view_.metrics, reactor_.index(), reactor_.clock().wall_s(), response.body());
 }
 
 }  // namespace service

@@ -27,17 +27,16 @@ class ReadyHandler final : public http::Handler {
   const ProcessView& view_;
 };
 
+// Every core's metric tables (ProcessView::metrics) in the Prometheus text format; the
+// process-wide families (the catalog in force) as the answering core sees them.
 class MetricsHandler final : public http::Handler {
  public:
-  // core: the core that answers, whose catalog the page reports.
-  MetricsHandler(const ProcessView& view, const runtime::Reactor& reactor, const CoreServices& core)
-      : view_(view), reactor_(reactor), core_(core) {}
+  MetricsHandler(const ProcessView& view, const runtime::Reactor& reactor) : view_(view), reactor_(reactor) {}
   void handle(const http::Request&, http::Response& response) override;
 
  private:
   const ProcessView& view_;
   const runtime::Reactor& reactor_;
-  const CoreServices& core_;
 };
 
 }  // namespace service

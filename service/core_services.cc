@@ -2,9 +2,19 @@
 
 #include <cstdio>
 
+#include "decision/explain/explain_metrics.h"
+#include "decision/video/endpoint/vast_tag_metrics.h"
+#include "http/server_metric_table.h"
+#include "runtime/reactor_load_metrics.h"
+#include "service/access_log/access_log_metrics.h"
 #include "service/cross_core_kinds.h"
 #include "service/cross_origin.h"
+#include "service/process_metrics.h"
+#include "tracking/endpoint/tracking_metrics.h"
+#include "tracking/events/event_log_metrics.h"
 #include "tracking/events/log_files.h"
+#include "tracking/impressions/impression_metrics.h"
+#include "tracking/state/snapshot_metrics.h"
 
 namespace service {
 
@@ -107,7 +117,34 @@ CoreServices::CoreServices(runtime::Reactor& reactor, ProcessView& view, trackin
       admin_router_(admin_routes(guarded_health_, guarded_ready_, guarded_metrics_, guarded_catalog_upload_,
                                  guarded_explain_, preview_)),
       public_server_(reactor, public_router_, view.config.public_limits),
-      admin_server_(reactor, admin_router_, view.config.admin_limits) {}
+      admin_server_(reactor, admin_router_, view.config.admin_limits) {
+  register_metrics();
+}
+
+void CoreServices::register_metrics() {
+  runtime::MetricRegistry& metrics = view_.metrics;
+  const uint32_t core = reactor_.index();
+  metrics.add(core, kProcessMetricTable, view_);
+  metrics.add(core, kCatalogMetricTable, catalog_in_force_);
+  metrics.add(core, http::kServerMetricTable, public_server_.metrics(), R"(listener="public")");
+  metrics.add(core, http::kServerMetricTable, admin_server_.metrics(), R"(listener="admin")");
+  metrics.add(core, decision::endpoint::kDecisionMetricTable, decision_.counters());
+  metrics.add(core, decision::endpoint::kDecisionAskMetricTable, decision_.ask_counters());
+  metrics.add(core, decision::endpoint::kPlacementMetricTable, placement_counts_);
+  metrics.add(core, decision::explain::kExplainMetricTable, explain_.counters());
+  metrics.add(core, decision::explain::kExplainAskMetricTable, explain_.ask_counters());
+  metrics.add(core, tracking::endpoint::kTrackingMetricTable, tracking_.counters());
+  metrics.add(core, tracking::endpoint::kImpressionAskMetricTable, tracking_.ask_counters());
+  metrics.add(core, tracking::endpoint::kTrackingCallMetricTable, tracking_.counters());
+  metrics.add(core, decision::video::kVastTagMetricTable, vast_.counters());
+  metrics.add(core, tracking::impressions::kImpressionMetricTable, impressions_.counters());
+  metrics.add(core, tracking::state::kStateGaugeMetricTable, gauges_);
+  metrics.add(core, tracking::events::kEventLogMetricTable, log_.counters());
+  metrics.add(core, tracking::events::kEventLogHealthMetricTable, log_);
+  metrics.add(core, tracking::state::kSnapshotMetricTable, snapshots_.counters());
+  metrics.add(core, access_log::kAccessLogMetricTable, access_log_.counters());
+  metrics.add(core, runtime::kReactorLoadMetricTable, reactor_.load());
+}
 
 absl::Status CoreServices::start() {
   if (absl::Status opened = log_.start(); !opened.ok()) return opened;

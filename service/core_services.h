@@ -4,6 +4,7 @@
 #include <functional>
 
 #include "decision/endpoint/decision_handler.h"
+#include "decision/endpoint/decision_metrics.h"
 #include "decision/video/endpoint/vast_tag_handler.h"
 #include "runtime/reactor_channel.h"
 #include "service/catalog_ad_caps.h"
@@ -12,6 +13,7 @@
 #include "tracking/events/event_log.h"
 #include "tracking/state/core_state.h"
 #include "tracking/state/snapshot_writer.h"
+#include "tracking/state/state_gauges.h"
 #include "http/cors.h"
 #include "http/router.h"
 #include "http/server.h"
@@ -20,6 +22,7 @@
 #include "service/admin_guard.h"
 #include "service/access_log/access_log.h"
 #include "service/admin_handlers.h"
+#include "service/catalog_updates/catalog_metrics.h"
 #include "service/catalog_updates/catalog_upload_handler.h"
 #include "service/catalog_updates/publication.h"
 #include "service/preview/preview_site.h"
@@ -41,25 +44,9 @@ class CoreServices {
   // A catalog or GeoIP update, run on this core between two requests: every handler
   // switches at once, so no request sees two catalogs.
   void adopt(const Publication& publication);
-  // The catalog this core serves.
-  const decision::endpoint::ServedCatalog& catalog() const { return *catalog_; }
 
-  const http::ServerMetrics& public_metrics() const { return public_server_.metrics(); }
-  const http::ServerMetrics& admin_metrics() const { return admin_server_.metrics(); }
-  const decision::endpoint::DecisionHandler& decisions() const { return decision_; }
-  const decision::explain::ExplainHandler& explains() const { return explain_; }
-  const tracking::endpoint::TrackingHandler& tracking() const { return tracking_; }
-  const decision::video::VastTagHandler& vast_tags() const { return vast_; }
-  const tracking::impressions::ImpressionCounter& impressions() const { return impressions_; }
+  // For /readyz on any core.
   const tracking::events::EventLog& event_log() const { return log_; }
-  const access_log::AccessLog& access_log() const { return access_log_; }
-  const tracking::state::SnapshotWriter& snapshots() const { return snapshots_; }
-  const runtime::ReactorLoad& reactor_load() const { return reactor_.load(); }
-  // Entries and bytes of this core's partitions, refreshed every tick by the sweeper.
-  struct StateGauges {
-    runtime::CoreCounter cap_entries, cap_bytes, cap_reclaimed, dedup_entries, dedup_bytes, dedup_reclaimed;
-  };
-  const StateGauges& state_gauges() const { return gauges_; }
 
  private:
   class DrainDeadline final : public runtime::Timer {
@@ -82,6 +69,9 @@ class CoreServices {
     CoreServices& owner_;
   };
 
+  // This core's (table, object) pairs for /metrics, in page order: one place, so every core
+  // registers the same list (runtime/metric_text.h checks it).
+  void register_metrics();
   void server_drained();
   // Shutdown, once this core's connections are gone: tells every core, and stops only when
   // every core has said so. A peer's notice of being drained comes after everything it sent
@@ -114,14 +104,14 @@ class CoreServices {
   tracking::endpoint::TrackingHandler tracking_;
   tracking::state::SnapshotWriter snapshots_;
   Sweeper sweeper_{*this};
-  StateGauges gauges_;
+  tracking::state::StateGauges gauges_;
   decision::video::VastTagHandler vast_;
   http::CorsPreflightHandler decision_preflight_;
   CatalogUploadHandler catalog_upload_;
   decision::explain::ExplainHandler explain_;
   HealthHandler health_;
   ReadyHandler ready_{draining_, view_};
-  MetricsHandler metrics_{view_, reactor_, *this};
+  MetricsHandler metrics_{view_, reactor_};
   AdminGuard guarded_health_{view_.config.admin_token, AdminGuard::Access::kRead, health_};
   AdminGuard guarded_ready_{view_.config.admin_token, AdminGuard::Access::kRead, ready_};
   AdminGuard guarded_metrics_{view_.config.admin_token, AdminGuard::Access::kRead, metrics_};
@@ -133,6 +123,9 @@ class CoreServices {
   http::Router admin_router_;
   http::Server public_server_;
   http::Server admin_server_;
+  // What the catalog and per-placement families read (their tables' object types).
+  CatalogInForce catalog_in_force_{catalog_, view_.updates};
+  decision::endpoint::PlacementCounts placement_counts_{decision_.counters(), view_.placement_labels};
   int servers_draining_ = 0;
   DrainDeadline drain_deadline_{*this};
   uint32_t drained_announced_to_ = 0;  // cores told so far

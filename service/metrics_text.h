@@ -1,14 +1,10 @@
 #pragma once
-// Pieces of the Prometheus text exposition format (version 0.0.4) that need care.
-#include <string>
-#include <string_view>
+// The label escaping of the metrics page lives with the page's rendering, which every
+// component's metric table shares (runtime/metric_text.h); service code names it here.
+#include "runtime/metric_text.h"
 
 namespace service {
 
-// A label value as the format wants it between its quotes: backslash, double quote and
-// line feed escaped (\\, \", \n), every other byte as it is (values are UTF-8: catalog
-// keys and revisions come from JSON). JSON escaping would not do: \uXXXX and \t are not
-// escapes the format knows, and Prometheus refuses the page.
-void append_label_value(std::string& out, std::string_view value);
+using runtime::append_label_value;
 
 }  // namespace service

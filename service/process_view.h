@@ -14,6 +14,7 @@
 #include "api_versions/version_table.h"
 #include "http/server_metrics.h"
 #include "runtime/cross_core_asks.h"
+#include "runtime/metric_source.h"
 #include "service/catalog_updates/update_stats.h"
 #include "service/catalog_updates/upload_queue.h"
 #include "service/flags.h"
@@ -34,7 +35,8 @@ struct ProcessView {
         cores(config.cores, nullptr),
         decision_asks(config.cores),
         impression_asks(config.cores),
-        explain_asks(config.cores) {}
+        explain_asks(config.cores),
+        metrics(config.cores) {}
 
   const ServiceConfig& config;
   const api_versions::VersionTable& versions;  // the lifecycle table in force
@@ -63,6 +65,9 @@ struct ProcessView {
   // Catalog uploads on their way to the update loop, and what it reports back.
   UploadQueue uploads;
   UpdateStats updates;
+  // What each core exports on /metrics, in page order; each core fills its own list during
+  // set-up (CoreServices::register_metrics), before any core serves.
+  runtime::MetricRegistry metrics;
 };
 
 }  // namespace service

@@ -1,0 +1,14 @@
+#pragma once
+// What /metrics exports of the tracking handler's counters (tracking_handler.h), by core.
+#include "runtime/metric_source.h"
+#include "tracking/endpoint/tracking_handler.h"
+
+namespace tracking::endpoint {
+
+// The token verdicts, then (after the impression asks) the calls by kind.
+extern const runtime::MetricTable<TrackingCounters> kTrackingMetricTable;
+extern const runtime::MetricTable<TrackingCounters> kTrackingCallMetricTable;
+// The impressions asked of their counting core: TrackingHandler::ask_counters().
+extern const runtime::MetricTable<runtime::AskCounters> kImpressionAskMetricTable;
+
+}  // namespace tracking::endpoint
