@@ -8,6 +8,7 @@
 #include "http/reply_writer.h"
 #include "http/request_observer.h"
 #include "http/server.h"
+#include "runtime/check.h"
 
 namespace http {
 namespace {
@@ -146,6 +147,8 @@ bool Connection::should_shed(Shedding shedding, int64_t now_ns) const {
 }
 
 void Connection::dispatch() {
+  // One request answered at a time: the parser holds the awaited request's view.
+  DECISIOND_CHECK_MSG(!awaiting_reply_, "request dispatched while a deferred reply is awaited");
   const Request& request = parser_.request();
   Response& response = server_.response();
   response.reset();
@@ -255,11 +258,14 @@ void Connection::flush() {
 }
 
 void Connection::on_send_complete(int result) {
+  DECISIOND_CHECK_MSG(send_in_flight_, "send completed that was never made");
   send_in_flight_ = false;
   if (result <= 0) {
     abort();  // the peer is gone
     return;
   }
+  // The kernel sends no more than it was given: more means sent_ belongs to another send.
+  DECISIOND_CHECK_MSG(static_cast<size_t>(result) <= sending_.size() - sent_, "sent more bytes than were sending");
   sent_ += static_cast<size_t>(result);
   sent_since_idle_armed_ = true;
   if (sent_ < sending_.size()) {
@@ -342,6 +348,7 @@ void Connection::on_expire() {
 }
 
 void Connection::on_released() {
+  DECISIOND_CHECK_MSG(phase_ != Phase::kFree, "connection released twice");
   phase_ = Phase::kFree;
   ++generation_;
   awaiting_reply_ = false;

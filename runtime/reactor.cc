@@ -10,6 +10,7 @@
 #include <cstring>
 
 #include "absl/strings/str_cat.h"
+#include "runtime/check.h"
 
 namespace runtime {
 
@@ -141,8 +142,12 @@ std::optional<SocketId> Reactor::attach(int fd, SocketEvents& events) {
   }
   const uint32_t slot = free_slots_.back();
   free_slots_.pop_back();
-  ++sockets_in_use_;
   SocketSlot& s = slots_[slot];
+  // A slot on the free list with a descriptor or an operation still in the ring would be
+  // handed to two connections at once.
+  DECISIOND_CHECK_MSG(s.fd < 0 && s.in_flight == 0, "free socket slot still in use");
+  DECISIOND_CHECK_MSG(sockets_in_use_ < slots_.size(), "more sockets in use than slots");
+  ++sockets_in_use_;
   s.fd = fd;
   s.events = &events;
   s.in_flight = 0;
@@ -150,6 +155,7 @@ std::optional<SocketId> Reactor::attach(int fd, SocketEvents& events) {
   s.closing = false;
   s.close_submitted = false;
   s.shutdown_pending = false;
+  s.send_pending = false;
   arm_recv(slot);
   return SocketId{slot, s.generation};
 }
@@ -162,16 +168,19 @@ void Reactor::arm_recv(uint32_t slot) {
   sqe->buf_group = buffers_.group_id();
   io_uring_sqe_set_data64(sqe, user_data(Op::kRecv, s.generation, slot));
   s.receiving = true;
-  ++s.in_flight;
+  begin_op(s);
 }
 
 void Reactor::send(SocketId id, const char* data, size_t length) {
   SocketSlot* s = live_slot(id);
   if (s == nullptr || s->closing) return;
+  // Two sends in the ring at once may complete out of order: the bytes would interleave.
+  DECISIOND_CHECK_MSG(!s->send_pending, "a second send on a socket before the first completed");
   io_uring_sqe* sqe = next_sqe();
   io_uring_prep_send(sqe, s->fd, data, length, MSG_NOSIGNAL);
   io_uring_sqe_set_data64(sqe, user_data(Op::kSend, s->generation, id.slot));
-  ++s->in_flight;
+  s->send_pending = true;
+  begin_op(*s);
 }
 
 void Reactor::shutdown_write(SocketId id) {
@@ -181,7 +190,7 @@ void Reactor::shutdown_write(SocketId id) {
   io_uring_prep_shutdown(sqe, s->fd, SHUT_WR);
   io_uring_sqe_set_data64(sqe, user_data(Op::kShutdown, s->generation, id.slot));
   s->shutdown_pending = true;
-  ++s->in_flight;
+  begin_op(*s);
 }
 
 void Reactor::close(SocketId id) {
@@ -194,7 +203,7 @@ void Reactor::close(SocketId id) {
     io_uring_sqe* sqe = next_sqe();
     io_uring_prep_cancel64(sqe, user_data(Op::kRecv, s->generation, id.slot), 0);
     io_uring_sqe_set_data64(sqe, user_data(Op::kCancel, s->generation, id.slot));
-    ++s->in_flight;
+    begin_op(*s);
   }
   if (!s->shutdown_pending) submit_close(id.slot);  // else when the shutdown completes
 }
@@ -205,13 +214,22 @@ void Reactor::submit_close(uint32_t slot) {
   io_uring_prep_close(sqe, s.fd);
   io_uring_sqe_set_data64(sqe, user_data(Op::kClose, s.generation, slot));
   s.close_submitted = true;
+  begin_op(s);
+}
+
+void Reactor::begin_op(SocketSlot& s) {
+  // in_flight is a uint8_t: past its bound it would wrap, and the slot be freed (and
+  // reused) while operations on it are still in the ring.
+  DECISIOND_CHECK_MSG(s.in_flight < kMaxSocketOps, "more operations in flight on a socket than it can have");
   ++s.in_flight;
 }
 
 void Reactor::finish_op(uint32_t slot) {
   SocketSlot& s = slots_[slot];
+  DECISIOND_CHECK_MSG(s.in_flight > 0, "socket operation completed with none in flight");
   --s.in_flight;
   if (s.in_flight == 0 && s.close_submitted) {
+    DECISIOND_CHECK_MSG(sockets_in_use_ > 0 && free_slots_.size() < slots_.size(), "socket slot released twice");
     SocketEvents* events = s.events;
     s.fd = -1;
     s.events = nullptr;
@@ -436,13 +454,16 @@ void Reactor::dispatch(const io_uring_cqe& cqe) {
       break;
   }
   if (slot == UINT32_MAX) return;  // listener cancel or close
-  if (slot >= slots_.size() || (slots_[slot].generation & 0xffffff) != generation) return;
+  // Socket user data is ours: a slot past the table means it was corrupted on the way.
+  DECISIOND_CHECK_MSG(slot < slots_.size(), "completion for a socket slot out of range");
+  if ((slots_[slot].generation & 0xffffff) != generation) return;
   SocketSlot& s = slots_[slot];
   switch (op) {
     case Op::kRecv:
       on_recv(slot, cqe);
       return;
     case Op::kSend:
+      s.send_pending = false;
       // Report before releasing so the owner sees the send end before on_released.
       if (!s.closing) s.events->on_send_complete(cqe.res);
       finish_op(slot);
@@ -466,6 +487,7 @@ void Reactor::on_recv(uint32_t slot, const io_uring_cqe& cqe) {
   const bool more = (cqe.flags & IORING_CQE_F_MORE) != 0;
   if (cqe.flags & IORING_CQE_F_BUFFER) {
     const uint16_t buffer_id = static_cast<uint16_t>(cqe.flags >> IORING_CQE_BUFFER_SHIFT);
+    buffers_.take(buffer_id);
     if (cqe.res > 0 && !s.closing) {
       s.events->on_receive(buffers_.view(buffer_id, static_cast<uint32_t>(cqe.res)));
     }
@@ -478,6 +500,7 @@ void Reactor::on_recv(uint32_t slot, const io_uring_cqe& cqe) {
     if (cqe.res > 0 || cqe.res == -ENOBUFS) {
       // Not the end of the stream: the kernel stopped the multishot (every provided
       // buffer in use within one batch, or a full completion queue). Buffers are back now.
+      DECISIOND_CHECK_MSG(s.in_flight > 0, "receive ended with none in flight");
       --s.in_flight;
       arm_recv(slot);
       return;
@@ -488,7 +511,7 @@ void Reactor::on_recv(uint32_t slot, const io_uring_cqe& cqe) {
 }
 
 void Reactor::on_accept(uint32_t listener, const io_uring_cqe& cqe) {
-  if (listener >= listeners_.size()) return;
+  DECISIOND_CHECK_MSG(listener < listeners_.size(), "accept for a listener out of range");
   Listener& l = listeners_[listener];
   if (cqe.res >= 0) {
     if (l.fd >= 0) {
