@@ -7,12 +7,14 @@
 #include <cstdint>
 #include <string>
 
+namespace tracking::endpoint {
+class TrackingHandler;
+}  // namespace tracking::endpoint
+
 namespace tracking::impressions {
 
-class TrackingHandler;
-
 struct ImpressionNotice {
-  TrackingHandler* home = nullptr;  // dereferenced on the home core only
+  endpoint::TrackingHandler* home = nullptr;  // dereferenced on the home core only
   uint32_t home_core = 0;
   uint32_t owner_core = 0;
   int64_t time_ms = 0;  // when the call arrived
