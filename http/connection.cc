@@ -5,6 +5,7 @@
 #include <string_view>
 
 #include "http/error_body.h"
+#include "http/error_codes.h"
 #include "http/reply_writer.h"
 #include "http/request_observer.h"
 #include "http/server.h"
@@ -20,7 +21,7 @@ constexpr std::string_view kShedMessage = "overloaded: request shed, retry later
 const std::string& shed_body() {
   static const std::string body = [] {
     std::string text;
-    const ErrorItem item{10098, kShedMessage, {}};
+    const ErrorItem item{error_code::kOverloaded, kShedMessage, {}};
     append_error_envelope(text, std::span<const ErrorItem>(&item, 1));
     return text;
   }();
@@ -52,7 +53,7 @@ void Connection::refuse(runtime::SocketId socket) {
   Response& response = server_.response();
   response.reset();
   response.add_header("Retry-After", "1");
-  set_error(response, 503, 10098, "overloaded: connection limit reached, retry later");
+  set_error(response, 503, error_code::kOverloaded, "overloaded: connection limit reached, retry later");
   append_reply(queued_, response, server_.date(), /*close_connection=*/true);
   flush();
 }
@@ -156,7 +157,7 @@ void Connection::dispatch() {
   Router::Match match{nullptr, server_.router().unmatched(), Shedding::kNever, {}};
   if (request.version_major == 1 && request.version_minor >= 1 && !request.has_header("host")) {
     // RFC 9112 3.2: an HTTP/1.1 request without Host is refused.
-    set_error(response, 400, 10007, "malformed HTTP request: Host header missing");
+    set_error(response, 400, error_code::kMalformedRequest, "malformed HTTP request: Host header missing");
   } else {
     match = server_.router().match(request, response);
     if (match.handler != nullptr && should_shed(match.shedding, started_ns)) {
@@ -336,7 +337,7 @@ void Connection::on_expire() {
         abort();
         return;
       }
-      reply_error(408, 10008, "request not received in time");
+      reply_error(408, error_code::kRequestTimeout, "request not received in time");
       flush();
       return;
     case TimerKind::kLinger:

@@ -12,6 +12,7 @@
 #include "decision/response/response_writer.h"
 #include "decision/targeting/rules/great_circle.h"
 #include "api_versions/phase.h"
+#include "http/error_codes.h"
 #include "http/json_writer.h"
 
 namespace decision::explain {
@@ -477,19 +478,19 @@ void write_decision(JsonWriter& json, const Context& context) {
   json.begin_array();
   if (!input.version.warning.empty()) json.raw(input.version.warning);
   if (language_missing) {
-    json.begin_object().literal_key("code").number(localization::kLanguageMissingWarning);
+    json.begin_object().literal_key("code").number(http::error_code::kAcceptLanguageMissing);
     json.literal_key("message").string("Accept-Language is missing; content is in the default language");
     json.literal_key("details").begin_object().literal_key("header").string(localization::kAcceptLanguageHeader);
     json.literal_key("default_language").string(snapshot.default_language()).end_object().end_object();
   }
   for (size_t i = 0; i < placements.size(); ++i) {
     if (!placements[i].placement_index) {
-      json.begin_object().literal_key("code").number(response::kUnknownPlacementWarning);
+      json.begin_object().literal_key("code").number(http::error_code::kUnknownPlacement);
       json.literal_key("message").string("unknown placement key; its decision has no creatives");
       json.literal_key("details").begin_object().literal_key("field").string(placement_path(i, ".key"));
       json.literal_key("placement").string(placements[i].key).end_object().end_object();
     } else if (fell_back[i]) {
-      json.begin_object().literal_key("code").number(localization::kLanguageUnavailableWarning);
+      json.begin_object().literal_key("code").number(http::error_code::kLanguageUnavailable);
       json.literal_key("message").string("no content in the requested languages; the default language is used");
       json.literal_key("details").begin_object().literal_key("field").string(placement_path(i, ""));
       json.literal_key("default_language").string(snapshot.default_language()).end_object().end_object();

@@ -1,11 +1,12 @@
 // placements[].targeting.location: points with a radius. DESIGN section 4 names the fields
 // lat/lon/radius (km, default 0) and accepts latitude/longitude/radiusKm as well.
 #include "decision/request/read_context.h"
+#include "http/error_codes.h"
 
 namespace decision::request {
 namespace {
 
-constexpr int kLocationInvalid = 10018;
+using http::error_code::kInvalidLocation;
 
 enum class Coordinate { kLat, kLon, kRadius };
 
@@ -28,7 +29,7 @@ bool read_coordinate(ReadContext& ctx, ondemand::value& value, Coordinate which,
   if (!ctx.type(value, kind)) return false;
   if (kind == ondemand::json_type::null) return ctx.check_null(value);  // as if absent
   if (kind != ondemand::json_type::number) {
-    ctx.error(kLocationInvalid, message);
+    ctx.error(kInvalidLocation, message);
     // A lat or lon given but wrong is reported as such, not again as missing.
     if (which == Coordinate::kLat) fields.has_lat = true;
     if (which == Coordinate::kLon) fields.has_lon = true;
@@ -53,7 +54,7 @@ bool read_coordinate(ReadContext& ctx, ondemand::value& value, Coordinate which,
       if (in_range) fields.point.radius_km = number;
       break;
   }
-  if (!in_range) ctx.error(kLocationInvalid, message);
+  if (!in_range) ctx.error(kInvalidLocation, message);
   return true;
 }
 
@@ -61,7 +62,7 @@ bool read_point(ReadContext& ctx, ondemand::value& value, GeoPoint& out) {
   ondemand::json_type kind;
   if (!ctx.type(value, kind)) return false;
   if (kind != ondemand::json_type::object) {
-    ctx.error(kLocationInvalid, "location item must be an object");
+    ctx.error(kInvalidLocation, "location item must be an object");
     return ctx.skip(value);
   }
   ondemand::object object;
@@ -96,8 +97,8 @@ bool read_point(ReadContext& ctx, ondemand::value& value, GeoPoint& out) {
       return true;
       });
   if (!walked) return false;
-  if (!fields.has_lat) ctx.error_at("lat", kLocationInvalid, "lat is required");
-  if (!fields.has_lon) ctx.error_at("lon", kLocationInvalid, "lon is required");
+  if (!fields.has_lat) ctx.error_at("lat", kInvalidLocation, "lat is required");
+  if (!fields.has_lon) ctx.error_at("lon", kInvalidLocation, "lon is required");
   out = fields.point;
   return true;
 }
@@ -110,7 +111,7 @@ bool read_location(ReadContext& ctx, ondemand::value& value, Targeting& out) {
   if (!ctx.type(value, kind)) return false;
   if (kind == ondemand::json_type::null) return ctx.check_null(value);
   if (kind != ondemand::json_type::array) {
-    ctx.error(kLocationInvalid, "location must be an array");
+    ctx.error(kInvalidLocation, "location must be an array");
     return ctx.skip(value);
   }
   ondemand::array array;
@@ -132,7 +133,7 @@ bool read_location(ReadContext& ctx, ondemand::value& value, Targeting& out) {
   ctx.leave();
   if (index > kMaxLocationPoints) {
     ++ctx.counters.location_over_limit;
-    ctx.error(kLocationInvalid, "location must have at most 16 items");
+    ctx.error(kInvalidLocation, "location must have at most 16 items");
   }
   return true;
 }

@@ -2,16 +2,17 @@
 #include "decision/request/json_number.h"
 #include "decision/request/public_id.h"
 #include "decision/request/read_context.h"
+#include "http/error_codes.h"
 
 namespace decision::request {
 namespace {
 
-constexpr int kPlacementInvalid = 10010;
-constexpr int kKeyInvalid = 10012;
-constexpr int kCountInvalid = 10013;
-constexpr int kAdvertiserIdInvalid = 10014;
-constexpr int kTemplateIdInvalid = 10015;
-constexpr int kFormatInvalid = 10016;
+using http::error_code::kInvalidPlacements;
+using http::error_code::kInvalidPlacementKey;
+using http::error_code::kInvalidCount;
+using http::error_code::kInvalidAdvertiserId;
+using http::error_code::kInvalidTemplateId;
+using http::error_code::kInvalidFormat;
 
 // present: a key was given (null counts as absent).
 bool read_key(ReadContext& ctx, ondemand::value& value, std::string_view& out, bool& present) {
@@ -21,15 +22,15 @@ bool read_key(ReadContext& ctx, ondemand::value& value, std::string_view& out, b
   if (kind == ondemand::json_type::null) return ctx.check_null(value);
   present = true;
   if (kind != ondemand::json_type::string) {
-    ctx.error(kKeyInvalid, "key must be a non-empty string");
+    ctx.error(kInvalidPlacementKey, "key must be a non-empty string");
     return ctx.skip(value);
   }
   std::string_view key;
   if (!ctx.get_string(value, key)) return false;
   if (key.empty()) {
-    ctx.error(kKeyInvalid, "key must be a non-empty string");
+    ctx.error(kInvalidPlacementKey, "key must be a non-empty string");
   } else if (key.size() > kMaxPlacementKeyBytes) {
-    ctx.error(kKeyInvalid, "key must be at most 256 bytes");
+    ctx.error(kInvalidPlacementKey, "key must be at most 256 bytes");
   } else {
     out = key;
   }
@@ -45,14 +46,14 @@ bool read_count(ReadContext& ctx, ondemand::value& value, uint32_t& out) {
   if (!ctx.type(value, kind)) return false;
   if (kind == ondemand::json_type::null) return ctx.check_null(value);  // the default
   if (kind != ondemand::json_type::number) {
-    ctx.error(kCountInvalid, kMessage);
+    ctx.error(kInvalidCount, kMessage);
     return ctx.skip(value);
   }
   std::string_view token;
   if (!ctx.number_token(value, token)) return false;
   const std::optional<int64_t> count = integral_value(token);
   if (!count || *count < kCountMin || *count > kCountMax) {
-    ctx.error(kCountInvalid, kMessage);
+    ctx.error(kInvalidCount, kMessage);
   } else {
     out = static_cast<uint32_t>(*count);
   }
@@ -81,7 +82,7 @@ bool read_format(ReadContext& ctx, ondemand::value& value, std::optional<AdForma
   if (!ctx.type(value, kind)) return false;
   if (kind == ondemand::json_type::null) return ctx.check_null(value);
   if (kind != ondemand::json_type::string) {
-    ctx.error(kFormatInvalid, kMessage);
+    ctx.error(kInvalidFormat, kMessage);
     return ctx.skip(value);
   }
   std::string_view text;
@@ -91,7 +92,7 @@ bool read_format(ReadContext& ctx, ondemand::value& value, std::optional<AdForma
   } else if (text == "video") {
     out = AdFormat::kVideo;
   } else {
-    ctx.error(kFormatInvalid, kMessage);
+    ctx.error(kInvalidFormat, kMessage);
   }
   return true;
 }
@@ -102,7 +103,7 @@ bool read_placement(ReadContext& ctx, ondemand::value& value, PlacementRequest& 
   ondemand::json_type kind;
   if (!ctx.type(value, kind)) return false;
   if (kind != ondemand::json_type::object) {
-    ctx.error(kPlacementInvalid, "placement must be an object");
+    ctx.error(kInvalidPlacements, "placement must be an object");
     return ctx.skip(value);
   }
   ondemand::object object;
@@ -126,13 +127,13 @@ bool read_placement(ReadContext& ctx, ondemand::value& value, PlacementRequest& 
         PathScope scope(ctx.path, name);
         ctx.forget_errors();
         out.advertiser_id.reset();
-        ok = read_public_id(ctx, field_value, "advertiser_", kAdvertiserIdInvalid,
+        ok = read_public_id(ctx, field_value, "advertiser_", kInvalidAdvertiserId,
                             "advertiserId must be of the form advertiser_<id>", out.advertiser_id);
       } else if (name == "templateId") {
         PathScope scope(ctx.path, name);
         ctx.forget_errors();
         out.template_id.reset();
-        ok = read_public_id(ctx, field_value, "template_", kTemplateIdInvalid,
+        ok = read_public_id(ctx, field_value, "template_", kInvalidTemplateId,
                             "templateId must be of the form template_<id>", out.template_id);
       } else if (name == "format" && ctx.options.format_understood) {
         PathScope scope(ctx.path, name);
@@ -150,7 +151,7 @@ bool read_placement(ReadContext& ctx, ondemand::value& value, PlacementRequest& 
       return ok;
       });
   if (!walked) return false;
-  if (!key_present) ctx.error_at("key", kKeyInvalid, "key is required");
+  if (!key_present) ctx.error_at("key", kInvalidPlacementKey, "key is required");
   return true;
 }
 

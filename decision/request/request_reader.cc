@@ -4,6 +4,7 @@
 #include <new>
 
 #include "decision/request/read_context.h"
+#include "http/error_codes.h"
 
 namespace decision::request {
 namespace {
@@ -41,7 +42,7 @@ bool RequestReader::reserve(size_t body_bytes) {
 ReadResult RequestReader::invalid_json(std::string_view message) {
   ++counters_.invalid_json;
   errors_.clear();
-  errors_.add_without_field(10001, message);
+  errors_.add_without_field(http::error_code::kInvalidJson, message);
   return ReadResult{ReadStatus::kInvalidJson, errors_.items(), 0};
 }
 
@@ -56,7 +57,7 @@ ReadResult RequestReader::read(std::string_view body, const ReadOptions& options
     // Out of memory for a body the HTTP layer let through: fail this request, not the core.
     if (!reserve(body.size())) {
       ++counters_.out_of_memory;
-      errors_.add_without_field(10099, "out of memory reading the body");
+      errors_.add_without_field(http::error_code::kInternalError, "out of memory reading the body");
       return ReadResult{ReadStatus::kInternalError, errors_.items(), 0};
     }
   }

@@ -1,12 +1,13 @@
 // The request's top level: placements, user, device, app. Unknown fields are walked (they
 // must be JSON) and otherwise ignored, as the spec's tolerant reader asks.
 #include "decision/request/read_context.h"
+#include "http/error_codes.h"
 
 namespace decision::request {
 namespace {
 
-constexpr int kPlacementsInvalid = 10010;
-constexpr int kDeviceOrAppInvalid = 10021;
+using http::error_code::kInvalidPlacements;
+using http::error_code::kInvalidDeviceOrApp;
 
 bool read_placements(ReadContext& ctx, ondemand::value& value, DecisionRequest& out,
                      bool& present) {
@@ -15,7 +16,7 @@ bool read_placements(ReadContext& ctx, ondemand::value& value, DecisionRequest& 
   if (kind == ondemand::json_type::null) return ctx.check_null(value);  // as if absent
   present = true;
   if (kind != ondemand::json_type::array) {
-    ctx.error(kPlacementsInvalid, "placements must be an array");
+    ctx.error(kInvalidPlacements, "placements must be an array");
     return ctx.skip(value);
   }
   ondemand::array array;
@@ -39,10 +40,10 @@ bool read_placements(ReadContext& ctx, ondemand::value& value, DecisionRequest& 
     ++index;
   }
   ctx.leave();
-  if (index == 0) ctx.error(kPlacementsInvalid, "placements must not be empty");
+  if (index == 0) ctx.error(kInvalidPlacements, "placements must not be empty");
   if (index > kMaxPlacements) {
     ++ctx.counters.placements_over_limit;
-    ctx.error(kPlacementsInvalid, "placements must have at most 20 items");
+    ctx.error(kInvalidPlacements, "placements must have at most 20 items");
   }
   return true;
 }
@@ -54,7 +55,7 @@ bool read_raw_object(ReadContext& ctx, ondemand::value& value, std::string_view 
   if (!ctx.type(value, kind)) return false;
   if (kind == ondemand::json_type::null) return ctx.check_null(value);
   if (kind != ondemand::json_type::object) {
-    ctx.error(kDeviceOrAppInvalid, message);
+    ctx.error(kInvalidDeviceOrApp, message);
     return ctx.skip(value);
   }
   return ctx.skip_capturing(value, out);
@@ -102,7 +103,7 @@ bool read_root(ReadContext& ctx, ondemand::object& root, DecisionRequest& out) {
       return true;
       });
   if (!walked) return false;
-  if (!placements_present) ctx.error_at("placements", kPlacementsInvalid, "placements is required");
+  if (!placements_present) ctx.error_at("placements", kInvalidPlacements, "placements is required");
   return true;
 }
 

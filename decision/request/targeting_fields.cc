@@ -3,13 +3,14 @@
 
 #include "decision/request/json_number.h"
 #include "decision/request/read_context.h"
+#include "http/error_codes.h"
 
 namespace decision::request {
 namespace {
 
-// DESIGN section 7 gives 10017 to bad geo and destination values; a targeting that is not
+// docs/errors.md gives 10017 to bad geo and destination values; a targeting that is not
 // an object is a bad targeting as a whole, and gets the same code.
-constexpr int kTargetingInvalid = 10017;
+using http::error_code::kInvalidGeoTargeting;
 
 struct IdList {
   std::string_view not_array;
@@ -46,7 +47,7 @@ bool read_ids(ReadContext& ctx, ondemand::value& value, const IdList& list,
   if (!ctx.type(value, kind)) return false;
   if (kind == ondemand::json_type::null) return ctx.check_null(value);
   if (kind != ondemand::json_type::array) {
-    ctx.error(kTargetingInvalid, list.not_array);
+    ctx.error(kInvalidGeoTargeting, list.not_array);
     return ctx.skip(value);
   }
   ondemand::array array;
@@ -63,7 +64,7 @@ bool read_ids(ReadContext& ctx, ondemand::value& value, const IdList& list,
         ids[count++] = *id;
       } else {
         PathScope scope(ctx.path, index);
-        ctx.error(kTargetingInvalid, list.bad_item);
+        ctx.error(kInvalidGeoTargeting, list.bad_item);
       }
     } else if (!ctx.skip(item)) {
       return false;
@@ -73,7 +74,7 @@ bool read_ids(ReadContext& ctx, ondemand::value& value, const IdList& list,
   ctx.leave();
   if (index > N) {
     ++*list.over_limit_counter;
-    ctx.error(kTargetingInvalid, list.too_many);
+    ctx.error(kInvalidGeoTargeting, list.too_many);
   }
   return true;
 }
@@ -92,7 +93,7 @@ bool read_targeting(ReadContext& ctx, ondemand::value& value, Targeting& out) {
   if (!ctx.type(value, kind)) return false;
   if (kind == ondemand::json_type::null) return ctx.check_null(value);
   if (kind != ondemand::json_type::object) {
-    ctx.error(kTargetingInvalid, "targeting must be an object");
+    ctx.error(kInvalidGeoTargeting, "targeting must be an object");
     return ctx.skip(value);
   }
   ondemand::object object;

@@ -1,13 +1,14 @@
-// user: id, ip, timezone, consent.gdpr. Every fault of the user object is 10020 (DESIGN
-// section 7), at the path of the field at fault.
+// user: id, ip, timezone, consent.gdpr. Every fault of the user object is 10020
+// (docs/errors.md), at the path of the field at fault.
 #include "decision/request/ip_address.h"
 #include "decision/request/read_context.h"
 #include "decision/request/tcf_consent.h"
+#include "http/error_codes.h"
 
 namespace decision::request {
 namespace {
 
-constexpr int kUserInvalid = 10020;
+using http::error_code::kInvalidUser;
 
 // The kind of an optional member: false on a fault; `present` false for null (as absent).
 bool present_kind(ReadContext& ctx, ondemand::value& value, ondemand::json_type& kind,
@@ -26,12 +27,12 @@ bool read_checked_string(ReadContext& ctx, ondemand::value& value, std::string_v
   if (!present_kind(ctx, value, kind, present)) return false;
   if (!present) return true;
   if (kind != ondemand::json_type::string) {
-    ctx.error(kUserInvalid, message);
+    ctx.error(kInvalidUser, message);
     return ctx.skip(value);
   }
   std::string_view text;
   if (!ctx.get_string(value, text)) return false;
-  if (!valid(text)) ctx.error(kUserInvalid, message);
+  if (!valid(text)) ctx.error(kInvalidUser, message);
   return true;
 }
 
@@ -82,20 +83,20 @@ bool read_gdpr(ReadContext& ctx, ondemand::value& value, User& out) {
     return true;
   }
   if (kind != ondemand::json_type::string) {
-    ctx.error(kUserInvalid, kMessage);
+    ctx.error(kInvalidUser, kMessage);
     return ctx.skip(value);
   }
   std::string_view text;
   if (!ctx.get_string(value, text)) return false;
   if (text.size() > kMaxConsentStringBytes) {
-    ctx.error(kUserInvalid,
+    ctx.error(kInvalidUser,
               "gdpr must be true, false or a TCF v2 consent string: longer than 8 KiB");
     return true;
   }
   TcfFault fault = TcfFault::kNone;
   const std::optional<TcfConsent> consent = decode_tcf_consent(text, fault);
   if (!consent) {
-    ctx.error(kUserInvalid, consent_string_message(fault));
+    ctx.error(kInvalidUser, consent_string_message(fault));
     return true;
   }
   out.gdpr = GdprConsent::kConsentString;
@@ -110,7 +111,7 @@ bool read_consent(ReadContext& ctx, ondemand::value& value, User& out) {
   if (!present_kind(ctx, value, kind, present)) return false;
   if (!present) return true;
   if (kind != ondemand::json_type::object) {
-    ctx.error(kUserInvalid, "consent must be an object");
+    ctx.error(kInvalidUser, "consent must be an object");
     return ctx.skip(value);
   }
   ondemand::object object;
@@ -141,7 +142,7 @@ bool read_user(ReadContext& ctx, ondemand::value& value, User& out, bool& presen
   if (!present_kind(ctx, value, kind, present)) return false;
   if (!present) return true;
   if (kind != ondemand::json_type::object) {
-    ctx.error(kUserInvalid, "user must be an object");
+    ctx.error(kInvalidUser, "user must be an object");
     return ctx.skip(value);
   }
   ondemand::object object;
