@@ -182,6 +182,8 @@ class Reactor final : public FileIo {
   void begin_op(SocketSlot& slot);
   void finish_op(uint32_t slot);
   void dispatch(const io_uring_cqe& cqe);
+  // A completion of a socket operation (not a listener's): slot and generation from its user data.
+  void on_socket_completion(Op op, uint32_t generation, uint32_t slot, const io_uring_cqe& cqe);
   void on_recv(uint32_t slot, const io_uring_cqe& cqe);
   void on_accept(uint32_t listener, const io_uring_cqe& cqe);
   void on_tick();

@@ -21,6 +21,46 @@ std::string_view without_bom(std::string_view body) {
   return body;
 }
 
+// Whether a root that is not an object is valid JSON all the same. The answer is 10001
+// either way; the walk makes its message exact.
+bool walk_other_root(ondemand::document& doc, ondemand::json_type root_type, ReadContext& ctx) {
+  bool valid = false;
+  switch (root_type) {
+    case ondemand::json_type::array: {
+      ondemand::array array;
+      valid = doc.get_array().get(array) == simdjson::SUCCESS && ctx.enter();
+      if (!valid) break;  // never iterate an array that failed to start
+      for (auto item_result : array) {
+        ondemand::value item;
+        valid = item_result.get(item) == simdjson::SUCCESS && ctx.skip(item);
+        if (!valid) break;
+      }
+      break;
+    }
+    case ondemand::json_type::string: {
+      std::string_view text;
+      valid = doc.get_string().get(text) == simdjson::SUCCESS;
+      break;
+    }
+    case ondemand::json_type::number: {
+      double number = 0;  // a valid literal too large for a double reads as not JSON
+      valid = doc.get_double().get(number) == simdjson::SUCCESS;
+      break;
+    }
+    case ondemand::json_type::boolean: {
+      bool flag = false;
+      valid = doc.get_bool().get(flag) == simdjson::SUCCESS;
+      break;
+    }
+    case ondemand::json_type::null:
+      valid = doc.is_null();
+      break;
+    case ondemand::json_type::object:
+      break;
+  }
+  return valid;
+}
+
 }  // namespace
 
 RequestReader::RequestReader(size_t capacity_bytes) {
@@ -44,6 +84,20 @@ ReadResult RequestReader::invalid_json(std::string_view message) {
   errors_.clear();
   errors_.add_without_field(http::error_code::kInvalidJson, message);
   return ReadResult{ReadStatus::kInvalidJson, errors_.items(), 0};
+}
+
+ReadResult RequestReader::refuse_other_root(ondemand::document& doc, ondemand::json_type root_type,
+                                            ReadContext& ctx) {
+  const bool walked = walk_other_root(doc, root_type, ctx);
+  if (ctx.fault() == JsonFault::kTooDeep) {
+    ++counters_.too_deep;
+    return invalid_json(kTooDeep);
+  }
+  // Some root getters leave trailing content to the caller ("" x).
+  const char* next = nullptr;
+  if (!walked || doc.current_location().get(next) != simdjson::OUT_OF_BOUNDS) return invalid_json(kNotJson);
+  ++counters_.not_object;
+  return invalid_json(kNotObject);
 }
 
 ReadResult RequestReader::read(std::string_view body, const ReadOptions& options,
@@ -75,54 +129,7 @@ ReadResult RequestReader::read(std::string_view body, const ReadOptions& options
   if (doc.type().get(root_type) != simdjson::SUCCESS) return invalid_json(kNotJson);
 
   ReadContext ctx(options, doc, errors_, time_zones_, counters_);
-  if (root_type != ondemand::json_type::object) {
-    // Valid JSON or not, the answer is 10001; walk it anyway so the message is exact.
-    bool valid = false;
-    switch (root_type) {
-      case ondemand::json_type::array: {
-        ondemand::array array;
-        valid = doc.get_array().get(array) == simdjson::SUCCESS && ctx.enter();
-        if (!valid) break;  // never iterate an array that failed to start
-        for (auto item_result : array) {
-          ondemand::value item;
-          valid = item_result.get(item) == simdjson::SUCCESS && ctx.skip(item);
-          if (!valid) break;
-        }
-        break;
-      }
-      case ondemand::json_type::string: {
-        std::string_view text;
-        valid = doc.get_string().get(text) == simdjson::SUCCESS;
-        break;
-      }
-      case ondemand::json_type::number: {
-        double number = 0;  // a valid literal too large for a double reads as not JSON
-        valid = doc.get_double().get(number) == simdjson::SUCCESS;
-        break;
-      }
-      case ondemand::json_type::boolean: {
-        bool flag = false;
-        valid = doc.get_bool().get(flag) == simdjson::SUCCESS;
-        break;
-      }
-      case ondemand::json_type::null:
-        valid = doc.is_null();
-        break;
-      case ondemand::json_type::object:
-        break;
-    }
-    if (ctx.fault() == JsonFault::kTooDeep) {
-      ++counters_.too_deep;
-      return invalid_json(kTooDeep);
-    }
-    // Some root getters leave trailing content to the caller ("" x).
-    const char* next = nullptr;
-    valid = valid && doc.current_location().get(next) == simdjson::OUT_OF_BOUNDS;
-    if (!valid) return invalid_json(kNotJson);
-    ++counters_.not_object;
-    return invalid_json(kNotObject);
-  }
-
+  if (root_type != ondemand::json_type::object) return refuse_other_root(doc, root_type, ctx);
   ondemand::object root;
   if (doc.get_object().get(root) != simdjson::SUCCESS) return invalid_json(kNotJson);
   const bool complete = read_root(ctx, root, out);
