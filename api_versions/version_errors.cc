@@ -2,6 +2,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "api_versions/calendar_day.h"
+#include "http/error_codes.h"
 #include "http/json_writer.h"
 #include "runtime/absl_view.h"
 
@@ -37,7 +38,7 @@ void append_bad_version_error(std::string& out, std::string_view header_name,
                               std::span<const std::string_view> active_versions) {
   const std::string message =
       absl::StrCat(av(header_name), " must be exactly one of active_versions (YYYY-MM-DD)");
-  append_envelope(out, kBadVersionCode, message, [&](http::JsonWriter& json) {
+  append_envelope(out, http::error_code::kBadVersion, message, [&](http::JsonWriter& json) {
     json.key("active_versions");
     write_versions(json, active_versions);
   });
@@ -48,7 +49,7 @@ void append_sunset_version_error(std::string& out, const VersionEntry& entry,
   const std::string sunset = day_text(*entry.sunset);
   const std::string message = absl::StrCat("API version ", entry.version_text, " was sunset on ",
                                            sunset, "; use one of active_versions");
-  append_envelope(out, kSunsetVersionCode, message, [&](http::JsonWriter& json) {
+  append_envelope(out, http::error_code::kSunsetVersion, message, [&](http::JsonWriter& json) {
     json.key("deprecated_version").string(entry.version_text);
     json.key("active_versions");
     write_versions(json, active_versions);
@@ -65,7 +66,7 @@ void append_deprecation_warning(std::string& out, const VersionEntry& entry, Pha
                    : absl::StrCat("API version ", entry.version_text, " is ", av(state),
                                   "; migrate to a newer version");
   http::JsonWriter json(out);
-  json.begin_object().key("code").number(kDeprecatedVersionWarning).key("message").string(message);
+  json.begin_object().key("code").number(http::error_code::kVersionDeprecated).key("message").string(message);
   json.key("details").begin_object();
   if (entry.sunset) json.key("sunset_date").string(day_text(*entry.sunset));
   if (!entry.migration_guide.empty()) json.key("migration_guide").string(entry.migration_guide);

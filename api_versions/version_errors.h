@@ -11,11 +11,9 @@
 
 namespace api_versions {
 
+// Codes from http/error_codes.h: kBadVersion, kSunsetVersion, kVersionDeprecated.
 inline constexpr int kBadVersionStatus = 400;
-inline constexpr int kBadVersionCode = 10042;
 inline constexpr int kSunsetVersionStatus = 410;
-inline constexpr int kSunsetVersionCode = 10043;
-inline constexpr int kDeprecatedVersionWarning = 20002;
 
 // 400 10042: malformed header, a range, `latest`, or a date that is no released version.
 // details: {"active_versions": [...]}.

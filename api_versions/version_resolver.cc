@@ -2,6 +2,7 @@
 
 #include "api_versions/calendar_day.h"
 #include "api_versions/version_errors.h"
+#include "http/error_codes.h"
 #include "http/http_date.h"
 
 namespace api_versions {
@@ -51,7 +52,7 @@ void VersionResolver::refresh(absl::CivilDay today) {
       r.warning = day.warning;
     } else if (r.phase == Phase::kSunset) {
       r.status = kSunsetVersionStatus;
-      r.error_code = kSunsetVersionCode;
+      r.error_code = http::error_code::kSunsetVersion;
       append_sunset_version_error(day.error_body, entry, active);
       r.error_body = day.error_body;
     } else if (r.phase == Phase::kUnreleased) {
@@ -63,7 +64,7 @@ void VersionResolver::refresh(absl::CivilDay today) {
   append_bad_version_error(bad_version_body_, header_name_, active);
   bad_version_ = Resolution{};
   bad_version_.status = kBadVersionStatus;
-  bad_version_.error_code = kBadVersionCode;
+  bad_version_.error_code = http::error_code::kBadVersion;
   bad_version_.error_body = bad_version_body_;
 
   no_header_ = bad_version_;

@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <cstring>
 
+#include "runtime/check.h"
+
 namespace caps {
 
 namespace {
@@ -37,12 +39,15 @@ uint32_t bucket_width_s(const CapRule& cap) {
 uint32_t to_u32(int64_t s) { return static_cast<uint32_t>(std::clamp<int64_t>(s, 1, UINT32_MAX)); }
 
 uint16_t get_count(const CapPartition::Entry& e, uint32_t bucket) {
+  DECISIOND_CHECK_MSG(bucket < CapPartition::kBuckets, "cap bucket out of range");
   uint16_t counts[CapPartition::kBuckets];
   std::memcpy(counts, &e.words[1], sizeof(counts));
   return counts[bucket];
 }
 
 void set_count(CapPartition::Entry& e, uint32_t bucket, uint16_t value) {
+  // A bucket past the 8 counts would be written past them, over the stack.
+  DECISIOND_CHECK_MSG(bucket < CapPartition::kBuckets, "cap bucket out of range");
   uint16_t counts[CapPartition::kBuckets];
   std::memcpy(counts, &e.words[1], sizeof(counts));
   counts[bucket] = value;

@@ -26,6 +26,7 @@
 
 #include "absl/status/status.h"
 #include "caps/shard_format.h"
+#include "runtime/check.h"
 
 namespace caps {
 
@@ -58,9 +59,14 @@ class ShardedTable {
   // The entry of key, created zeroed (but for its key) when absent or dead. The pointer is
   // valid until the next insert into the same shard.
   Entry* insert(uint64_t key, int64_t now_s, bool& created) {
+    // Key 0 marks an empty slot: its "entry" would be an empty slot written to, lost to
+    // the next probe and counted nowhere.
+    DECISIOND_CHECK_MSG(key != 0, "sharded table: key 0 is the empty slot");
     Shard& shard = shards_[shard_of(key)];
     if ((shard.used + 1) * 4 > shard.slots.size() * 3) grow(shard);
     const size_t size = shard.slots.size();
+    // The probe below ends only at an empty slot: the load factor keeps one.
+    DECISIOND_CHECK_MSG((shard.used + 1) * 4 <= size * 3, "sharded table: shard over its load factor");
     for (size_t i = home(key, size);; i = next(i, size)) {
       Entry& e = shard.slots[i];
       if (e.key == key) {
@@ -181,6 +187,7 @@ class ShardedTable {
   // Inserts an entry known to be absent.
   void place(Shard& shard, const Entry& entry) {
     const size_t size = shard.slots.size();
+    DECISIOND_CHECK_MSG(shard.used < size, "sharded table: no empty slot to place into");
     size_t i = home(entry.key, size);
     while (shard.slots[i].key != 0) i = next(i, size);
     shard.slots[i] = entry;
@@ -191,6 +198,7 @@ class ShardedTable {
   // Inserts an entry unless its key is there already (then false). The shard has room.
   bool place_new(Shard& shard, const Entry& entry) {
     const size_t size = shard.slots.size();
+    DECISIOND_CHECK_MSG(shard.used < size, "sharded table: no empty slot to place into");
     size_t i = home(entry.key, size);
     for (; shard.slots[i].key != 0; i = next(i, size)) {
       if (shard.slots[i].key == entry.key) return false;
@@ -202,6 +210,7 @@ class ShardedTable {
   }
 
   void clear(Shard& shard) {
+    DECISIOND_CHECK_MSG(entries_ >= shard.used, "sharded table: entry count below a shard's");
     entries_ -= shard.used;
     shard = Shard{};
   }
@@ -214,6 +223,7 @@ class ShardedTable {
     std::vector<Entry> old;
     old.swap(shard.slots);
     shard.slots.assign(capacity, Entry{});
+    DECISIOND_CHECK_MSG(entries_ >= shard.used, "sharded table: entry count below a shard's");
     entries_ -= shard.used;
     shard.used = 0;
     for (const Entry& e : old) {
@@ -238,6 +248,7 @@ class ShardedTable {
       }
     }
     shard.slots[hole] = Entry{};
+    DECISIOND_CHECK_MSG(shard.used > 0 && entries_ > 0, "sharded table: erased from an empty shard");
     --shard.used;
     --entries_;
   }

@@ -18,6 +18,11 @@ constexpr double kTwoTo63 = 9223372036854775808.0;
 constexpr double kTwoTo64 = 18446744073709551616.0;
 
 Value no_overload(uint32_t offset) { return Value::error(ErrorCode::kNoMatchingOverload, offset); }
+
+Value logical_not(const Value& x, uint32_t offset) {
+  return x.is_bool() ? Value::boolean(!x.as_bool()) : no_overload(offset);
+}
+
 Value limit_exceeded(uint32_t offset) { return Value::error(ErrorCode::kLimitExceeded, offset); }
 
 // What an operation on value may cost beyond a constant: its bytes (searched, copied,
@@ -103,12 +108,7 @@ Value Evaluator::dispatch(const Node& node) {
   const uint32_t offset = node.offset;
   switch (node.op) {
     case Op::kConstant: return program_->constant(a);
-    case Op::kVariable:
-      if (a >= variables_.size()) return Value::error(ErrorCode::kUnboundVariable, offset);
-      if (variables_[a].is_error()) {  // the host's "absent": point at the reference
-        return Value::error(variables_[a].error_code(), offset);
-      }
-      return variables_[a];
+    case Op::kVariable: return variable(a, offset);
     case Op::kLocal: return locals_[a];
     case Op::kUnbound: return Value::error(static_cast<ErrorCode>(a), offset);
     case Op::kCreateList: return create_list(node);
@@ -125,31 +125,22 @@ Value Evaluator::dispatch(const Node& node) {
     case Op::kMapFiltered:
     case Op::kFilter: return comprehension(node);
 
-    case Op::kNot:
-      return strict<false>(node, [&](const Value& x) {
-        return x.is_bool() ? Value::boolean(!x.as_bool()) : no_overload(offset);
-      });
+    case Op::kNot: return strict<false>(node, [&](const Value& x) { return logical_not(x, offset); });
     case Op::kNegate: return strict<false>(node, [&](const Value& x) { return negate(x, offset); });
     case Op::kSize: return strict(node, [&](const Value& x) { return size_of(x, offset); });
     case Op::kToInt: return strict(node, [&](const Value& x) { return to_int(x, offset); });
     case Op::kToUint: return strict(node, [&](const Value& x) { return to_uint(x, offset); });
     case Op::kToDouble: return strict(node, [&](const Value& x) { return to_double(x, offset); });
-    case Op::kToString:
-      return strict(node, [&](const Value& x) { return to_string(x, arena_, offset); });
+    case Op::kToString: return strict(node, [&](const Value& x) { return to_string(x, arena_, offset); });
     case Op::kToBool: return strict<false>(node, [&](const Value& x) { return to_bool(x, offset); });
     case Op::kToBytes: return strict(node, [&](const Value& x) { return to_bytes(x, offset); });
     case Op::kDyn: return eval(a);
     case Op::kTypeOf: return strict<false>(node, [](const Value& x) { return Value::type(type_of(x)); });
-    case Op::kMatchesRegex:
-      return strict(node, [&](const Value& x) { return matches_literal(x, node); });
+    case Op::kMatchesRegex: return strict(node, [&](const Value& x) { return matches_literal(x, node); });
 
-    case Op::kIndex:
-      return strict(node, [&](const Value& x, const Value& y) { return index(x, y, offset); });
-    case Op::kIn:
-      return strict(node, [&](const Value& x, const Value& y) { return in(x, y, offset); });
-    case Op::kAdd:
-      return strict(node,
-                    [&](const Value& x, const Value& y) { return add(x, y, arena_, offset); });
+    case Op::kIndex: return strict(node, [&](const Value& x, const Value& y) { return index(x, y, offset); });
+    case Op::kIn: return strict(node, [&](const Value& x, const Value& y) { return in(x, y, offset); });
+    case Op::kAdd: return strict(node, [&](const Value& x, const Value& y) { return add(x, y, arena_, offset); });
     case Op::kSubtract:
       return strict<false>(node, [&](const Value& x, const Value& y) { return subtract(x, y, offset); });
     case Op::kMultiply:
@@ -158,37 +149,38 @@ Value Evaluator::dispatch(const Node& node) {
       return strict<false>(node, [&](const Value& x, const Value& y) { return divide(x, y, offset); });
     case Op::kModulo:
       return strict<false>(node, [&](const Value& x, const Value& y) { return modulo(x, y, offset); });
-    // Equality charges what it compares (values_equal), not its operands' sizes: two
-    // strings of different lengths are unequal at once.
-    case Op::kEqual:
-      return strict<false>(node, [&](const Value& x, const Value& y) {
-        const bool equal = values_equal(x, y, arena_, work_);
-        return work_.spent() ? limit_exceeded(offset) : Value::boolean(equal);
-      });
-    case Op::kNotEqual:
-      return strict<false>(node, [&](const Value& x, const Value& y) {
-        const bool equal = values_equal(x, y, arena_, work_);
-        return work_.spent() ? limit_exceeded(offset) : Value::boolean(!equal);
-      });
+    case Op::kEqual: return equality(node, /*equal=*/true);
+    case Op::kNotEqual: return equality(node, /*equal=*/false);
     case Op::kLess: return ordering(node, [](Ordering o) { return o == Ordering::kLess; });
     case Op::kLessEqual:
-      return ordering(node,
-                      [](Ordering o) { return o == Ordering::kLess || o == Ordering::kEqual; });
+      return ordering(node, [](Ordering o) { return o == Ordering::kLess || o == Ordering::kEqual; });
     case Op::kGreater: return ordering(node, [](Ordering o) { return o == Ordering::kGreater; });
     case Op::kGreaterEqual:
-      return ordering(node,
-                      [](Ordering o) { return o == Ordering::kGreater || o == Ordering::kEqual; });
-    case Op::kContains:
-      return strict(node, [&](const Value& x, const Value& y) { return contains(x, y, offset); });
+      return ordering(node, [](Ordering o) { return o == Ordering::kGreater || o == Ordering::kEqual; });
+    case Op::kContains: return strict(node, [&](const Value& x, const Value& y) { return contains(x, y, offset); });
     case Op::kStartsWith:
-      return strict(node,
-                    [&](const Value& x, const Value& y) { return starts_with(x, y, offset); });
-    case Op::kEndsWith:
-      return strict(node, [&](const Value& x, const Value& y) { return ends_with(x, y, offset); });
-    case Op::kMatches:
-      return strict(node, [&](const Value& x, const Value& y) { return matches(x, y, offset); });
+      return strict(node, [&](const Value& x, const Value& y) { return starts_with(x, y, offset); });
+    case Op::kEndsWith: return strict(node, [&](const Value& x, const Value& y) { return ends_with(x, y, offset); });
+    case Op::kMatches: return strict(node, [&](const Value& x, const Value& y) { return matches(x, y, offset); });
   }
   return no_overload(offset);
+}
+
+Value Evaluator::variable(uint32_t index, uint32_t offset) const {
+  if (index >= variables_.size()) return Value::error(ErrorCode::kUnboundVariable, offset);
+  if (variables_[index].is_error()) {  // the host's "absent": point at the reference
+    return Value::error(variables_[index].error_code(), offset);
+  }
+  return variables_[index];
+}
+
+// Equality charges what it compares (values_equal), not its operands' sizes: two strings
+// of different lengths are unequal at once.
+Value Evaluator::equality(const Node& node, bool equal) {
+  return strict<false>(node, [&](const Value& x, const Value& y) {
+    const bool same = values_equal(x, y, arena_, work_);
+    return work_.spent() ? limit_exceeded(node.offset) : Value::boolean(same == equal);
+  });
 }
 
 template <bool kCharged, typename Operation>

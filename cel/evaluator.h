@@ -64,6 +64,10 @@ class Evaluator {
     return dispatch(node);
   }
   Value dispatch(const Node& node);
+  // A variable the fast path of eval() did not read: unbound, or the host's "absent".
+  Value variable(uint32_t index, uint32_t offset) const;
+  // == and !=: equal says which one.
+  Value equality(const Node& node, bool equal);
   Value create_list(const Node& node);
   Value create_map(const Node& node);
   Value select(const Node& node, bool presence_test);

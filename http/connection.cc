@@ -5,9 +5,11 @@
 #include <string_view>
 
 #include "http/error_body.h"
+#include "http/error_codes.h"
 #include "http/reply_writer.h"
 #include "http/request_observer.h"
 #include "http/server.h"
+#include "runtime/check.h"
 
 namespace http {
 namespace {
@@ -19,7 +21,7 @@ constexpr std::string_view kShedMessage = "overloaded: request shed, retry later
 const std::string& shed_body() {
   static const std::string body = [] {
     std::string text;
-    const ErrorItem item{10098, kShedMessage, {}};
+    const ErrorItem item{error_code::kOverloaded, kShedMessage, {}};
     append_error_envelope(text, std::span<const ErrorItem>(&item, 1));
     return text;
   }();
@@ -51,7 +53,7 @@ void Connection::refuse(runtime::SocketId socket) {
   Response& response = server_.response();
   response.reset();
   response.add_header("Retry-After", "1");
-  set_error(response, 503, 10098, "overloaded: connection limit reached, retry later");
+  set_error(response, 503, error_code::kOverloaded, "overloaded: connection limit reached, retry later");
   append_reply(queued_, response, server_.date(), /*close_connection=*/true);
   flush();
 }
@@ -146,6 +148,8 @@ bool Connection::should_shed(Shedding shedding, int64_t now_ns) const {
 }
 
 void Connection::dispatch() {
+  // One request answered at a time: the parser holds the awaited request's view.
+  DECISIOND_CHECK_MSG(!awaiting_reply_, "request dispatched while a deferred reply is awaited");
   const Request& request = parser_.request();
   Response& response = server_.response();
   response.reset();
@@ -153,7 +157,7 @@ void Connection::dispatch() {
   Router::Match match{nullptr, server_.router().unmatched(), Shedding::kNever, {}};
   if (request.version_major == 1 && request.version_minor >= 1 && !request.has_header("host")) {
     // RFC 9112 3.2: an HTTP/1.1 request without Host is refused.
-    set_error(response, 400, 10007, "malformed HTTP request: Host header missing");
+    set_error(response, 400, error_code::kMalformedRequest, "malformed HTTP request: Host header missing");
   } else {
     match = server_.router().match(request, response);
     if (match.handler != nullptr && should_shed(match.shedding, started_ns)) {
@@ -255,11 +259,14 @@ void Connection::flush() {
 }
 
 void Connection::on_send_complete(int result) {
+  DECISIOND_CHECK_MSG(send_in_flight_, "send completed that was never made");
   send_in_flight_ = false;
   if (result <= 0) {
     abort();  // the peer is gone
     return;
   }
+  // The kernel sends no more than it was given: more means sent_ belongs to another send.
+  DECISIOND_CHECK_MSG(static_cast<size_t>(result) <= sending_.size() - sent_, "sent more bytes than were sending");
   sent_ += static_cast<size_t>(result);
   sent_since_idle_armed_ = true;
   if (sent_ < sending_.size()) {
@@ -330,7 +337,7 @@ void Connection::on_expire() {
         abort();
         return;
       }
-      reply_error(408, 10008, "request not received in time");
+      reply_error(408, error_code::kRequestTimeout, "request not received in time");
       flush();
       return;
     case TimerKind::kLinger:
@@ -342,6 +349,7 @@ void Connection::on_expire() {
 }
 
 void Connection::on_released() {
+  DECISIOND_CHECK_MSG(phase_ != Phase::kFree, "connection released twice");
   phase_ = Phase::kFree;
   ++generation_;
   awaiting_reply_ = false;

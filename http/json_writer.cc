@@ -1,8 +1,9 @@
 #include "http/json_writer.h"
 
-#include <cassert>
 #include <charconv>
 #include <cmath>
+
+#include "runtime/check.h"
 
 namespace http {
 
@@ -88,13 +89,15 @@ void JsonWriter::before_value() {
 JsonWriter& JsonWriter::begin_object() {
   before_value();
   out_.push_back('{');
-  assert(depth_ < kMaxDepth);
+  // One bit of has_items_ per level: a deeper level would shift past the word.
+  DECISIOND_CHECK_MSG(depth_ < kMaxDepth, "JSON nested deeper than the writer's bound");
   ++depth_;
   has_items_ &= ~(uint64_t{1} << (depth_ - 1));
   return *this;
 }
 
 JsonWriter& JsonWriter::end_object() {
+  DECISIOND_CHECK_MSG(depth_ > 0, "JSON object ended that was never begun");
   --depth_;
   out_.push_back('}');
   return *this;
@@ -103,13 +106,15 @@ JsonWriter& JsonWriter::end_object() {
 JsonWriter& JsonWriter::begin_array() {
   before_value();
   out_.push_back('[');
-  assert(depth_ < kMaxDepth);
+  // One bit of has_items_ per level: a deeper level would shift past the word.
+  DECISIOND_CHECK_MSG(depth_ < kMaxDepth, "JSON nested deeper than the writer's bound");
   ++depth_;
   has_items_ &= ~(uint64_t{1} << (depth_ - 1));
   return *this;
 }
 
 JsonWriter& JsonWriter::end_array() {
+  DECISIOND_CHECK_MSG(depth_ > 0, "JSON array ended that was never begun");
   --depth_;
   out_.push_back(']');
   return *this;

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "absl/strings/match.h"
+#include "http/error_codes.h"
 #include "runtime/absl_view.h"
 
 namespace http {
@@ -111,17 +112,17 @@ int RequestParser::fail(ParseError::Kind kind) {
   switch (kind) {
     case ParseError::Kind::kHeadersTooLarge:
       error_.status = 431;
-      error_.code = 10006;
+      error_.code = error_code::kHeadersTooLarge;
       error_.message = "request headers too large";
       break;
     case ParseError::Kind::kBodyTooLarge:
       error_.status = 413;
-      error_.code = 10003;
+      error_.code = error_code::kBodyTooLarge;
       error_.message = "request body too large";
       break;
     case ParseError::Kind::kMalformed:
       error_.status = 400;
-      error_.code = 10007;
+      error_.code = error_code::kMalformedRequest;
       error_.message = "malformed HTTP request";
       break;
   }

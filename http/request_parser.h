@@ -9,6 +9,7 @@
 #include <string>
 #include <string_view>
 
+#include "http/error_codes.h"
 #include "http/head_line_guard.h"
 #include "http/limits.h"
 #include "http/request.h"
@@ -17,7 +18,7 @@ namespace http {
 
 struct ParseError {
   int status = 400;
-  int code = 10007;
+  int code = error_code::kMalformedRequest;
   std::string_view message;
   enum class Kind { kMalformed, kHeadersTooLarge, kBodyTooLarge } kind = Kind::kMalformed;
 };

@@ -1,6 +1,7 @@
 #include "http/router.h"
 
 #include "http/error_body.h"
+#include "http/error_codes.h"
 
 namespace http {
 
@@ -60,10 +61,10 @@ Router::Match Router::match(const Request& request, Response& response) const {
     path_known = true;
   }
   if (!path_known) {
-    set_error(response, 404, 10004, "no such route");
+    set_error(response, 404, error_code::kNoSuchRoute, "no such route");
     return Match{nullptr, unmatched(), Shedding::kNever, {}};
   }
-  set_error(response, 405, 10005, "method not allowed");
+  set_error(response, 405, error_code::kMethodNotAllowed, "method not allowed");
   for (const auto& [p, allow] : allow_) {
     if (p == request.path) response.add_header("Allow", allow);
   }

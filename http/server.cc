@@ -1,6 +1,7 @@
 #include "http/server.h"
 
 #include "http/connection.h"
+#include "runtime/check.h"
 #include "runtime/socket_address.h"
 
 namespace http {
@@ -17,6 +18,7 @@ Connection* Server::take_connection() {
   }
   Connection* c = free_.back();
   free_.pop_back();
+  DECISIOND_CHECK_MSG(!c->in_use(), "connection in the free pool still in use");
   return c;
 }
 
@@ -51,6 +53,8 @@ void Server::on_accept(int fd) {
 }
 
 void Server::release(Connection& connection) {
+  // A connection released twice would sit twice in free_ and be handed to two clients.
+  DECISIOND_CHECK_MSG(in_use_ > 0 && free_.size() < connections_.size(), "connection released twice");
   free_.push_back(&connection);
   --in_use_;
   metrics_.connections_open.set(in_use_);

@@ -44,10 +44,13 @@ absl::Status BufferRing::init(io_uring* ring, uint16_t group_id, uint32_t count,
                           static_cast<uint16_t>(i), mask, static_cast<int>(i));
   }
   io_uring_buf_ring_advance(entries_, static_cast<int>(count));
+  with_kernel_.assign(count, 1);
   return absl::OkStatus();
 }
 
 void BufferRing::recycle(uint16_t buffer_id) {
+  DECISIOND_CHECK_MSG(buffer_id < count_ && !with_kernel_[buffer_id], "receive buffer recycled twice");
+  with_kernel_[buffer_id] = 1;
   io_uring_buf_ring_add(entries_, memory_ + size_t{buffer_id} * buffer_bytes_, buffer_bytes_,
                         buffer_id, io_uring_buf_ring_mask(count_), 0);
   io_uring_buf_ring_advance(entries_, 1);

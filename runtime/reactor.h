@@ -142,6 +142,8 @@ class Reactor final : public FileIo {
  private:
   enum class Op : uint8_t { kAccept = 1, kRecv, kSend, kCancel, kShutdown, kClose, kTick, kWake, kWakeSent, kFile };
 
+  // Per socket at most: the receive, one send, the shutdown, the receive's cancel, the close.
+  static constexpr uint8_t kMaxSocketOps = 5;
   struct SocketSlot {
     int fd = -1;
     SocketEvents* events = nullptr;
@@ -154,6 +156,7 @@ class Reactor final : public FileIo {
     // up only then: closing before it completes could let it shut down whatever socket
     // reused the number. The close waits for it.
     bool shutdown_pending = false;
+    bool send_pending = false;  // one send at a time (send())
   };
   struct Listener {
     int fd = -1;
@@ -176,8 +179,11 @@ class Reactor final : public FileIo {
   void arm_recv(uint32_t slot);
   void arm_tick();
   void submit_close(uint32_t slot);
+  void begin_op(SocketSlot& slot);
   void finish_op(uint32_t slot);
   void dispatch(const io_uring_cqe& cqe);
+  // A completion of a socket operation (not a listener's): slot and generation from its user data.
+  void on_socket_completion(Op op, uint32_t generation, uint32_t slot, const io_uring_cqe& cqe);
   void on_recv(uint32_t slot, const io_uring_cqe& cqe);
   void on_accept(uint32_t listener, const io_uring_cqe& cqe);
   void on_tick();

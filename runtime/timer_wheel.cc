@@ -1,6 +1,6 @@
 #include "runtime/timer_wheel.h"
 
-#include <cassert>
+#include "runtime/check.h"
 
 namespace runtime {
 
@@ -9,7 +9,10 @@ Timer::~Timer() {
 }
 
 TimerWheel::TimerWheel(int64_t now_ms, int64_t tick_ms)
-    : tick_ms_(tick_ms), now_ms_(now_ms), last_tick_(now_ms / tick_ms), heads_(kSlots, nullptr) {}
+    : tick_ms_(tick_ms), now_ms_(now_ms), heads_(kSlots, nullptr) {
+  DECISIOND_CHECK_MSG(tick_ms > 0, "timer wheel tick must be positive");
+  last_tick_ = now_ms / tick_ms;
+}
 
 TimerWheel::~TimerWheel() {
   for (Timer* head : heads_) {
@@ -36,6 +39,9 @@ void TimerWheel::cancel(Timer& timer) {
 }
 
 void TimerWheel::link(Timer& timer) {
+  // Linked twice, a timer would sit in two slots (or twice in one): the first unlink
+  // would leave the other list pointing at it after its owner is gone.
+  DECISIOND_CHECK_MSG(timer.wheel_ == nullptr, "timer linked while already on a wheel");
   Timer*& head = heads_[slot_of(timer.due_ms_)];
   timer.wheel_ = this;
   timer.prev_ = nullptr;
@@ -46,7 +52,9 @@ void TimerWheel::link(Timer& timer) {
 }
 
 void TimerWheel::unlink(Timer& timer) {
-  assert(timer.wheel_ == this);
+  // A timer armed on another wheel (another core's) is in that wheel's lists, not ours.
+  DECISIOND_CHECK_MSG(timer.wheel_ == this, "timer unlinked from a wheel it is not on");
+  DECISIOND_CHECK_MSG(armed_ > 0, "timer wheel armed count would wrap");
   if (timer.prev_ != nullptr) {
     timer.prev_->next_ = timer.next_;
   } else {
@@ -67,7 +75,7 @@ void TimerWheel::advance(int64_t now_ms) {
   if (target_tick - tick >= kSlots) tick = target_tick - kSlots + 1;
   for (; tick <= target_tick; ++tick) {
     last_tick_ = tick;
-    Timer* t = heads_[static_cast<uint32_t>(tick % kSlots)];
+    Timer* t = heads_[slot_of_tick(tick)];
     while (t != nullptr) {
       Timer* next = t->next_;
       if (t->due_ms_ <= now_ms) {
@@ -75,7 +83,7 @@ void TimerWheel::advance(int64_t now_ms) {
         // The callback may schedule or cancel any timer, including `next`; re-reading the
         // slot head keeps the walk valid.
         t->on_expire();
-        next = heads_[static_cast<uint32_t>(tick % kSlots)];
+        next = heads_[slot_of_tick(tick)];
         // Skip entries that stay (due on a later lap).
         while (next != nullptr && next->due_ms_ > now_ms) next = next->next_;
       }

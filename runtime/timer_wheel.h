@@ -6,6 +6,8 @@
 #include <cstdint>
 #include <vector>
 
+#include "runtime/check.h"
+
 namespace runtime {
 
 class TimerWheel;
@@ -48,13 +50,17 @@ class TimerWheel {
   void link(Timer& timer);
   void unlink(Timer& timer);
   // The first tick at or after the deadline: that tick's advance() is the one that fires it.
-  uint32_t slot_of(int64_t due_ms) const {
-    return static_cast<uint32_t>(((due_ms + tick_ms_ - 1) / tick_ms_) % kSlots);
+  uint32_t slot_of(int64_t due_ms) const { return slot_of_tick((due_ms + tick_ms_ - 1) / tick_ms_); }
+  // A tick before time zero (a clock that went negative) would index before the slots.
+  static uint32_t slot_of_tick(int64_t tick) {
+    const int64_t slot = tick % kSlots;
+    DECISIOND_CHECK_MSG(slot >= 0, "timer slot out of range: a tick before time zero");
+    return static_cast<uint32_t>(slot);
   }
 
   const int64_t tick_ms_;
   int64_t now_ms_;
-  int64_t last_tick_;  // last tick index processed
+  int64_t last_tick_ = 0;  // last tick index processed
   size_t armed_ = 0;
   std::vector<Timer*> heads_;
 };

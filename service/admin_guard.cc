@@ -5,6 +5,7 @@
 
 #include "absl/strings/match.h"
 #include "http/error_body.h"
+#include "http/error_codes.h"
 #include "runtime/absl_view.h"
 
 namespace service {
@@ -44,13 +45,13 @@ void AdminGuard::handle(const http::Request& request, http::Response& response) 
     if (!request.peer_loopback) {
       // RFC 9110 section 15.5.2: a 401 carries a challenge, even one no token answers here.
       response.add_header("WWW-Authenticate", "Bearer");
-      http::set_error(response, 401, kAdminUnauthorized,
+      http::set_error(response, 401, http::error_code::kAdminUnauthorized,
                       "the admin plane serves loopback peers only while no --admin-token is set");
       return;
     }
   } else if (access_ == Access::kWrite && !authorized(request)) {
     response.add_header("WWW-Authenticate", "Bearer");
-    http::set_error(response, 401, kAdminUnauthorized, "admin writes need Authorization: Bearer <--admin-token>");
+    http::set_error(response, 401, http::error_code::kAdminUnauthorized, "admin writes need Authorization: Bearer <--admin-token>");
     return;
   }
   inner_.handle(request, response);

@@ -13,8 +13,6 @@
 
 namespace service {
 
-inline constexpr int kAdminUnauthorized = 10060;
-
 class AdminGuard final : public http::Handler {
  public:
   enum class Access { kRead, kWrite };

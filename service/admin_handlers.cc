@@ -1,6 +1,7 @@
 #include "service/admin_handlers.h"
 
 #include "http/error_body.h"
+#include "http/error_codes.h"
 #include "service/core_services.h"
 #include "runtime/metric_text.h"
 
@@ -12,13 +13,13 @@ void HealthHandler::handle(const http::Request&, http::Response& response) {
 
 void ReadyHandler::handle(const http::Request&, http::Response& response) {
   if (draining_) {
-    http::set_error(response, 503, 10098, "shutting down");
+    http::set_error(response, 503, http::error_code::kOverloaded, "shutting down");
     return;
   }
   for (const CoreServices* core : view_.cores) {
     // healthy() is a relaxed atomic of that core's log: a read, not cross-core work.
     if (!core->event_log().healthy()) {
-      http::set_error(response, 503, 10098, "event log: the disk refuses writes; events are held in memory");
+      http::set_error(response, 503, http::error_code::kOverloaded, "event log: the disk refuses writes; events are held in memory");
       return;
     }
   }

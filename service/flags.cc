@@ -103,10 +103,9 @@ absl::Status check_whole_seconds(absl::string_view flag, absl::Duration d) {
   }
   return absl::OkStatus();
 }
-}  // namespace
 
-absl::StatusOr<ServiceConfig> resolve_config() {
-  ServiceConfig c;
+// --listen, --admin-listen, --admin-token.
+absl::Status resolve_listeners(ServiceConfig& c) {
   auto listen = runtime::SocketAddress::parse(absl::GetFlag(FLAGS_listen));
   if (!listen.ok()) return invalid("listen", listen.status().message());
   c.listen = *listen;
@@ -114,7 +113,11 @@ absl::StatusOr<ServiceConfig> resolve_config() {
   if (!admin.ok()) return invalid("admin-listen", admin.status().message());
   c.admin_listen = *admin;
   c.admin_token = absl::GetFlag(FLAGS_admin_token);
+  return absl::OkStatus();
+}
 
+// How the cores run: --cores, --pin, --seed, --max-cross-core-asks, --idle-poll.
+absl::Status resolve_cores(ServiceConfig& c) {
   const int32_t cores = absl::GetFlag(FLAGS_cores);
   const size_t allowed = runtime::allowed_cpus().size();
   if (cores < 0 || cores > 1024) return invalid("cores", "must be 0 (all) to 1024");
@@ -124,6 +127,24 @@ absl::StatusOr<ServiceConfig> resolve_config() {
     return invalid("pin", absl::StrCat(c.cores, " cores asked but only ", allowed, " CPUs allowed"));
   }
 
+  const std::string seed = absl::GetFlag(FLAGS_seed);
+  if (seed != "random") {
+    uint64_t value = 0;
+    if (!absl::SimpleAtoi(seed, &value)) return invalid("seed", "must be 'random' or an unsigned integer");
+    c.seed = value;
+  }
+  const int32_t asks = absl::GetFlag(FLAGS_max_cross_core_asks);
+  if (asks < 0 || asks > 1'000'000) return invalid("max-cross-core-asks", "must be 0 to 1000000");
+  c.max_cross_core_asks = static_cast<uint32_t>(asks);
+  c.idle_poll = absl::GetFlag(FLAGS_idle_poll);
+  if (c.idle_poll < absl::ZeroDuration() || c.idle_poll > absl::Milliseconds(10)) {
+    return invalid("idle-poll", "must be 0 to 10ms, such as 50us");
+  }
+  return absl::OkStatus();
+}
+
+// The files read at start: each must be readable now, not at first use.
+absl::Status resolve_input_files(ServiceConfig& c) {
   c.catalog_path = absl::GetFlag(FLAGS_catalog);
   if (!c.catalog_path.empty()) {
     if (absl::Status s = check_readable("catalog", c.catalog_path, false); !s.ok()) return s;
@@ -142,7 +163,11 @@ absl::StatusOr<ServiceConfig> resolve_config() {
   }
   c.state_dir = absl::GetFlag(FLAGS_state_dir);
   if (c.state_dir.empty()) return invalid("state-dir", "must not be empty");
+  return absl::OkStatus();
+}
 
+// What tracking URLs and tokens carry: --base-url, --tracking-ttl, --vast-tag-ttl.
+absl::Status resolve_tracking(ServiceConfig& c) {
   c.base_url = absl::GetFlag(FLAGS_base_url);
   if (!absl::StartsWith(c.base_url, "http://") && !absl::StartsWith(c.base_url, "https://")) {
     return invalid("base-url", "must start with http:// or https://");
@@ -153,14 +178,11 @@ absl::StatusOr<ServiceConfig> resolve_config() {
   if (absl::Status s = check_whole_seconds("tracking-ttl", c.tracking_ttl); !s.ok()) return s;
   c.vast_tag_ttl = absl::GetFlag(FLAGS_vast_tag_ttl);
   if (absl::Status s = check_whole_seconds("vast-tag-ttl", c.vast_tag_ttl); !s.ok()) return s;
+  return absl::OkStatus();
+}
 
-  const std::string seed = absl::GetFlag(FLAGS_seed);
-  if (seed != "random") {
-    uint64_t value = 0;
-    if (!absl::SimpleAtoi(seed, &value)) return invalid("seed", "must be 'random' or an unsigned integer");
-    c.seed = value;
-  }
-
+// Both listeners' HTTP bounds; the admin plane's differ where its requests do.
+absl::Status resolve_http_limits(ServiceConfig& c) {
   http::HttpLimits limits;
   const int64_t max_body = absl::GetFlag(FLAGS_max_body_bytes);
   if (max_body < 0 || max_body > (int64_t{1} << 30)) return invalid("max-body-bytes", "must be 0 to 1 GiB");
@@ -193,7 +215,11 @@ absl::StatusOr<ServiceConfig> resolve_config() {
   c.admin_limits.note_peers = true;  // loopback-only without --admin-token
   c.drain_timeout = absl::GetFlag(FLAGS_drain_timeout);
   if (absl::Status s = check_positive("drain-timeout", c.drain_timeout); !s.ok()) return s;
+  return absl::OkStatus();
+}
 
+// The event log, snapshots and the access log sample.
+absl::Status resolve_event_log(ServiceConfig& c) {
   c.events_flush = absl::GetFlag(FLAGS_events_flush);
   if (absl::Status s = check_positive("events-flush", c.events_flush); !s.ok()) return s;
   const std::optional<uint64_t> file_bytes = parse_bytes(absl::GetFlag(FLAGS_events_file_bytes));
@@ -204,16 +230,20 @@ absl::StatusOr<ServiceConfig> resolve_config() {
   c.events_file_bytes = *file_bytes;
   c.snapshot_interval = absl::GetFlag(FLAGS_snapshot_interval);
   if (absl::Status s = check_positive("snapshot-interval", c.snapshot_interval); !s.ok()) return s;
-  const int32_t asks = absl::GetFlag(FLAGS_max_cross_core_asks);
-  if (asks < 0 || asks > 1'000'000) return invalid("max-cross-core-asks", "must be 0 to 1000000");
-  c.max_cross_core_asks = static_cast<uint32_t>(asks);
-  c.idle_poll = absl::GetFlag(FLAGS_idle_poll);
-  if (c.idle_poll < absl::ZeroDuration() || c.idle_poll > absl::Milliseconds(10)) {
-    return invalid("idle-poll", "must be 0 to 10ms, such as 50us");
-  }
   c.access_log_sample = absl::GetFlag(FLAGS_access_log_sample);
   if (!(c.access_log_sample >= 0 && c.access_log_sample <= 1)) {
     return invalid("access-log-sample", "must be a fraction from 0 (off) to 1 (every request), such as 0.01");
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+absl::StatusOr<ServiceConfig> resolve_config() {
+  ServiceConfig c;
+  for (absl::Status (*resolve)(ServiceConfig&) : {resolve_listeners, resolve_cores, resolve_input_files,
+                                                  resolve_tracking, resolve_http_limits, resolve_event_log}) {
+    if (absl::Status s = resolve(c); !s.ok()) return s;
   }
   return c;
 }

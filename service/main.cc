@@ -84,14 +84,47 @@ void raise_open_files_limit(const service::ServiceConfig& config) {
   }
 }
 
-int serve(const service::ServiceConfig& config) {
-  raise_open_files_limit(config);
+// What the server reads before it listens.
+struct Inputs {
   decision::endpoint::PlacementLabels placement_labels;
-  service::BuiltCatalog catalog = service::build_catalog_from_file(config.catalog_path, placement_labels);
-  if (!catalog.ok()) {
-    std::fprintf(stderr, "decisiond: catalog %s refused with %zu error(s):\n", catalog.source.c_str(),
-                 catalog.errors.size());
-    for (const decision::catalog::CatalogError& error : catalog.errors) {
+  service::BuiltCatalog catalog;
+  std::optional<api_versions::VersionTable> versions;
+  std::optional<tracking::KeyRing> keys;
+  std::unique_ptr<decision::geo::GeoIpDatabase> geoip;
+  std::optional<decision::geo::GeoNamesHierarchy> geonames;
+};
+
+// The GeoIP database and the GeoNames hierarchy, each when its flag names one. 0, or the
+// exit status: 2 when one is refused.
+int load_geo(const service::ServiceConfig& config, Inputs& inputs) {
+  if (!config.geoip_db_path.empty()) {
+    absl::StatusOr<decision::geo::GeoIpDatabase> opened = decision::geo::GeoIpDatabase::open(config.geoip_db_path);
+    if (!opened.ok()) {
+      std::fprintf(stderr, "decisiond: --geoip-db refused: %s\n", std::string(opened.status().message()).c_str());
+      return 2;
+    }
+    inputs.geoip = std::make_unique<decision::geo::GeoIpDatabase>(*std::move(opened));
+  }
+  if (!config.geonames_dir.empty()) {
+    absl::StatusOr<decision::geo::GeoNamesHierarchy> loaded =
+        decision::geo::GeoNamesHierarchy::load_dir(config.geonames_dir);
+    if (!loaded.ok()) {
+      std::fprintf(stderr, "decisiond: --geonames-dir refused: %s\n", std::string(loaded.status().message()).c_str());
+      return 2;
+    }
+    inputs.geonames.emplace(*std::move(loaded));
+  }
+  return 0;
+}
+
+// The catalog, the version table, the tracking keys and the geo data. 0, or the exit
+// status: 2 for a refused file, 1 when the keys can be neither read nor made.
+int load_inputs(const service::ServiceConfig& config, Inputs& inputs) {
+  inputs.catalog = service::build_catalog_from_file(config.catalog_path, inputs.placement_labels);
+  if (!inputs.catalog.ok()) {
+    std::fprintf(stderr, "decisiond: catalog %s refused with %zu error(s):\n", inputs.catalog.source.c_str(),
+                 inputs.catalog.errors.size());
+    for (const decision::catalog::CatalogError& error : inputs.catalog.errors) {
       std::fprintf(stderr, "  %s\n", error.to_string().c_str());
     }
     return 2;
@@ -104,68 +137,59 @@ int serve(const service::ServiceConfig& config) {
                  std::string(versions.status().message()).c_str());
     return 2;
   }
+  inputs.versions.emplace(*std::move(versions));
   absl::StatusOr<tracking::KeyRing> keys = tracking::KeyRing::load_or_create(config.state_dir);
   if (!keys.ok()) {
     std::fprintf(stderr, "decisiond: tracking keys: %s\n", std::string(keys.status().message()).c_str());
     return 1;
   }
-  std::unique_ptr<decision::geo::GeoIpDatabase> geoip;
-  if (!config.geoip_db_path.empty()) {
-    absl::StatusOr<decision::geo::GeoIpDatabase> opened = decision::geo::GeoIpDatabase::open(config.geoip_db_path);
-    if (!opened.ok()) {
-      std::fprintf(stderr, "decisiond: --geoip-db refused: %s\n", std::string(opened.status().message()).c_str());
-      return 2;
-    }
-    geoip = std::make_unique<decision::geo::GeoIpDatabase>(*std::move(opened));
-  }
-  std::optional<decision::geo::GeoNamesHierarchy> geonames;
-  if (!config.geonames_dir.empty()) {
-    absl::StatusOr<decision::geo::GeoNamesHierarchy> loaded =
-        decision::geo::GeoNamesHierarchy::load_dir(config.geonames_dir);
-    if (!loaded.ok()) {
-      std::fprintf(stderr, "decisiond: --geonames-dir refused: %s\n", std::string(loaded.status().message()).c_str());
-      return 2;
-    }
-    geonames.emplace(*std::move(loaded));
-  }
+  inputs.keys.emplace(*std::move(keys));
+  return load_geo(config, inputs);
+}
+
+struct Listeners {
+  std::vector<int> public_fds;  // one per core
+  std::vector<int> admin_fds;
   runtime::SocketAddress public_bound;
   runtime::SocketAddress admin_bound;
-  auto public_fds = open_listeners(config.listen, config.cores, public_bound);
+};
+
+// Both listeners, one socket per core each; false (and said why) when either cannot be had.
+bool open_all_listeners(const service::ServiceConfig& config, Listeners& listeners) {
+  absl::StatusOr<std::vector<int>> public_fds = open_listeners(config.listen, config.cores, listeners.public_bound);
   if (!public_fds.ok()) {
     std::fprintf(stderr, "decisiond: cannot listen on --listen: %s\n", std::string(public_fds.status().message()).c_str());
-    return 1;
+    return false;
   }
-  auto admin_fds = open_listeners(config.admin_listen, config.cores, admin_bound);
+  absl::StatusOr<std::vector<int>> admin_fds = open_listeners(config.admin_listen, config.cores, listeners.admin_bound);
   if (!admin_fds.ok()) {
     std::fprintf(stderr, "decisiond: cannot listen on --admin-listen: %s\n",
                  std::string(admin_fds.status().message()).c_str());
-    return 1;
+    return false;
   }
+  listeners.public_fds = *std::move(public_fds);
+  listeners.admin_fds = *std::move(admin_fds);
+  return true;
+}
 
-  const runtime::Clock& clock = runtime::SystemClock::instance();
-  service::ProcessView view(config, *versions, *keys);
+// What every core reads of the process: the inputs, the start time, the first catalog.
+void fill_view(service::ProcessView& view, const service::ServiceConfig& config, const runtime::Clock& clock,
+               Inputs& inputs) {
   view.started_wall_s = clock.wall_s();
   view.started_wall_ns = clock.wall_ns();
-  view.geo.geoip = geoip.get();
-  view.geo.hierarchy = geonames ? &*geonames : nullptr;
+  view.geo.geoip = inputs.geoip.get();
+  view.geo.hierarchy = inputs.geonames ? &*inputs.geonames : nullptr;
   view.seed = config.seed ? *config.seed : decision::selection::CoreRandom::seed_from_os();
-  view.catalog = catalog.served;
-  view.catalog_source = catalog.source;
-  view.placement_labels = &placement_labels;
+  view.catalog = inputs.catalog.served;
+  view.catalog_source = inputs.catalog.source;
+  view.placement_labels = &inputs.placement_labels;
   view.updates.catalog_loaded_wall_s.store(clock.wall_s());
-  view.updates.catalog_load_ms.store(catalog.duration_ms);
+  view.updates.catalog_load_ms.store(inputs.catalog.duration_ms);
   view.updates.catalogs_published.store(1);
-  if (geoip) view.updates.geoip_loaded_wall_s.store(clock.wall_s());
+  if (inputs.geoip) view.updates.geoip_loaded_wall_s.store(clock.wall_s());
+}
 
-  // Frequency caps and exactly-once impressions survive restarts: each core's partition is
-  // rebuilt from its snapshot and the impressions logged after it (docs/events.md).
-  std::shared_ptr<const decision::endpoint::ServedCatalog> served_at_start = view.catalog;
-  tracking::state::Recovered recovered = tracking::state::recover_state(
-      config.state_dir, config.cores, clock.wall_s(), [&served_at_start](uint64_t ad_id) -> std::span<const caps::CapRule> {
-        const decision::catalog::Ad* ad = served_at_start->snapshot->find_ad(ad_id);
-        return ad == nullptr ? std::span<const caps::CapRule>() : std::span<const caps::CapRule>(ad->frequency_caps);
-      });
-  const tracking::state::RecoveryReport& report = recovered.report;
+void print_recovery_report(const tracking::state::RecoveryReport& report) {
   std::fprintf(stderr,
                "decisiond: state recovered in %lld ms: %u snapshot(s), %llu impression(s) replayed from %llu line(s) "
                "in %llu file(s), %llu torn line(s) skipped\n",
@@ -174,66 +198,110 @@ int serve(const service::ServiceConfig& config) {
                static_cast<unsigned long long>(report.lines_read), static_cast<unsigned long long>(report.files_read),
                static_cast<unsigned long long>(report.torn_lines));
   for (const std::string& note : report.notes) std::fprintf(stderr, "decisiond: %s\n", note.c_str());
-  if (recovered.snapshots_stale) {
-    // --cores changed: the snapshots no longer say which core owns what. Fresh ones first,
-    // then the old ones of cores that are gone.
-    for (uint32_t core = 0; core < config.cores; ++core) {
-      if (absl::Status s = tracking::state::write_snapshot_now(config.state_dir, core, config.cores,
-                                                              recovered.cores[core], clock.wall_s());
-          !s.ok()) {
-        std::fprintf(stderr, "decisiond: cannot write snapshot: %s\n", std::string(s.message()).c_str());
-        return 1;
-      }
-    }
-    for (uint32_t core = config.cores; ::access(tracking::state::snapshot_path(config.state_dir, core).c_str(), F_OK) == 0;
-         ++core) {
-      ::unlink(tracking::state::snapshot_path(config.state_dir, core).c_str());
+}
+
+// --cores changed: the snapshots no longer say which core owns what. Fresh ones first,
+// then the old ones of cores that are gone. False (and said why) when one cannot be written.
+bool rewrite_stale_snapshots(const service::ServiceConfig& config, const tracking::state::Recovered& recovered,
+                             int64_t now_s) {
+  for (uint32_t core = 0; core < config.cores; ++core) {
+    if (absl::Status s =
+            tracking::state::write_snapshot_now(config.state_dir, core, config.cores, recovered.cores[core], now_s);
+        !s.ok()) {
+      std::fprintf(stderr, "decisiond: cannot write snapshot: %s\n", std::string(s.message()).c_str());
+      return false;
     }
   }
-  view.recovered = &recovered.cores;
-  std::vector<std::unique_ptr<service::CoreServices>> owned(config.cores);
+  for (uint32_t core = config.cores; ::access(tracking::state::snapshot_path(config.state_dir, core).c_str(), F_OK) == 0;
+       ++core) {
+    ::unlink(tracking::state::snapshot_path(config.state_dir, core).c_str());
+  }
+  return true;
+}
 
+// Frequency caps and exactly-once impressions survive restarts: each core's partition is
+// rebuilt from its snapshot and the impressions logged after it (docs/events.md "Snapshots
+// and start-up"). False when the state cannot be put back in order.
+bool recover(const service::ServiceConfig& config, const runtime::Clock& clock,
+             const decision::endpoint::ServedCatalog& served, tracking::state::Recovered& recovered) {
+  recovered = tracking::state::recover_state(
+      config.state_dir, config.cores, clock.wall_s(), [&served](uint64_t ad_id) -> std::span<const caps::CapRule> {
+        const decision::catalog::Ad* ad = served.snapshot->find_ad(ad_id);
+        return ad == nullptr ? std::span<const caps::CapRule>() : std::span<const caps::CapRule>(ad->frequency_caps);
+      });
+  print_recovery_report(recovered.report);
+  return !recovered.snapshots_stale || rewrite_stale_snapshots(config, recovered, clock.wall_s());
+}
+
+runtime::CoreGroupConfig core_group_config(const service::ServiceConfig& config) {
   runtime::CoreGroupConfig group_config;
   group_config.cores = config.cores;
   group_config.pin = config.pin;
   group_config.reactor.idle_poll_ns = absl::ToInt64Nanoseconds(config.idle_poll);
   group_config.reactor.max_sockets = config.public_limits.max_connections + config.admin_limits.max_connections +
                                      2 * http::Server::kRefusalSlots + 16;
-  runtime::CoreGroup group(group_config, clock);
-  absl::Status started = group.start(
+  return group_config;
+}
+
+// Starts every core with its services, listening on its own sockets.
+absl::Status start_cores(runtime::CoreGroup& group, service::ProcessView& view, const Listeners& listeners,
+                         std::vector<std::unique_ptr<service::CoreServices>>& owned) {
+  return group.start(
       [&](runtime::Reactor& reactor) {
         const uint32_t index = reactor.index();
         auto core = std::make_unique<service::CoreServices>(reactor, view, std::move((*view.recovered)[index]));
         if (absl::Status s = core->start(); !s.ok()) return s;
-        core->listen((*public_fds)[index], (*admin_fds)[index]);
+        core->listen(listeners.public_fds[index], listeners.admin_fds[index]);
         view.cores[index] = core.get();
         if (reactor.index() == 0) view.io_uring_mode = std::string(reactor.setup_mode());
         owned[reactor.index()] = std::move(core);
         return absl::OkStatus();
       },
       [&](runtime::Reactor& reactor) { owned[reactor.index()].reset(); });
-  if (!started.ok()) {
-    std::fprintf(stderr, "decisiond: cannot start: %s\n", std::string(started.message()).c_str());
-    return 1;
-  }
-  std::fprintf(stderr, "decisiond: serving public=%s admin=%s cores=%u io_uring=%s catalog=%s\n",
-               public_bound.to_string().c_str(), admin_bound.to_string().c_str(), config.cores,
-               view.io_uring_mode.c_str(), view.catalog->snapshot->revision().data());
+}
 
-  // From here on each core holds its own reference to the catalog; only the update loop
-  // keeps one besides, so that an update can free the old catalog on this thread.
-  service::UpdateLoop updates(config, group, view, std::move(catalog.served), std::move(geoip));
-  view.catalog.reset();
-  served_at_start.reset();
-  updates.run();
-  std::fprintf(stderr, "decisiond: shutting down\n");
+// Each core shuts its services down on its own thread; then the threads are joined.
+void stop_cores(runtime::CoreGroup& group, service::ProcessView& view, uint32_t cores) {
   runtime::Message stop;
   stop.pointer = &view;
   stop.run = [](runtime::Reactor& here, const runtime::Message& m) {
     static_cast<service::ProcessView*>(m.pointer)->cores[here.index()]->shut_down();
   };
-  for (uint32_t core = 0; core < config.cores; ++core) group.post(core, stop);
+  for (uint32_t core = 0; core < cores; ++core) group.post(core, stop);
   group.join();
+}
+
+int serve(const service::ServiceConfig& config) {
+  raise_open_files_limit(config);
+  Inputs inputs;
+  if (const int refused = load_inputs(config, inputs); refused != 0) return refused;
+  Listeners listeners;
+  if (!open_all_listeners(config, listeners)) return 1;
+
+  const runtime::Clock& clock = runtime::SystemClock::instance();
+  service::ProcessView view(config, *inputs.versions, *inputs.keys);
+  fill_view(view, config, clock, inputs);
+  tracking::state::Recovered recovered;
+  if (!recover(config, clock, *inputs.catalog.served, recovered)) return 1;
+  view.recovered = &recovered.cores;
+
+  std::vector<std::unique_ptr<service::CoreServices>> owned(config.cores);
+  runtime::CoreGroup group(core_group_config(config), clock);
+  if (absl::Status started = start_cores(group, view, listeners, owned); !started.ok()) {
+    std::fprintf(stderr, "decisiond: cannot start: %s\n", std::string(started.message()).c_str());
+    return 1;
+  }
+  std::fprintf(stderr, "decisiond: serving public=%s admin=%s cores=%u io_uring=%s catalog=%s\n",
+               listeners.public_bound.to_string().c_str(), listeners.admin_bound.to_string().c_str(), config.cores,
+               view.io_uring_mode.c_str(), view.catalog->snapshot->revision().data());
+
+  // From here on each core holds its own reference to the catalog; only the update loop
+  // keeps one besides, so that an update can free the old catalog on this thread.
+  service::UpdateLoop updates(config, group, view, std::move(inputs.catalog.served), std::move(inputs.geoip));
+  view.catalog.reset();
+  updates.run();
+  std::fprintf(stderr, "decisiond: shutting down\n");
+  stop_cores(group, view, config.cores);
   std::fprintf(stderr, "decisiond: stopped\n");
   return 0;
 }

@@ -1,10 +1,10 @@
 #include "decision/catalog/index.h"
 
 #include <algorithm>
-#include <cassert>
 #include <numeric>
 
 #include "runtime/absl_view.h"
+#include "runtime/check.h"
 
 namespace decision::catalog {
 namespace {
@@ -31,7 +31,7 @@ std::vector<std::vector<uint32_t>> ads_by_placement(const CatalogData& data) {
   std::vector<std::vector<uint32_t>> ads_of(data.placements.size());
   for (uint32_t a = 0; a < data.ads.size(); ++a) {
     for (uint32_t p : data.ads[a].placement_indexes) {
-      assert(p < ads_of.size());
+      DECISIOND_CHECK_MSG(p < ads_of.size(), "an ad of a placement the catalog does not have");
       if (ads_of[p].empty() || ads_of[p].back() != a) ads_of[p].push_back(a);
     }
   }

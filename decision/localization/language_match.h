@@ -21,11 +21,9 @@
 #include <string_view>
 
 #include "decision/localization/accept_language.h"
+#include "http/error_codes.h"
 
 namespace decision::localization {
-
-inline constexpr int kLanguageMissingWarning = 20001;     // no Accept-Language: default used
-inline constexpr int kLanguageUnavailableWarning = 20004;  // no content in it: default used
 
 enum class LanguageOutcome : uint8_t {
   kMatched,        // a content language fits the header
@@ -42,12 +40,12 @@ struct LanguageChoice {
   // not one of them.
   int32_t index = -1;
 
-  // 0, kLanguageMissingWarning or kLanguageUnavailableWarning.
+  // 0, kAcceptLanguageMissing or kLanguageUnavailable (http/error_codes.h).
   int warning_code() const {
     switch (outcome) {
       case LanguageOutcome::kMatched: return 0;
-      case LanguageOutcome::kNoMatch: return kLanguageUnavailableWarning;
-      case LanguageOutcome::kHeaderMissing: return kLanguageMissingWarning;
+      case LanguageOutcome::kNoMatch: return http::error_code::kLanguageUnavailable;
+      case LanguageOutcome::kHeaderMissing: return http::error_code::kAcceptLanguageMissing;
     }
     return 0;
   }

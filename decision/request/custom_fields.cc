@@ -5,11 +5,12 @@
 #include <charconv>
 
 #include "decision/request/read_context.h"
+#include "http/error_codes.h"
 
 namespace decision::request {
 namespace {
 
-constexpr int kCustomInvalid = 10019;
+using http::error_code::kInvalidCustomTargeting;
 constexpr std::string_view kBadValue =
     "custom values must be strings, numbers, booleans or arrays of those";
 constexpr std::string_view kBadItem = "custom array items must be strings, numbers or booleans";
@@ -44,7 +45,7 @@ bool read_scalar(ReadContext& ctx, ondemand::value& value, ondemand::json_type k
       // The literal first: reading the number moves the iterator past it.
       if (!ctx.number_token(value, out.text)) return false;
       if (!ctx.get_double(value, out.number, in_range)) return false;
-      if (!in_range) ctx.error(kCustomInvalid, kNumberRange);
+      if (!in_range) ctx.error(kInvalidCustomTargeting, kNumberRange);
       classify_number(out);
       return true;
     }
@@ -79,7 +80,7 @@ bool read_array(ReadContext& ctx, ondemand::value& value, Targeting& targeting,
       PathScope scope(ctx.path, index);
       if (!read_scalar(ctx, item, kind, slot, scalar)) return false;
       if (!scalar) {
-        ctx.error(kCustomInvalid, kBadItem);
+        ctx.error(kInvalidCustomTargeting, kBadItem);
         if (!ctx.skip(item)) return false;
       }
     }
@@ -94,7 +95,7 @@ bool read_array(ReadContext& ctx, ondemand::value& value, Targeting& targeting,
   if (!walked) return false;
   if (over_limit) {
     ++ctx.counters.custom_items_over_limit;
-    ctx.error(kCustomInvalid, "custom arrays must have at most 128 items in all");
+    ctx.error(kInvalidCustomTargeting, "custom arrays must have at most 128 items in all");
   }
   return ctx.raw_since(start, entry.value.text);
 }
@@ -107,7 +108,7 @@ bool read_value(ReadContext& ctx, ondemand::value& value, Targeting& targeting,
   bool scalar = false;
   if (!read_scalar(ctx, value, kind, entry.value, scalar)) return false;
   if (!scalar) {
-    ctx.error(kCustomInvalid, kBadValue);
+    ctx.error(kInvalidCustomTargeting, kBadValue);
     return ctx.skip(value);
   }
   return true;
@@ -118,7 +119,7 @@ bool read_value(ReadContext& ctx, ondemand::value& value, Targeting& targeting,
 bool read_custom(ReadContext& ctx, ondemand::value& value, Targeting& out) {
   static_assert(kMaxCustomKeys == 64, "update the message");
   const Found found =
-      ctx.expect(value, ondemand::json_type::object, kCustomInvalid, "custom must be an object");
+      ctx.expect(value, ondemand::json_type::object, kInvalidCustomTargeting, "custom must be an object");
   if (found != Found::kExpected) return found != Found::kFault;
   const char* start = value.raw_json_token().data();
   bool over_limit = false;
@@ -147,7 +148,7 @@ bool read_custom(ReadContext& ctx, ondemand::value& value, Targeting& out) {
   if (!walked) return false;
   if (over_limit) {
     ++ctx.counters.custom_keys_over_limit;
-    ctx.error(kCustomInvalid, "custom must have at most 64 keys");
+    ctx.error(kInvalidCustomTargeting, "custom must have at most 64 keys");
   }
   return ctx.raw_since(start, out.custom_json);
 }

@@ -1,7 +1,8 @@
 #include "decision/request/json_path.h"
 
-#include <cassert>
 #include <charconv>
+
+#include "runtime/check.h"
 
 namespace decision::request {
 namespace {
@@ -84,8 +85,8 @@ void JsonPath::pop() {
     --hidden_;
     return;
   }
-  assert(size_ > 0);
-  if (size_ > 0) --size_;
+  DECISIOND_CHECK_MSG(size_ > 0, "JSON path popped past its root");
+  --size_;
 }
 
 size_t JsonPath::render(std::span<char> out, size_t segments) const {

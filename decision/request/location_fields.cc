@@ -1,11 +1,12 @@
 // placements[].targeting.location: points with a radius. The fields are lat/lon/radius (km,
 // default 0), latitude/longitude/radiusKm accepted as well (docs/decision-request.md).
 #include "decision/request/read_context.h"
+#include "http/error_codes.h"
 
 namespace decision::request {
 namespace {
 
-constexpr int kLocationInvalid = 10018;
+using http::error_code::kInvalidLocation;
 
 enum class Coordinate { kLat, kLon, kRadius };
 
@@ -24,7 +25,7 @@ bool read_coordinate(ReadContext& ctx, ondemand::value& value, Coordinate which,
       "radius must be a number of km, 0 or more",
   };
   const std::string_view message = kMessages[static_cast<int>(which)];
-  const Found found = ctx.expect(value, ondemand::json_type::number, kLocationInvalid, message);
+  const Found found = ctx.expect(value, ondemand::json_type::number, kInvalidLocation, message);
   if (found == Found::kFault) return false;
   // A lat or lon given counts as given: a wrong one is reported as such, not again as missing.
   if (found != Found::kNull && which == Coordinate::kLat) fields.has_lat = true;
@@ -47,7 +48,7 @@ bool read_coordinate(ReadContext& ctx, ondemand::value& value, Coordinate which,
       if (in_range) fields.point.radius_km = number;
       break;
   }
-  if (!in_range) ctx.error(kLocationInvalid, message);
+  if (!in_range) ctx.error(kInvalidLocation, message);
   return true;
 }
 
@@ -55,7 +56,7 @@ bool read_point(ReadContext& ctx, ondemand::value& value, GeoPoint& out) {
   ondemand::json_type kind;
   if (!ctx.type(value, kind)) return false;
   if (kind != ondemand::json_type::object) {
-    ctx.error(kLocationInvalid, "location item must be an object");
+    ctx.error(kInvalidLocation, "location item must be an object");
     return ctx.skip(value);
   }
   PointFields fields;
@@ -88,8 +89,8 @@ bool read_point(ReadContext& ctx, ondemand::value& value, GeoPoint& out) {
       return true;
       });
   if (!walked) return false;
-  if (!fields.has_lat) ctx.error_at("lat", kLocationInvalid, "lat is required");
-  if (!fields.has_lon) ctx.error_at("lon", kLocationInvalid, "lon is required");
+  if (!fields.has_lat) ctx.error_at("lat", kInvalidLocation, "lat is required");
+  if (!fields.has_lon) ctx.error_at("lon", kInvalidLocation, "lon is required");
   out = fields.point;
   return true;
 }
@@ -99,7 +100,7 @@ bool read_point(ReadContext& ctx, ondemand::value& value, GeoPoint& out) {
 bool read_location(ReadContext& ctx, ondemand::value& value, Targeting& out) {
   static_assert(kMaxLocationPoints == 16, "update the message");
   const Found found =
-      ctx.expect(value, ondemand::json_type::array, kLocationInvalid, "location must be an array");
+      ctx.expect(value, ondemand::json_type::array, kInvalidLocation, "location must be an array");
   if (found != Found::kExpected) return found != Found::kFault;
   uint32_t items = 0;
   const bool walked = ctx.for_each_item(value, kMaxLocationPoints, items,
@@ -112,7 +113,7 @@ bool read_location(ReadContext& ctx, ondemand::value& value, Targeting& out) {
   if (!walked) return false;
   if (items > kMaxLocationPoints) {
     ++ctx.counters.location_over_limit;
-    ctx.error(kLocationInvalid, "location must have at most 16 items");
+    ctx.error(kInvalidLocation, "location must have at most 16 items");
   }
   return true;
 }

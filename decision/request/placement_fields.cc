@@ -2,31 +2,32 @@
 #include "decision/request/json_number.h"
 #include "decision/request/public_id.h"
 #include "decision/request/read_context.h"
+#include "http/error_codes.h"
 
 namespace decision::request {
 namespace {
 
-constexpr int kPlacementInvalid = 10010;
-constexpr int kKeyInvalid = 10012;
-constexpr int kCountInvalid = 10013;
-constexpr int kAdvertiserIdInvalid = 10014;
-constexpr int kTemplateIdInvalid = 10015;
-constexpr int kFormatInvalid = 10016;
+using http::error_code::kInvalidPlacements;
+using http::error_code::kInvalidPlacementKey;
+using http::error_code::kInvalidCount;
+using http::error_code::kInvalidAdvertiserId;
+using http::error_code::kInvalidTemplateId;
+using http::error_code::kInvalidFormat;
 
 // present: a key was given (null counts as absent).
 bool read_key(ReadContext& ctx, ondemand::value& value, std::string_view& out, bool& present) {
   static_assert(kMaxPlacementKeyBytes == 256, "update the message");
   const Found found =
-      ctx.expect(value, ondemand::json_type::string, kKeyInvalid, "key must be a non-empty string");
+      ctx.expect(value, ondemand::json_type::string, kInvalidPlacementKey, "key must be a non-empty string");
   if (found == Found::kFault) return false;
   present = found != Found::kNull;
   if (found != Found::kExpected) return true;
   std::string_view key;
   if (!ctx.get_string(value, key)) return false;
   if (key.empty()) {
-    ctx.error(kKeyInvalid, "key must be a non-empty string");
+    ctx.error(kInvalidPlacementKey, "key must be a non-empty string");
   } else if (key.size() > kMaxPlacementKeyBytes) {
-    ctx.error(kKeyInvalid, "key must be at most 256 bytes");
+    ctx.error(kInvalidPlacementKey, "key must be at most 256 bytes");
   } else {
     out = key;
   }
@@ -38,13 +39,13 @@ bool read_key(ReadContext& ctx, ondemand::value& value, std::string_view& out, b
 bool read_count(ReadContext& ctx, ondemand::value& value, uint32_t& out) {
   static_assert(kCountMin == 1 && kCountMax == 10, "update the message");
   constexpr std::string_view kMessage = "count must be an integer from 1 to 10";
-  const Found found = ctx.expect(value, ondemand::json_type::number, kCountInvalid, kMessage);
+  const Found found = ctx.expect(value, ondemand::json_type::number, kInvalidCount, kMessage);
   if (found != Found::kExpected) return found != Found::kFault;  // null: the default
   std::string_view token;
   if (!ctx.number_token(value, token)) return false;
   const std::optional<int64_t> count = integral_value(token);
   if (!count || *count < kCountMin || *count > kCountMax) {
-    ctx.error(kCountInvalid, kMessage);
+    ctx.error(kInvalidCount, kMessage);
   } else {
     out = static_cast<uint32_t>(*count);
   }
@@ -64,7 +65,7 @@ bool read_public_id(ReadContext& ctx, ondemand::value& value, std::string_view p
 
 bool read_format(ReadContext& ctx, ondemand::value& value, std::optional<AdFormat>& out) {
   constexpr std::string_view kMessage = "format must be native or video";
-  const Found found = ctx.expect(value, ondemand::json_type::string, kFormatInvalid, kMessage);
+  const Found found = ctx.expect(value, ondemand::json_type::string, kInvalidFormat, kMessage);
   if (found != Found::kExpected) return found != Found::kFault;
   std::string_view text;
   if (!ctx.get_string(value, text)) return false;
@@ -73,7 +74,7 @@ bool read_format(ReadContext& ctx, ondemand::value& value, std::optional<AdForma
   } else if (text == "video") {
     out = AdFormat::kVideo;
   } else {
-    ctx.error(kFormatInvalid, kMessage);
+    ctx.error(kInvalidFormat, kMessage);
   }
   return true;
 }
@@ -84,7 +85,7 @@ bool read_placement(ReadContext& ctx, ondemand::value& value, PlacementRequest& 
   ondemand::json_type kind;
   if (!ctx.type(value, kind)) return false;
   if (kind != ondemand::json_type::object) {
-    ctx.error(kPlacementInvalid, "placement must be an object");
+    ctx.error(kInvalidPlacements, "placement must be an object");
     return ctx.skip(value);
   }
   bool key_present = false;
@@ -103,12 +104,12 @@ bool read_placement(ReadContext& ctx, ondemand::value& value, PlacementRequest& 
       } else if (name == "advertiserId") {
         FieldScope field(ctx, name);
         out.advertiser_id.reset();
-        ok = read_public_id(ctx, field_value, "advertiser_", kAdvertiserIdInvalid,
+        ok = read_public_id(ctx, field_value, "advertiser_", kInvalidAdvertiserId,
                             "advertiserId must be of the form advertiser_<id>", out.advertiser_id);
       } else if (name == "templateId") {
         FieldScope field(ctx, name);
         out.template_id.reset();
-        ok = read_public_id(ctx, field_value, "template_", kTemplateIdInvalid,
+        ok = read_public_id(ctx, field_value, "template_", kInvalidTemplateId,
                             "templateId must be of the form template_<id>", out.template_id);
       } else if (name == "format" && ctx.options.format_understood) {
         FieldScope field(ctx, name);
@@ -124,7 +125,7 @@ bool read_placement(ReadContext& ctx, ondemand::value& value, PlacementRequest& 
       return ok;
       });
   if (!walked) return false;
-  if (!key_present) ctx.error_at("key", kKeyInvalid, "key is required");
+  if (!key_present) ctx.error_at("key", kInvalidPlacementKey, "key is required");
   return true;
 }
 

@@ -4,6 +4,7 @@
 #include <new>
 
 #include "decision/request/read_context.h"
+#include "http/error_codes.h"
 
 namespace decision::request {
 namespace {
@@ -18,6 +19,46 @@ constexpr std::string_view kNotObject = "body must be a JSON object";
 std::string_view without_bom(std::string_view body) {
   if (body.starts_with("\xEF\xBB\xBF")) body.remove_prefix(3);
   return body;
+}
+
+// Whether a root that is not an object is valid JSON all the same. The answer is 10001
+// either way; the walk makes its message exact.
+bool walk_other_root(ondemand::document& doc, ondemand::json_type root_type, ReadContext& ctx) {
+  bool valid = false;
+  switch (root_type) {
+    case ondemand::json_type::array: {
+      ondemand::array array;
+      valid = doc.get_array().get(array) == simdjson::SUCCESS && ctx.enter();
+      if (!valid) break;  // never iterate an array that failed to start
+      for (auto item_result : array) {
+        ondemand::value item;
+        valid = item_result.get(item) == simdjson::SUCCESS && ctx.skip(item);
+        if (!valid) break;
+      }
+      break;
+    }
+    case ondemand::json_type::string: {
+      std::string_view text;
+      valid = doc.get_string().get(text) == simdjson::SUCCESS;
+      break;
+    }
+    case ondemand::json_type::number: {
+      double number = 0;  // a valid literal too large for a double reads as not JSON
+      valid = doc.get_double().get(number) == simdjson::SUCCESS;
+      break;
+    }
+    case ondemand::json_type::boolean: {
+      bool flag = false;
+      valid = doc.get_bool().get(flag) == simdjson::SUCCESS;
+      break;
+    }
+    case ondemand::json_type::null:
+      valid = doc.is_null();
+      break;
+    case ondemand::json_type::object:
+      break;
+  }
+  return valid;
 }
 
 }  // namespace
@@ -41,8 +82,22 @@ bool RequestReader::reserve(size_t body_bytes) {
 ReadResult RequestReader::invalid_json(std::string_view message) {
   ++counters_.invalid_json;
   errors_.clear();
-  errors_.add_without_field(10001, message);
+  errors_.add_without_field(http::error_code::kInvalidJson, message);
   return ReadResult{ReadStatus::kInvalidJson, errors_.items(), 0};
+}
+
+ReadResult RequestReader::refuse_other_root(ondemand::document& doc, ondemand::json_type root_type,
+                                            ReadContext& ctx) {
+  const bool walked = walk_other_root(doc, root_type, ctx);
+  if (ctx.fault() == JsonFault::kTooDeep) {
+    ++counters_.too_deep;
+    return invalid_json(kTooDeep);
+  }
+  // Some root getters leave trailing content to the caller ("" x).
+  const char* next = nullptr;
+  if (!walked || doc.current_location().get(next) != simdjson::OUT_OF_BOUNDS) return invalid_json(kNotJson);
+  ++counters_.not_object;
+  return invalid_json(kNotObject);
 }
 
 ReadResult RequestReader::read(std::string_view body, const ReadOptions& options,
@@ -56,7 +111,7 @@ ReadResult RequestReader::read(std::string_view body, const ReadOptions& options
     // Out of memory for a body the HTTP layer let through: fail this request, not the core.
     if (!reserve(body.size())) {
       ++counters_.out_of_memory;
-      errors_.add_without_field(10099, "out of memory reading the body");
+      errors_.add_without_field(http::error_code::kInternalError, "out of memory reading the body");
       return ReadResult{ReadStatus::kInternalError, errors_.items(), 0};
     }
   }
@@ -74,54 +129,7 @@ ReadResult RequestReader::read(std::string_view body, const ReadOptions& options
   if (doc.type().get(root_type) != simdjson::SUCCESS) return invalid_json(kNotJson);
 
   ReadContext ctx(options, doc, errors_, time_zones_, counters_);
-  if (root_type != ondemand::json_type::object) {
-    // Valid JSON or not, the answer is 10001; walk it anyway so the message is exact.
-    bool valid = false;
-    switch (root_type) {
-      case ondemand::json_type::array: {
-        ondemand::array array;
-        valid = doc.get_array().get(array) == simdjson::SUCCESS && ctx.enter();
-        if (!valid) break;  // never iterate an array that failed to start
-        for (auto item_result : array) {
-          ondemand::value item;
-          valid = item_result.get(item) == simdjson::SUCCESS && ctx.skip(item);
-          if (!valid) break;
-        }
-        break;
-      }
-      case ondemand::json_type::string: {
-        std::string_view text;
-        valid = doc.get_string().get(text) == simdjson::SUCCESS;
-        break;
-      }
-      case ondemand::json_type::number: {
-        double number = 0;  // a valid literal too large for a double reads as not JSON
-        valid = doc.get_double().get(number) == simdjson::SUCCESS;
-        break;
-      }
-      case ondemand::json_type::boolean: {
-        bool flag = false;
-        valid = doc.get_bool().get(flag) == simdjson::SUCCESS;
-        break;
-      }
-      case ondemand::json_type::null:
-        valid = doc.is_null();
-        break;
-      case ondemand::json_type::object:
-        break;
-    }
-    if (ctx.fault() == JsonFault::kTooDeep) {
-      ++counters_.too_deep;
-      return invalid_json(kTooDeep);
-    }
-    // Some root getters leave trailing content to the caller ("" x).
-    const char* next = nullptr;
-    valid = valid && doc.current_location().get(next) == simdjson::OUT_OF_BOUNDS;
-    if (!valid) return invalid_json(kNotJson);
-    ++counters_.not_object;
-    return invalid_json(kNotObject);
-  }
-
+  if (root_type != ondemand::json_type::object) return refuse_other_root(doc, root_type, ctx);
   ondemand::object root;
   if (doc.get_object().get(root) != simdjson::SUCCESS) return invalid_json(kNotJson);
   const bool complete = read_root(ctx, root, out);

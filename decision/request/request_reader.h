@@ -23,6 +23,8 @@
 
 namespace decision::request {
 
+class ReadContext;
+
 // What the request's API version understands; filled from the version's feature table.
 // A field that is not understood is neither validated nor read (docs/decision-request.md,
 // "Unknown fields": 2025-01-01 clients may send anything there). The defaults are those of 2025-01-01.
@@ -94,6 +96,9 @@ class RequestReader {
  private:
   bool reserve(size_t body_bytes);
   ReadResult invalid_json(std::string_view message);
+  // A root that is not an object: 400 10001, the message saying whether it was JSON.
+  ReadResult refuse_other_root(simdjson::ondemand::document& doc, simdjson::ondemand::json_type root_type,
+                               ReadContext& ctx);
 
   simdjson::ondemand::parser parser_;
   std::unique_ptr<char[]> body_copy_;  // capacity_ + SIMDJSON_PADDING bytes

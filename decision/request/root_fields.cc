@@ -1,16 +1,17 @@
 // The request's top level: placements, user, device, app. Unknown fields are walked (they
 // must be JSON) and otherwise ignored, as the spec's tolerant reader asks.
 #include "decision/request/read_context.h"
+#include "http/error_codes.h"
 
 namespace decision::request {
 namespace {
 
-constexpr int kPlacementsInvalid = 10010;
-constexpr int kDeviceOrAppInvalid = 10021;
+using http::error_code::kInvalidPlacements;
+using http::error_code::kInvalidDeviceOrApp;
 
 bool read_placements(ReadContext& ctx, ondemand::value& value, DecisionRequest& out,
                      bool& present) {
-  const Found found = ctx.expect(value, ondemand::json_type::array, kPlacementsInvalid,
+  const Found found = ctx.expect(value, ondemand::json_type::array, kInvalidPlacements,
                                  "placements must be an array");
   if (found == Found::kFault) return false;
   present = found != Found::kNull;  // null: as if absent, so still required
@@ -26,10 +27,10 @@ bool read_placements(ReadContext& ctx, ondemand::value& value, DecisionRequest& 
     return true;
   });
   if (!walked) return false;
-  if (items == 0) ctx.error(kPlacementsInvalid, "placements must not be empty");
+  if (items == 0) ctx.error(kInvalidPlacements, "placements must not be empty");
   if (items > kMaxPlacements) {
     ++ctx.counters.placements_over_limit;
-    ctx.error(kPlacementsInvalid, "placements must have at most 20 items");
+    ctx.error(kInvalidPlacements, "placements must have at most 20 items");
   }
   return true;
 }
@@ -37,7 +38,7 @@ bool read_placements(ReadContext& ctx, ondemand::value& value, DecisionRequest& 
 // device and app: kept as raw JSON text for the CEL `device` and `app` variables.
 bool read_raw_object(ReadContext& ctx, ondemand::value& value, std::string_view message,
                      std::string_view& out) {
-  const Found found = ctx.expect(value, ondemand::json_type::object, kDeviceOrAppInvalid, message);
+  const Found found = ctx.expect(value, ondemand::json_type::object, kInvalidDeviceOrApp, message);
   if (found != Found::kExpected) return found != Found::kFault;
   return ctx.skip_capturing(value, out);
 }
@@ -80,7 +81,7 @@ bool read_root(ReadContext& ctx, ondemand::object& root, DecisionRequest& out) {
       return true;
       });
   if (!walked) return false;
-  if (!placements_present) ctx.error_at("placements", kPlacementsInvalid, "placements is required");
+  if (!placements_present) ctx.error_at("placements", kInvalidPlacements, "placements is required");
   return true;
 }
 

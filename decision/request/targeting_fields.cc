@@ -3,13 +3,14 @@
 
 #include "decision/request/json_number.h"
 #include "decision/request/read_context.h"
+#include "http/error_codes.h"
 
 namespace decision::request {
 namespace {
 
 // docs/errors.md gives 10017 to bad geo and destination values; a targeting that is not
 // an object is a bad targeting as a whole, and gets the same code.
-constexpr int kTargetingInvalid = 10017;
+using http::error_code::kInvalidGeoTargeting;
 
 struct IdList {
   std::string_view not_array;
@@ -43,7 +44,7 @@ template <size_t N>
 bool read_ids(ReadContext& ctx, ondemand::value& value, const IdList& list,
               std::array<uint64_t, N>& ids, uint32_t& count) {
   const Found found =
-      ctx.expect(value, ondemand::json_type::array, kTargetingInvalid, list.not_array);
+      ctx.expect(value, ondemand::json_type::array, kInvalidGeoTargeting, list.not_array);
   if (found != Found::kExpected) return found != Found::kFault;
   uint32_t items = 0;
   const bool walked =
@@ -54,14 +55,14 @@ bool read_ids(ReadContext& ctx, ondemand::value& value, const IdList& list,
       ids[count++] = *id;
     } else {
       PathScope scope(ctx.path, index);
-      ctx.error(kTargetingInvalid, list.bad_item);
+      ctx.error(kInvalidGeoTargeting, list.bad_item);
     }
     return true;
   });
   if (!walked) return false;
   if (items > N) {
     ++*list.over_limit_counter;
-    ctx.error(kTargetingInvalid, list.too_many);
+    ctx.error(kInvalidGeoTargeting, list.too_many);
   }
   return true;
 }
@@ -76,7 +77,7 @@ bool read_targeting(ReadContext& ctx, ondemand::value& value, Targeting& out) {
                            "destination ids must be positive integers",
                            "destination must have at most 64 ids",
                            &ctx.counters.destination_over_limit};
-  const Found found = ctx.expect(value, ondemand::json_type::object, kTargetingInvalid,
+  const Found found = ctx.expect(value, ondemand::json_type::object, kInvalidGeoTargeting,
                                  "targeting must be an object");
   if (found != Found::kExpected) return found != Found::kFault;
   const bool walked =

@@ -3,21 +3,22 @@
 #include "decision/request/ip_address.h"
 #include "decision/request/read_context.h"
 #include "decision/request/tcf_consent.h"
+#include "http/error_codes.h"
 
 namespace decision::request {
 namespace {
 
-constexpr int kUserInvalid = 10020;
+using http::error_code::kInvalidUser;
 
 // A string member checked by `valid`; anything else is the error `message`.
 template <typename Valid>
 bool read_checked_string(ReadContext& ctx, ondemand::value& value, std::string_view message,
                          Valid valid) {
-  const Found found = ctx.expect(value, ondemand::json_type::string, kUserInvalid, message);
+  const Found found = ctx.expect(value, ondemand::json_type::string, kInvalidUser, message);
   if (found != Found::kExpected) return found != Found::kFault;
   std::string_view text;
   if (!ctx.get_string(value, text)) return false;
-  if (!valid(text)) ctx.error(kUserInvalid, message);
+  if (!valid(text)) ctx.error(kInvalidUser, message);
   return true;
 }
 
@@ -67,20 +68,20 @@ bool read_gdpr(ReadContext& ctx, ondemand::value& value, User& out) {
     return true;
   }
   if (kind != ondemand::json_type::string) {
-    ctx.error(kUserInvalid, kMessage);
+    ctx.error(kInvalidUser, kMessage);
     return ctx.skip(value);
   }
   std::string_view text;
   if (!ctx.get_string(value, text)) return false;
   if (text.size() > kMaxConsentStringBytes) {
-    ctx.error(kUserInvalid,
+    ctx.error(kInvalidUser,
               "gdpr must be true, false or a TCF v2 consent string: longer than 8 KiB");
     return true;
   }
   TcfFault fault = TcfFault::kNone;
   const std::optional<TcfConsent> consent = decode_tcf_consent(text, fault);
   if (!consent) {
-    ctx.error(kUserInvalid, consent_string_message(fault));
+    ctx.error(kInvalidUser, consent_string_message(fault));
     return true;
   }
   out.gdpr = GdprConsent::kConsentString;
@@ -98,7 +99,7 @@ void clear_consent(User& out) {
 
 bool read_consent(ReadContext& ctx, ondemand::value& value, User& out) {
   const Found found =
-      ctx.expect(value, ondemand::json_type::object, kUserInvalid, "consent must be an object");
+      ctx.expect(value, ondemand::json_type::object, kInvalidUser, "consent must be an object");
   if (found != Found::kExpected) return found != Found::kFault;
   return ctx.for_each_field(value, [&](std::string_view name, ondemand::value& field_value) {
     if (name != "gdpr") return ctx.skip(field_value);
@@ -113,7 +114,7 @@ bool read_consent(ReadContext& ctx, ondemand::value& value, User& out) {
 bool read_user(ReadContext& ctx, ondemand::value& value, User& out, bool& present) {
   static_assert(kMaxUserIdBytes == 256, "update the message");
   const Found found =
-      ctx.expect(value, ondemand::json_type::object, kUserInvalid, "user must be an object");
+      ctx.expect(value, ondemand::json_type::object, kInvalidUser, "user must be an object");
   if (found == Found::kFault) return false;
   present = found != Found::kNull;
   if (found != Found::kExpected) return true;

@@ -6,6 +6,7 @@
 #include "decision/localization/language_match.h"
 #include "decision/response/public_ids.h"
 #include "decision/response/verification_json.h"
+#include "http/error_codes.h"
 
 namespace decision::response {
 
@@ -22,14 +23,14 @@ void write_placement_path(http::JsonWriter& json, size_t index, std::string_view
 }
 
 void write_language_missing(http::JsonWriter& json, std::string_view default_language) {
-  json.begin_object().literal_key("code").number(localization::kLanguageMissingWarning);
+  json.begin_object().literal_key("code").number(http::error_code::kAcceptLanguageMissing);
   json.literal_key("message").string("Accept-Language is missing; content is in the default language");
   json.literal_key("details").begin_object().literal_key("header").string(localization::kAcceptLanguageHeader);
   json.literal_key("default_language").string(default_language).end_object().end_object();
 }
 
 void write_unknown_placement(http::JsonWriter& json, size_t index, std::string_view key) {
-  json.begin_object().literal_key("code").number(kUnknownPlacementWarning);
+  json.begin_object().literal_key("code").number(http::error_code::kUnknownPlacement);
   json.literal_key("message").string("unknown placement key; its decision has no creatives");
   json.literal_key("details").begin_object().literal_key("field");
   write_placement_path(json, index, ".key");
@@ -38,7 +39,7 @@ void write_unknown_placement(http::JsonWriter& json, size_t index, std::string_v
 
 void write_language_unavailable(http::JsonWriter& json, size_t index,
                                 std::string_view default_language) {
-  json.begin_object().literal_key("code").number(localization::kLanguageUnavailableWarning);
+  json.begin_object().literal_key("code").number(http::error_code::kLanguageUnavailable);
   json.literal_key("message").string("no content in the requested languages; the default language is used");
   json.literal_key("details").begin_object().literal_key("field");
   write_placement_path(json, index, "");

@@ -30,8 +30,6 @@
 
 namespace decision::response {
 
-inline constexpr int kUnknownPlacementWarning = 20003;
-
 struct PlacementDecision {
   std::string_view key;                     // as the request named it
   std::optional<uint32_t> placement_index;  // nullopt: no such placement (warning 20003)

@@ -202,94 +202,68 @@ void VastDocumentWriter::write_no_fill(std::string& out) {
   out.append(kDocumentEnd);
 }
 
-bool VastDocumentWriter::write(const VastAd& served, const tracking::TokenIssue& issue, std::string& out) {
-  const catalog::CatalogSnapshot& snapshot = served.snapshot;
-  const catalog::Ad& ad = snapshot.ads()[served.ad_index];
-  const catalog::Creative& creative = ad.creatives[served.creative_index];
-  const catalog::Video& video = *creative.video;
-  const catalog::Placement& placement = snapshot.placements()[served.placement_index];
+bool VastDocumentWriter::write_verifications(std::string& out, const catalog::Creative& creative,
+                                             tracking::TrackingEvent& event) {
+  if (creative.verification.empty()) return true;
+  out.append("<AdVerifications>");
+  event.kind = tracking::EventKind::kVerificationNotExecuted;
+  for (const catalog::VerificationItem& item : creative.verification) {
+    out.append("<Verification");
+    append_attribute(out, "vendor", item.vendor_key);
+    out.append(item.browser_optional ? "><JavaScriptResource apiFramework=\"omid\" browserOptional=\"true\">"
+                                     : "><JavaScriptResource apiFramework=\"omid\" browserOptional=\"false\">");
+    append_cdata_uri(out, item.url);
+    out.append("</JavaScriptResource><TrackingEvents>");
+    event.vendor = item.vendor_key;
+    if (!write_tracking_url(out, "<Tracking event=\"verificationNotExecuted\">", event, "&reason=[REASON]",
+                            "</Tracking>")) {
+      return false;
+    }
+    out.append("</TrackingEvents>");
+    // Often JSON: kept readable in CDATA, split around any "]]>" it holds.
+    if (has_visible_text(item.parameters)) {
+      out.append("<VerificationParameters>");
+      append_cdata(out, item.parameters);
+      out.append("</VerificationParameters>");
+    }
+    out.append("</Verification>");
+  }
+  event.vendor = {};
+  out.append("</AdVerifications>");
+  return true;
+}
 
-  tracking::TrackingEvent event = served_event(issue, ad, creative, placement, ttl_s_);
-
-  out.append(kDocumentStart);
-  out.append("<Ad id=\"");
-  append_public_id(out, "ad_", ad.id);
-  out.append("\" adType=\"video\"><InLine><AdSystem>");
-  out.append(kAdSystem);
-  out.append("</AdSystem>");
-  event.kind = tracking::EventKind::kError;
-  if (!write_tracking_url(out, "<Error>", event, "&code=[ERRORCODE]", "</Error>")) return false;
-  append_extensions(out, snapshot, ad, creative, placement);
-  event.kind = tracking::EventKind::kImpression;
-  if (!write_tracking_url(out, "<Impression id=\"decisiond\">", event, {}, "</Impression>")) return false;
-  // Unique per served ad: an ad is served at most once per decision request.
-  out.append("<AdServingId>");
-  append_hex(out, issue.request_id);
-  out.push_back('-');
-  append_uint(out, ad.id);
-  out.append("</AdServingId>");
-  append_ad_title(out, creative.contents[served.language_index], ad.id);
-
-  if (!creative.verification.empty()) {
-    out.append("<AdVerifications>");
-    event.kind = tracking::EventKind::kVerificationNotExecuted;
-    for (const catalog::VerificationItem& item : creative.verification) {
-      out.append("<Verification");
-      append_attribute(out, "vendor", item.vendor_key);
-      out.append(item.browser_optional ? "><JavaScriptResource apiFramework=\"omid\" browserOptional=\"true\">"
-                                       : "><JavaScriptResource apiFramework=\"omid\" browserOptional=\"false\">");
-      append_cdata_uri(out, item.url);
-      out.append("</JavaScriptResource><TrackingEvents>");
-      event.vendor = item.vendor_key;
-      if (!write_tracking_url(out, "<Tracking event=\"verificationNotExecuted\">", event, "&reason=[REASON]",
-                              "</Tracking>")) {
+bool VastDocumentWriter::write_companions(std::string& out, const catalog::Video& video,
+                                          tracking::TrackingEvent& event) {
+  if (video.companions.empty()) return true;
+  out.append("<CompanionAds>");
+  event.kind = tracking::EventKind::kClick;
+  for (const catalog::Companion& companion : video.companions) {
+    out.append("<Companion");
+    append_uint_attribute(out, "width", companion.width);
+    append_uint_attribute(out, "height", companion.height);
+    out.append("><StaticResource");
+    append_attribute(out, "creativeType", companion.image_type);
+    out.push_back('>');
+    append_cdata_uri(out, companion.image_url);
+    out.append("</StaticResource>");
+    if (!companion.click_url.empty()) {
+      out.append("<CompanionClickThrough>");
+      append_cdata_uri(out, companion.click_url);
+      out.append("</CompanionClickThrough>");
+      if (!write_tracking_url(out, "<CompanionClickTracking id=\"decisiond\">", event, {},
+                              "</CompanionClickTracking>")) {
         return false;
       }
-      out.append("</TrackingEvents>");
-      // Often JSON: kept readable in CDATA, split around any "]]>" it holds.
-      if (has_visible_text(item.parameters)) {
-        out.append("<VerificationParameters>");
-        append_cdata(out, item.parameters);
-        out.append("</VerificationParameters>");
-      }
-      out.append("</Verification>");
     }
-    event.vendor = {};
-    out.append("</AdVerifications>");
+    out.append("</Companion>");
   }
-  append_optional_text_element(out, "Advertiser", snapshot.advertisers()[ad.advertiser_index].name);
+  out.append("</CompanionAds>");
+  return true;
+}
 
-  out.append("<Creatives><Creative id=\"");
-  append_public_id(out, "creative_", creative.id);
-  out.append("\" adId=\"");
-  append_public_id(out, "ad_", ad.id);
-  out.append("\">");
-  if (!video.companions.empty()) {
-    out.append("<CompanionAds>");
-    event.kind = tracking::EventKind::kClick;
-    for (const catalog::Companion& companion : video.companions) {
-      out.append("<Companion");
-      append_uint_attribute(out, "width", companion.width);
-      append_uint_attribute(out, "height", companion.height);
-      out.append("><StaticResource");
-      append_attribute(out, "creativeType", companion.image_type);
-      out.push_back('>');
-      append_cdata_uri(out, companion.image_url);
-      out.append("</StaticResource>");
-      if (!companion.click_url.empty()) {
-        out.append("<CompanionClickThrough>");
-        append_cdata_uri(out, companion.click_url);
-        out.append("</CompanionClickThrough>");
-        if (!write_tracking_url(out, "<CompanionClickTracking id=\"decisiond\">", event, {},
-                                "</CompanionClickTracking>")) {
-          return false;
-        }
-      }
-      out.append("</Companion>");
-    }
-    out.append("</CompanionAds>");
-  }
-
+bool VastDocumentWriter::write_linear(std::string& out, const catalog::Creative& creative, const catalog::Video& video,
+                                      tracking::TrackingEvent& event) {
   out.append("<Linear");
   if (video.skippable()) {
     out.append(" skipoffset=\"");
@@ -319,7 +293,49 @@ bool VastDocumentWriter::write(const VastAd& served, const tracking::TokenIssue&
     append_cdata_uri(out, creative.click_url);
     out.append("</ClickThrough>");
   }
-  out.append("</VideoClicks></Linear><UniversalAdId idRegistry=\"decisiond\">");
+  out.append("</VideoClicks></Linear>");
+  return true;
+}
+
+bool VastDocumentWriter::write(const VastAd& served, const tracking::TokenIssue& issue, std::string& out) {
+  const catalog::CatalogSnapshot& snapshot = served.snapshot;
+  const catalog::Ad& ad = snapshot.ads()[served.ad_index];
+  const catalog::Creative& creative = ad.creatives[served.creative_index];
+  const catalog::Video& video = *creative.video;
+  const catalog::Placement& placement = snapshot.placements()[served.placement_index];
+
+  tracking::TrackingEvent event = served_event(issue, ad, creative, placement, ttl_s_);
+
+  out.append(kDocumentStart);
+  out.append("<Ad id=\"");
+  append_public_id(out, "ad_", ad.id);
+  out.append("\" adType=\"video\"><InLine><AdSystem>");
+  out.append(kAdSystem);
+  out.append("</AdSystem>");
+  event.kind = tracking::EventKind::kError;
+  if (!write_tracking_url(out, "<Error>", event, "&code=[ERRORCODE]", "</Error>")) return false;
+  append_extensions(out, snapshot, ad, creative, placement);
+  event.kind = tracking::EventKind::kImpression;
+  if (!write_tracking_url(out, "<Impression id=\"decisiond\">", event, {}, "</Impression>")) return false;
+  // Unique per served ad: an ad is served at most once per decision request.
+  out.append("<AdServingId>");
+  append_hex(out, issue.request_id);
+  out.push_back('-');
+  append_uint(out, ad.id);
+  out.append("</AdServingId>");
+  append_ad_title(out, creative.contents[served.language_index], ad.id);
+
+  if (!write_verifications(out, creative, event)) return false;
+  append_optional_text_element(out, "Advertiser", snapshot.advertisers()[ad.advertiser_index].name);
+
+  out.append("<Creatives><Creative id=\"");
+  append_public_id(out, "creative_", creative.id);
+  out.append("\" adId=\"");
+  append_public_id(out, "ad_", ad.id);
+  out.append("\">");
+  if (!write_companions(out, video, event)) return false;
+  if (!write_linear(out, creative, video, event)) return false;
+  out.append("<UniversalAdId idRegistry=\"decisiond\">");
   append_public_id(out, "creative_", creative.id);
   out.append("</UniversalAdId></Creative></Creatives>");
   // Players warn about empty elements: an empty description is left out.

@@ -58,6 +58,12 @@ class VastDocumentWriter {
   // given whole as its opening and closing tags.
   bool write_tracking_url(std::string& out, std::string_view open_tag, const tracking::TrackingEvent& event,
                           std::string_view suffix, std::string_view close_tag);
+  // The parts of an <InLine> that carry tracking URLs; false when a URL cannot be sealed.
+  // event is the ad's, its kind (and vendor, milestone) set per URL.
+  bool write_verifications(std::string& out, const catalog::Creative& creative, tracking::TrackingEvent& event);
+  bool write_companions(std::string& out, const catalog::Video& video, tracking::TrackingEvent& event);
+  bool write_linear(std::string& out, const catalog::Creative& creative, const catalog::Video& video,
+                    tracking::TrackingEvent& event);
 
   tracking::TokenCodec& codec_;
   std::string url_prefix_;  // "<![CDATA[" + base_url as a URI + "/v1/tracking?t="

@@ -2,18 +2,15 @@
 
 #include "decision/endpoint/media_type.h"
 #include "http/error_body.h"
+#include "http/error_codes.h"
 #include "http/response.h"
 
 namespace service {
 
-namespace {
-constexpr int kUnsupportedMediaType = 10002;
-}  // namespace
-
 void CatalogUploadHandler::handle(const http::Request& request, http::Response& response) {
   if (request.has_repeated_header("Content-Type") ||
       !decision::endpoint::is_json_media_type(request.header("Content-Type"))) {
-    http::set_error(response, 415, kUnsupportedMediaType, "Content-Type must be application/json");
+    http::set_error(response, 415, http::error_code::kUnsupportedMediaType, "Content-Type must be application/json");
     return;
   }
   uploads_.add();

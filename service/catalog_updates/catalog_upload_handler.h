@@ -12,8 +12,6 @@
 
 namespace service {
 
-inline constexpr int kCatalogRefused = 10030;
-
 class CatalogUploadHandler final : public http::Handler {
  public:
   CatalogUploadHandler(uint32_t core, UploadQueue& queue) : core_(core), queue_(queue) {}

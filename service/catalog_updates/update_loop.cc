@@ -11,6 +11,7 @@
 #include <thread>
 
 #include "http/error_body.h"
+#include "http/error_codes.h"
 #include "http/json_writer.h"
 #include "runtime/signals.h"
 #include "service/catalog_updates/catalog_upload_handler.h"
@@ -46,7 +47,7 @@ std::string refusal_body(const BuiltCatalog& built) {
   messages.reserve(built.errors.size());
   for (const decision::catalog::CatalogError& error : built.errors) {
     messages.push_back("catalog refused: " + error.message);
-    items.push_back({kCatalogRefused, messages.back(), error.path});
+    items.push_back({http::error_code::kCatalogRefused, messages.back(), error.path});
   }
   std::string body;
   http::append_error_envelope(body, items);

@@ -1,7 +1,6 @@
 #include "tools/gen-catalog/catalog_generator.h"
 
 #include <algorithm>
-#include <cassert>
 #include <cstdio>
 #include <string_view>
 
@@ -11,6 +10,7 @@
 #include "decision/catalog/text_formats.h"
 #include "http/json_writer.h"
 #include "runtime/absl_view.h"
+#include "runtime/check.h"
 #include "tools/gen-catalog/creative_writer.h"
 #include "tools/gen-catalog/random_stream.h"
 #include "tools/gen-catalog/targeting_writer.h"
@@ -312,7 +312,7 @@ std::string generate_catalog(const GeneratorOptions& options) {
 }
 
 std::string generate_catalog(const GeneratorOptions& options, CatalogStats& stats) {
-  assert(check_options(options).ok());
+  DECISIOND_CHECK_MSG(check_options(options).ok(), "options not checked: check_options() first");
   const uint32_t advertisers =
       options.advertisers == 0 ? default_advertiser_count(options.ads) : options.advertisers;
   stats = CatalogStats{};

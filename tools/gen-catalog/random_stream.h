@@ -4,12 +4,13 @@
 // left to each standard library, so with them one seed would give one catalog under
 // libstdc++ and another under libc++.
 #include <algorithm>
-#include <cassert>
 #include <cstdint>
 #include <random>
 #include <span>
 #include <unordered_set>
 #include <vector>
+
+#include "runtime/check.h"
 
 namespace tools::gen_catalog {
 
@@ -20,7 +21,7 @@ class RandomStream {
   // Uniform in [0, n), n > 0. Draws below 2^64 mod n are redrawn, so that every residue
   // has the same number of preimages: no modulo bias, even for large n.
   uint64_t below(uint64_t n) {
-    assert(n > 0);
+    DECISIOND_CHECK_MSG(n > 0, "a draw from an empty range");
     const uint64_t short_bucket = (0 - n) % n;
     for (;;) {
       const uint64_t r = engine_();
@@ -51,14 +52,14 @@ class RandomStream {
       if (r < weights[i]) return i;
       r -= weights[i];
     }
-    assert(false);
+    DECISIOND_CHECK_MSG(false, "a weighted draw past the sum of the weights");
     return weights.size() - 1;
   }
 
   // k distinct values of [0, n), ascending, k <= n. Floyd's algorithm: exactly k draws
   // whatever k and n, so a long tail of rejections never slows a dense pick.
   std::vector<uint32_t> distinct(uint32_t k, uint32_t n) {
-    assert(k <= n);
+    DECISIOND_CHECK_MSG(k <= n, "more distinct values asked than the range holds");
     std::vector<uint32_t> chosen;
     chosen.reserve(k);
     // A scan is fastest for the few values most calls ask for; past that, a set keeps a

@@ -3,13 +3,11 @@
 #include <optional>
 
 #include "http/error_body.h"
+#include "http/error_codes.h"
 
 namespace decision::video {
 namespace {
 
-constexpr int kBadSignature = 10052;
-constexpr int kExpired = 10053;
-constexpr int kInternalError = 10099;
 constexpr std::string_view kXml = "application/xml";
 
 // The served ad a tag names, if the catalog still serves it so: the ad and its creative
@@ -57,11 +55,11 @@ void VastTagHandler::handle(const http::Request& request, http::Response& respon
     case tracking::VastTagVerdict::kValid: break;
     case tracking::VastTagVerdict::kExpired:
       counters_.expired.add();
-      http::set_error(response, 410, kExpired, "VAST tag expired", tag.field);
+      http::set_error(response, 410, http::error_code::kExpiredVastTag, "VAST tag expired", tag.field);
       return;
     case tracking::VastTagVerdict::kBadSignature:
       counters_.bad_signatures.add();
-      http::set_error(response, 403, kBadSignature, "VAST tag signature invalid", tag.field);
+      http::set_error(response, 403, http::error_code::kBadVastTagSignature, "VAST tag signature invalid", tag.field);
       return;
   }
 
@@ -82,7 +80,7 @@ void VastTagHandler::handle(const http::Request& request, http::Response& respon
   issue.now_s = now_s;
   if (!documents_.write(*served, issue, body)) {
     counters_.token_failures.add();
-    http::set_error(response, 500, kInternalError, "internal error: a tracking token could not be sealed");
+    http::set_error(response, 500, http::error_code::kInternalError, "internal error: a tracking token could not be sealed");
     return;
   }
   counters_.documents.add();
