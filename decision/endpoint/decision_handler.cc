@@ -5,13 +5,12 @@
 #include "decision/endpoint/served_formats.h"
 #include "decision/localization/accept_language.h"
 #include "http/error_body.h"
+#include "http/error_codes.h"
 
 namespace decision::endpoint {
 
-namespace {
-constexpr int kInternalError = 10099;
-constexpr int kOverloaded = 10098;
-}  // namespace
+using http::error_code::kInternalError;
+using http::error_code::kOverloaded;
 
 DecisionHandler::DecisionHandler(const runtime::Clock& clock, uint32_t core_index,
                                  const api_versions::VersionTable& versions,

@@ -2,12 +2,11 @@
 
 #include "decision/endpoint/media_type.h"
 #include "http/error_body.h"
+#include "http/error_codes.h"
 
 namespace decision::endpoint {
 
-namespace {
-constexpr int kUnsupportedMediaType = 10002;
-}  // namespace
+using http::error_code::kUnsupportedMediaType;
 
 DecisionIntake::DecisionIntake(const api_versions::VersionTable& versions, size_t max_body_bytes)
     : versions_(versions, api_versions::kDecisionVersionHeader), reader_(max_body_bytes) {}

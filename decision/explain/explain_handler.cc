@@ -6,13 +6,12 @@
 #include "decision/explain/explanation_writer.h"
 #include "decision/localization/accept_language.h"
 #include "http/error_body.h"
+#include "http/error_codes.h"
 
 namespace decision::explain {
 
-namespace {
-constexpr int kBodyTooLarge = 10003;  // as http/request_parser.cc answers it
-constexpr int kOverloaded = 10098;
-}  // namespace
+using http::error_code::kBodyTooLarge;  // as http/request_parser.cc answers it
+using http::error_code::kOverloaded;
 
 ExplainHandler::ExplainHandler(const runtime::Clock& clock, uint32_t core_index,
                                const api_versions::VersionTable& versions,

@@ -4,11 +4,16 @@
   layers      no include points up a layer: runtime < http < libraries < endpoints < service
               (tools, tests and perf sit on top and may include anything);
   file_sizes  no source file over 600 lines;
+  function_sizes
+              no function body in a .cc file over 80 lines (found by braces: a block opened
+              outside any function on a line that is not a namespace, class, struct, enum
+              or initializer is a function body; the house style puts the brace on the
+              signature's line);
   self_contained
               no code or doc points outside the repository for a contract (the design notes
               the project started from are not shipped with it: docs/ states every contract).
 
-Usage: check_structure.py SOURCE_DIR layers|file_sizes|self_contained
+Usage: check_structure.py SOURCE_DIR layers|file_sizes|function_sizes|self_contained
 """
 import pathlib
 import re
@@ -94,6 +99,36 @@ def check_file_sizes(root, limit=600):
 
 # The design notes and the spec the project started from live outside the repository:
 # "DESIGN ..." in any form, and a spec section named as the source of a rule.
+NOT_A_FUNCTION = re.compile(r"\b(namespace|class|struct|enum|union)\b|^\s*extern\b|=\s*\{|^\s*\{?\s*$|\[\]\s*=")
+
+
+def without_literals(line):
+    line = re.sub(r"//.*", "", line)
+    line = re.sub(r'"([^"\\]|\\.)*"', '""', line)
+    return re.sub(r"'([^'\\]|\\.)*'", "''", line)
+
+
+def check_function_sizes(root, limit=80):
+    failures = []
+    for rel, path in sources(root):
+        if not rel.endswith(".cc"):
+            continue
+        stack, start = [], None
+        for number, line in enumerate(path.read_text(errors="replace").splitlines(), 1):
+            code = without_literals(line)
+            for char in code:
+                if char == "{":
+                    in_function = "function" in stack
+                    kind = "block" if in_function else ("scope" if NOT_A_FUNCTION.search(code) else "function")
+                    stack.append(kind)
+                    if kind == "function":
+                        start = number
+                elif char == "}" and stack:
+                    if stack.pop() == "function" and number - start + 1 > limit:
+                        failures.append(f"{rel}:{start}: a function of {number - start + 1} lines (at most {limit})")
+    return failures
+
+
 OUTSIDE = re.compile(r'\bDESIGN\b|shared/DESIGN|\.\./shared/spec|(?<![-\w])spec( "[A-Z]|,? [A-Z][a-z]+ rules?\b|: ")')
 
 
@@ -116,7 +151,8 @@ def check_self_contained(root):
 
 def main():
     root = pathlib.Path(sys.argv[1])
-    check = {"layers": check_layers, "file_sizes": check_file_sizes, "self_contained": check_self_contained}[sys.argv[2]]
+    check = {"layers": check_layers, "file_sizes": check_file_sizes, "function_sizes": check_function_sizes,
+             "self_contained": check_self_contained}[sys.argv[2]]
     failures = check(root)
     for failure in failures:
         print(failure)

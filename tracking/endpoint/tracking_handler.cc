@@ -1,6 +1,7 @@
 #include "tracking/endpoint/tracking_handler.h"
 
 #include "http/error_body.h"
+#include "http/error_codes.h"
 #include "tracking/dedup/impression_key.h"
 #include "tracking/impressions/impression_owner.h"
 #include "tracking/endpoint/tracking_query.h"
@@ -8,9 +9,6 @@
 namespace tracking::endpoint {
 
 namespace {
-constexpr int kTokenInvalid = 10050;
-constexpr int kTokenExpired = 10051;
-constexpr int kOverloaded = 10098;
 std::string_view kind_name(const TrackingEvent& event) {
   switch (event.kind) {
     case EventKind::kImpression: return "impression";
@@ -52,7 +50,7 @@ void TrackingHandler::handle(const http::Request& request, http::Response& respo
   const TrackingQuery query = parse_tracking_query(request.query);
   if (!query.token) {
     counters_.invalid_tokens.add();
-    http::set_error(response, 400, kTokenInvalid,
+    http::set_error(response, 400, http::error_code::kInvalidTrackingToken,
                     query.token_repeated ? "tracking token invalid: t given more than once"
                                          : "tracking token invalid: t is missing");
     return;
@@ -63,11 +61,11 @@ void TrackingHandler::handle(const http::Request& request, http::Response& respo
       break;
     case TokenVerdict::kExpired:
       counters_.expired_tokens.add();
-      http::set_error(response, 410, kTokenExpired, "tracking token expired");
+      http::set_error(response, 410, http::error_code::kExpiredTrackingToken, "tracking token expired");
       return;
     default:
       counters_.invalid_tokens.add();
-      http::set_error(response, 400, kTokenInvalid, "tracking token invalid");
+      http::set_error(response, 400, http::error_code::kInvalidTrackingToken, "tracking token invalid");
       return;
   }
   accept(decoded.event, dedup::impression_identity(decoded.event), query, now_ms, response);
@@ -80,7 +78,7 @@ void TrackingHandler::accept(const TrackingEvent& event, uint64_t impression_id,
     case EventKind::kImpression:
       if (!route_impression(event, impression_id, now_ms)) {
         response.add_header("Retry-After", "1");
-        http::set_error(response, 503, kOverloaded,
+        http::set_error(response, 503, http::error_code::kOverloaded,
                         "overloaded: too many impressions waiting on other cores, retry later");
         return;
       }
