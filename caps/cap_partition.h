@@ -27,27 +27,27 @@
 
 #include "absl/status/status.h"
 #include "caps/cap_store.h"
+#include "caps/sharded_state.h"
 #include "caps/sharded_table.h"
 #include "caps/user_key.h"
 
 namespace caps {
 
-class CapPartition final : public CapStore {
+struct CapEntry {
+  uint64_t key = 0;
+  uint32_t expires_s = 0;
+  // Recent: impression times (unix seconds), newest first, 0 = none. Bucketed: words[0] is
+  // the start of bucket 0 (seconds); words[1..4] hold 8 uint16 counts, oldest first.
+  uint32_t words[5] = {};
+  static constexpr uint16_t kStoredBytes = 32;  // all of it
+};
+static_assert(sizeof(CapEntry) == 32);
+
+class CapPartition final : public CapStore, public ShardedState<CapEntry> {
  public:
   static constexpr uint32_t kRecentImpressions = 5;
   static constexpr uint32_t kBuckets = 8;
-
-  struct Entry {
-    uint64_t key = 0;
-    uint32_t expires_s = 0;
-    // Recent: impression times (unix seconds), newest first, 0 = none. Bucketed: words[0] is
-    // the start of bucket 0 (seconds); words[1..4] hold 8 uint16 counts, oldest first.
-    uint32_t words[5] = {};
-    static constexpr uint16_t kStoredBytes = 32;  // all of it
-  };
-  static_assert(sizeof(Entry) == 32);
-
-  static constexpr uint32_t kShards = ShardedTable<Entry>::kShards;
+  using Entry = CapEntry;
   static_assert(kShards == kOwnerShards, "owner_core() hands out whole shards");
 
   bool allows(uint64_t user_key, uint64_t ad_id, std::span<const CapRule> caps, int64_t now_s) override;
@@ -57,21 +57,7 @@ class CapPartition final : public CapStore {
   void count(uint64_t user_key, uint64_t ad_id, std::span<const CapRule> caps, int64_t now_s,
              std::span<uint64_t> counts) const override;
 
-  // Reclaims dead entries, visiting at most max_slots slots.
-  void sweep_step(int64_t now_s, uint32_t max_slots) { table_.sweep_step(now_s, max_slots); }
-
   uint32_t shard_of(uint64_t user_key) const { return ShardedTable<Entry>::shard_of(user_key); }
-  void serialize_shard(uint32_t shard, int64_t now_s, std::string& out) const {
-    table_.serialize_shard(shard, now_s, out);
-  }
-  absl::Status load_shard(uint32_t shard, std::string_view bytes) { return table_.load_shard(shard, bytes); }
-
-  uint64_t entries() const { return table_.entries(); }
-  uint64_t bytes() const { return table_.bytes(); }
-  uint64_t reclaimed() const { return table_.reclaimed(); }
-
- private:
-  ShardedTable<Entry> table_;
 };
 
 }  // namespace caps

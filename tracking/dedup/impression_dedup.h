@@ -14,41 +14,32 @@
 #include <string_view>
 
 #include "absl/status/status.h"
+#include "caps/sharded_state.h"
 #include "caps/sharded_table.h"
 
 namespace tracking::dedup {
 
-class ImpressionDedup {
+struct DedupEntry {
+  uint64_t key = 0;  // the token id (0 is stored as 1)
+  uint32_t expires_s = 0;
+  uint32_t unused = 0;
+  static constexpr uint16_t kStoredBytes = 12;  // key and expiry: snapshots skip the padding
+};
+static_assert(sizeof(DedupEntry) == 16);
+
+class ImpressionDedup final : public caps::ShardedState<DedupEntry> {
  public:
-  struct Entry {
-    uint64_t key = 0;  // the token id (0 is stored as 1)
-    uint32_t expires_s = 0;
-    uint32_t unused = 0;
-    static constexpr uint16_t kStoredBytes = 12;  // key and expiry: snapshots skip the padding
-  };
-  static_assert(sizeof(Entry) == 16);
-  static constexpr uint32_t kShards = caps::ShardedTable<Entry>::kShards;
+  using Entry = DedupEntry;
 
   // True the first time token_id is seen, which remembers it until expires_s; false for a
   // repeat.
   bool first_sighting(uint64_t token_id, int64_t expires_s, int64_t now_s);
   bool contains(uint64_t token_id, int64_t now_s) const { return table_.find(stored(token_id), now_s) != nullptr; }
-  void sweep_step(int64_t now_s, uint32_t max_slots) { table_.sweep_step(now_s, max_slots); }
 
   uint32_t shard_of(uint64_t token_id) const { return caps::ShardedTable<Entry>::shard_of(stored(token_id)); }
-  void serialize_shard(uint32_t shard, int64_t now_s, std::string& out) const {
-    table_.serialize_shard(shard, now_s, out);
-  }
-  absl::Status load_shard(uint32_t shard, std::string_view bytes) { return table_.load_shard(shard, bytes); }
-
-  uint64_t entries() const { return table_.entries(); }
-  uint64_t bytes() const { return table_.bytes(); }
-  uint64_t reclaimed() const { return table_.reclaimed(); }
 
  private:
   static uint64_t stored(uint64_t token_id) { return token_id == 0 ? 1 : token_id; }
-
-  caps::ShardedTable<Entry> table_;
 };
 
 }  // namespace tracking::dedup
