@@ -38,17 +38,21 @@ int open_if_empty(const std::string& path, int& refused) {
 
 LineLog::LineLog(FileIo& io, TimerWheel& timers, const Clock& clock, LineLogSettings settings,
                  LineLogCounterRefs counters)
-    : LineLog(io, timers, clock, std::move(settings), counters, wall_clock_files_) {}
+    : LineLog(io, timers, clock, std::move(settings), counters, static_cast<LineLogFiles*>(nullptr)) {}
 
 LineLog::LineLog(FileIo& io, TimerWheel& timers, const Clock& clock, LineLogSettings settings,
                  LineLogCounterRefs counters, LineLogFiles& files)
+    : LineLog(io, timers, clock, std::move(settings), counters, &files) {}
+
+LineLog::LineLog(FileIo& io, TimerWheel& timers, const Clock& clock, LineLogSettings settings,
+                 LineLogCounterRefs counters, LineLogFiles* files)
     : io_(io),
       timers_(timers),
       clock_(clock),
       settings_(std::move(settings)),
       counters_(counters),
       wall_clock_files_(clock),
-      files_(files),
+      files_(files != nullptr ? *files : static_cast<LineLogFiles&>(wall_clock_files_)),
       buffers_(settings_.reserve_bytes) {}
 
 LineLog::~LineLog() {

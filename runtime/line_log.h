@@ -77,6 +77,14 @@ class LineLog final : private FileCompletion, private LoopHook, private Timer {
   LineLog& operator=(const LineLog&) = delete;
   ~LineLog() override;
 
+ private:
+  // files null: wall_clock_files_. (The public constructors cannot name that member in a
+  // delegation's arguments: they are evaluated before the object exists.)
+  LineLog(FileIo& io, TimerWheel& timers, const Clock& clock, LineLogSettings settings, LineLogCounterRefs counters,
+          LineLogFiles* files);
+
+ public:
+
   // Creates the directory and opens the first file with plain system calls (core set-up,
   // before serving). A refusing disk does not stop the start: the log begins unhealthy and
   // tries again every flush interval; the returned status says why, for one stderr line.
