@@ -52,8 +52,7 @@ void Connection::refuse(runtime::SocketId socket) {
   linger_on_close_ = true;  // its request is unread
   Response& response = server_.response();
   response.reset();
-  response.add_header("Retry-After", "1");
-  set_error(response, 503, error_code::kOverloaded, "overloaded: connection limit reached, retry later");
+  set_overloaded(response, "overloaded: connection limit reached, retry later");
   append_reply(queued_, response, server_.date(), /*close_connection=*/true);
   flush();
 }

@@ -1,5 +1,7 @@
 #include "http/error_body.h"
 
+#include "http/error_codes.h"
+
 #include "http/json_writer.h"
 
 namespace http {
@@ -22,6 +24,11 @@ void set_error(Response& response, int status, int code, std::string_view messag
   response.body().clear();
   const ErrorItem item{code, message, field};
   append_error_envelope(response.body(), std::span<const ErrorItem>(&item, 1));
+}
+
+void set_overloaded(Response& response, std::string_view message) {
+  response.add_header("Retry-After", "1");
+  set_error(response, 503, error_code::kOverloaded, message);
 }
 
 }  // namespace http

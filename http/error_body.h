@@ -19,5 +19,8 @@ void append_error_envelope(std::string& out, std::span<const ErrorItem> errors);
 // Replaces the response with one error.
 void set_error(Response& response, int status, int code, std::string_view message,
                std::string_view field = {});
+// 503 10098 with Retry-After: 1, the one answer of every overload refusal (a connection
+// past the limit, a cross-core ask past its bound). Headers already set are kept.
+void set_overloaded(Response& response, std::string_view message);
 
 }  // namespace http

@@ -10,7 +10,6 @@
 namespace decision::endpoint {
 
 using http::error_code::kInternalError;
-using http::error_code::kOverloaded;
 
 DecisionHandler::DecisionHandler(const runtime::Clock& clock, uint32_t core_index,
                                  const api_versions::VersionTable& versions,
@@ -62,11 +61,7 @@ void DecisionHandler::decide(const http::Request& request, int64_t now_s, http::
     const uint32_t owner = caps::owner_core(*user_key, core_links_.channel->cores());
     if (owner != core_index_) {
       if (!forward(request, response, owner)) {
-        response.reset();
-        intake_.add_reply_headers(response);
-        response.add_header("Retry-After", "1");
-        http::set_error(response, 503, kOverloaded,
-                        "overloaded: too many decisions waiting on other cores, retry later");
+        intake_.refuse_overloaded(response, "overloaded: too many decisions waiting on other cores, retry later");
       }
       return;
     }
@@ -153,11 +148,8 @@ bool DecisionHandler::forward(const http::Request& request, http::Response& resp
   DecisionAsk* ask = asks_.take(owner_core);
   if (ask == nullptr) return false;
   ask->capture(request, response);
-  if (!asks_.send(ask)) {
-    ForwardedRequest::cancel(response);  // the caller answers 503 now
-    return false;
-  }
-  return true;
+  // Refused, the caller answers 503 at once, which undoes the deferral.
+  return asks_.send(ask);
 }
 
 void DecisionHandler::serve_ask(DecisionAsk& ask, uint32_t) {

@@ -38,4 +38,10 @@ IntakeVerdict DecisionIntake::read(const http::Request& request, int64_t now_s, 
   return IntakeVerdict::kAccepted;
 }
 
+void DecisionIntake::refuse_overloaded(http::Response& response, std::string_view message) const {
+  response.reset();
+  versions_.add_reply_headers(*version_, response);
+  http::set_overloaded(response, message);
+}
+
 }  // namespace decision::endpoint

@@ -25,10 +25,6 @@ class ForwardedRequest {
   // On the asking core: defers response and copies the body and the headers a decision
   // reads. Strings keep their capacity from ask to ask, so a warm pool does not allocate.
   void capture(const http::Request& request, http::Response& response);
-  // On the asking core, when the ask could not be sent: the deferral is undone, so the
-  // caller can answer at once.
-  static void cancel(http::Response& response) { response.reset(); }
-
   // On the owner core: the request as the asking core received it, at path; valid while
   // this object is held. The reply to write is reply().
   http::Request replay(std::string_view path) const;

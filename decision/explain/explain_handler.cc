@@ -11,7 +11,6 @@
 namespace decision::explain {
 
 using http::error_code::kBodyTooLarge;  // as http/request_parser.cc answers it
-using http::error_code::kOverloaded;
 
 ExplainHandler::ExplainHandler(const runtime::Clock& clock, uint32_t core_index,
                                const api_versions::VersionTable& versions,
@@ -64,10 +63,7 @@ void ExplainHandler::explain(const http::Request& request, int64_t now_s, http::
   if (user_key) owner = asks_.wired() ? caps::owner_core(*user_key, links_.channel->cores()) : core_index_;
   if (owner && *owner != core_index_ && !forwarded_from && asks_.wired()) {
     if (!forward(request, response, *owner)) {
-      response.reset();
-      intake_.add_reply_headers(response);
-      response.add_header("Retry-After", "1");
-      http::set_error(response, 503, kOverloaded, "overloaded: too many explains waiting on other cores, retry later");
+      intake_.refuse_overloaded(response, "overloaded: too many explains waiting on other cores, retry later");
     }
     return;
   }
@@ -89,11 +85,8 @@ bool ExplainHandler::forward(const http::Request& request, http::Response& respo
   ExplainAsk* ask = asks_.take(owner_core);
   if (ask == nullptr) return false;
   ask->capture(request, response);
-  if (!asks_.send(ask)) {
-    endpoint::ForwardedRequest::cancel(response);  // the caller answers 503 now
-    return false;
-  }
-  return true;
+  // Refused, the caller answers 503 at once, which undoes the deferral.
+  return asks_.send(ask);
 }
 
 void ExplainHandler::serve_ask(ExplainAsk& ask, uint32_t from_core) {

@@ -97,8 +97,6 @@ def check_file_sizes(root, limit=600):
     return failures
 
 
-# The design notes and the spec the project started from live outside the repository:
-# "DESIGN ..." in any form, and a spec section named as the source of a rule.
 NOT_A_FUNCTION = re.compile(r"\b(namespace|class|struct|enum|union)\b|^\s*extern\b|=\s*\{|^\s*\{?\s*$|\[\]\s*=")
 
 
@@ -129,7 +127,10 @@ def check_function_sizes(root, limit=80):
     return failures
 
 
-OUTSIDE = re.compile(r'\bDESIGN\b|shared/DESIGN|\.\./shared/spec|(?<![-\w])spec( "[A-Z]|,? [A-Z][a-z]+ rules?\b|: ")')
+# The design notes and the spec the project started from live outside the repository: the
+# notes' name in any form, and a spec section named as the source of a rule. The name is
+# spelled with a character class so that this line does not name it itself.
+OUTSIDE = re.compile(r'\b[D]ESIGN\b|\.\./shared/spec|(?<![-\w])spec( "[A-Z]|,? [A-Z][a-z]+ rules?\b|: ")')
 
 
 def check_self_contained(root):
@@ -140,8 +141,6 @@ def check_self_contained(root):
             continue
         if path.suffix not in SOURCE_SUFFIXES | {".md", ".txt", ".cmake", ".py", ".sh", ".mjs", ".js", ".yaml", ".in"} \
                 and path.name not in ("CMakeLists.txt", "Makefile", "run", "install-deps"):
-            continue
-        if rel == "tests/structure/check_structure.py":
             continue
         for number, line in enumerate(path.read_text(errors="replace").splitlines(), 1):
             if OUTSIDE.search(line):

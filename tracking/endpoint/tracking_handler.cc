@@ -77,9 +77,7 @@ void TrackingHandler::accept(const TrackingEvent& event, uint64_t impression_id,
   switch (event.kind) {
     case EventKind::kImpression:
       if (!route_impression(event, impression_id, now_ms)) {
-        response.add_header("Retry-After", "1");
-        http::set_error(response, 503, http::error_code::kOverloaded,
-                        "overloaded: too many impressions waiting on other cores, retry later");
+        http::set_overloaded(response, "overloaded: too many impressions waiting on other cores, retry later");
         return;
       }
       counters_.impressions.add();
