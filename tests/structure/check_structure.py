@@ -30,6 +30,7 @@ LAYERS = [
     ("caps/", 2, "libraries"),
     ("cel/", 2, "libraries"),
     ("api_versions/", 2, "libraries"),
+    ("redis_cluster/", 2, "libraries"),
     ("decision/", 2, "libraries"),
     ("tracking/", 2, "libraries"),
     ("decision/endpoint/", 3, "endpoints"),
@@ -46,6 +47,8 @@ NEVER = [
     ("caps/", "decision/"), ("caps/", "tracking/"),
     ("cel/", "decision/"), ("cel/", "tracking/"), ("cel/", "caps/"),
     ("api_versions/", "decision/"), ("api_versions/", "tracking/"),
+    # The Redis Cluster client speaks RESP to a cluster; what the keys mean is the cap store's.
+    ("redis_cluster/", "decision/"), ("redis_cluster/", "tracking/"), ("redis_cluster/", "caps/"),
 ]
 
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"')
