@@ -18,6 +18,10 @@
 // collide share counts, which can only make capping stricter. docs/caps.md has the
 // arithmetic.
 //
+//   - "pending" entries per (user, ad) with a serve window: serves not yet impressed
+//     (pending_serves.h).
+// The arithmetic on an entry is cap_windows.h, shared with the Redis Cluster store.
+//
 // Memory: entries live until their newest impression has left the longest window they
 // serve; sweep_step() reclaims dead ones a few slots at a time.
 #include <cstdint>
@@ -27,37 +31,36 @@
 
 #include "absl/status/status.h"
 #include "caps/cap_store.h"
+#include "caps/cap_windows.h"
 #include "caps/sharded_state.h"
 #include "caps/sharded_table.h"
 #include "caps/user_key.h"
 
 namespace caps {
 
-struct CapEntry {
-  uint64_t key = 0;
-  uint32_t expires_s = 0;
-  // Recent: impression times (unix seconds), newest first, 0 = none. Bucketed: words[0] is
-  // the start of bucket 0 (seconds); words[1..4] hold 8 uint16 counts, oldest first.
-  uint32_t words[5] = {};
-  static constexpr uint16_t kStoredBytes = 32;  // all of it
-};
-static_assert(sizeof(CapEntry) == 32);
-
 class CapPartition final : public CapStore, public ShardedState<CapEntry> {
  public:
-  static constexpr uint32_t kRecentImpressions = 5;
-  static constexpr uint32_t kBuckets = 8;
+  static constexpr uint32_t kRecentImpressions = caps::kRecentImpressions;
+  static constexpr uint32_t kBuckets = caps::kBuckets;
+  static constexpr uint64_t kSaturatedCount = caps::kSaturatedCount;
   using Entry = CapEntry;
   static_assert(kShards == kOwnerShards, "owner_core() hands out whole shards");
 
-  bool allows(uint64_t user_key, uint64_t ad_id, std::span<const CapRule> caps, int64_t now_s) override;
-  void record(uint64_t user_key, uint64_t ad_id, std::span<const CapRule> caps, int64_t now_s) override;
-  // A saturated bucket counts as kSaturatedCount: it blocks whatever the cap.
-  static constexpr uint64_t kSaturatedCount = UINT64_MAX;
+  // --cap-serve-window: how long a served capped ad stays pending (0: serves never are).
+  void set_serve_window(int64_t serve_window_s) { serve_window_s_ = serve_window_s; }
+
+  bool allows(uint64_t user_key, uint64_t ad_id, std::span<const CapRule> caps, int64_t now_s) const override;
   void count(uint64_t user_key, uint64_t ad_id, std::span<const CapRule> caps, int64_t now_s,
              std::span<uint64_t> counts) const override;
+  uint32_t pending(uint64_t user_key, uint64_t ad_id, int64_t now_s) const override;
+  void record(uint64_t user_key, uint64_t ad_id, std::span<const CapRule> caps, int64_t now_s) override;
+  void add_pending(uint64_t user_key, uint64_t ad_id, int64_t now_s) override;
+  void clear_pending(uint64_t user_key, uint64_t ad_id, int64_t issued_s, int64_t now_s) override;
 
   uint32_t shard_of(uint64_t user_key) const { return ShardedTable<Entry>::shard_of(user_key); }
+
+ private:
+  int64_t serve_window_s_ = 0;
 };
 
 }  // namespace caps

@@ -118,6 +118,7 @@ CoreServices::CoreServices(runtime::Reactor& reactor, ProcessView& view, trackin
                                  guarded_explain_, preview_)),
       public_server_(reactor, public_router_, view.config.public_limits),
       admin_server_(reactor, admin_router_, view.config.admin_limits) {
+  state_.caps->set_serve_window(absl::ToInt64Seconds(view.config.cluster.cap_serve_window));
   register_metrics();
 }
 

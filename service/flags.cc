@@ -245,6 +245,7 @@ absl::StatusOr<ServiceConfig> resolve_config() {
                                                   resolve_tracking, resolve_http_limits, resolve_event_log}) {
     if (absl::Status s = resolve(c); !s.ok()) return s;
   }
+  if (absl::Status s = resolve_cluster_flags(c.cluster); !s.ok()) return s;
   return c;
 }
 

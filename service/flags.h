@@ -10,6 +10,7 @@
 #include "absl/time/time.h"
 #include "http/limits.h"
 #include "runtime/socket_address.h"
+#include "service/cluster_flags.h"
 
 namespace service {
 
@@ -37,6 +38,7 @@ struct ServiceConfig {
   double access_log_sample = 0;     // fraction of requests written to the access log; 0 = off
   http::HttpLimits public_limits;
   http::HttpLimits admin_limits;
+  ClusterConfig cluster;
 };
 
 // Reads the flags (already loaded by load_flags) into a checked configuration; the error

@@ -20,9 +20,10 @@ class FrequencyCapRule final : public selection::EligibilityRule {
   // targeting: the rule that runs first (the request's targeting).
   explicit FrequencyCapRule(selection::EligibilityRule& targeting) : targeting_(targeting) {}
 
-  // Once per request. store: the cap partition that owns user_key (this core's), or null
-  // when caps do not apply (no usable user id).
-  void begin_request(caps::CapStore* store, std::optional<uint64_t> user_key, int64_t now_s) {
+  // Once per request. store: the user's cap state (the partition of the core that owns
+  // user_key, or what the shared store answered), or null when caps do not apply (no usable
+  // user id).
+  void begin_request(const caps::CapReader* store, std::optional<uint64_t> user_key, int64_t now_s) {
     store_ = user_key ? store : nullptr;
     user_key_ = user_key.value_or(0);
     now_s_ = now_s;
@@ -35,7 +36,7 @@ class FrequencyCapRule final : public selection::EligibilityRule {
 
  private:
   selection::EligibilityRule& targeting_;
-  caps::CapStore* store_ = nullptr;
+  const caps::CapReader* store_ = nullptr;
   uint64_t user_key_ = 0;
   int64_t now_s_ = 0;
   uint64_t capped_ = 0;

@@ -68,7 +68,18 @@ void DecisionHandler::decide(const http::Request& request, int64_t now_s, http::
   }
   cap_rule_.begin_request(core_links_.caps, user_key, now_s);
   select_placements(served, intake_.version().features(), now_s);
-  write_reply(served, request, now_s, response);
+  if (!write_reply(served, request, now_s, response)) return;
+  if (user_key && core_links_.caps != nullptr) hold_pending_serves(served, *user_key, now_s, *core_links_.caps);
+}
+
+void DecisionHandler::hold_pending_serves(const ServedCatalog& served, uint64_t user_key, int64_t now_s,
+                                          caps::CapStore& store) {
+  for (const response::PlacementDecision& decision : std::span(placements_.data(), intake_.request().placements().size())) {
+    for (const selection::Pick& pick : decision.picks) {
+      const catalog::Ad& ad = served.snapshot->ads()[pick.ad_index];
+      if (!ad.frequency_caps.empty()) store.add_pending(user_key, ad.id, now_s);
+    }
+  }
 }
 
 void DecisionHandler::select_placements(const ServedCatalog& served, const api_versions::VersionFeatures& features,
@@ -105,7 +116,7 @@ void DecisionHandler::select_placements(const ServedCatalog& served, const api_v
   counters_.capped_ads.set(cap_rule_.capped());
 }
 
-void DecisionHandler::write_reply(const ServedCatalog& served, const http::Request& request, int64_t now_s,
+bool DecisionHandler::write_reply(const ServedCatalog& served, const http::Request& request, int64_t now_s,
                                   http::Response& response) {
   const localization::LanguagePreferences languages = localization::parse_accept_language(
       request.find_header(localization::kAcceptLanguageHeader));
@@ -130,7 +141,7 @@ void DecisionHandler::write_reply(const ServedCatalog& served, const http::Reque
   if (!writer_.write(input, response.body(), outcome)) {
     counters_.token_failures.add();
     http::set_error(response, 500, kInternalError, "internal error: a tracking token could not be sealed");
-    return;
+    return false;
   }
   counters_.language_fallbacks.add(outcome.language_fallbacks);
   counters_.decisions.add();
@@ -142,6 +153,7 @@ void DecisionHandler::write_reply(const ServedCatalog& served, const http::Reque
     if (!decision.picks.empty()) counted.filled.add();
   }
   if (core_links_.log != nullptr) log_decision(input, core_index_, clock_.wall_ns() / 1'000'000, *core_links_.log);
+  return true;
 }
 
 bool DecisionHandler::forward(const http::Request& request, http::Response& response, uint32_t owner_core) {

@@ -131,8 +131,11 @@ class DecisionHandler final : public http::Handler {
   // Steps 5 and 6 on this core's partition.
   void select_placements(const ServedCatalog& served, const api_versions::VersionFeatures& features,
                          int64_t now_s);
-  void write_reply(const ServedCatalog& served, const http::Request& request, int64_t now_s,
+  // False when the reply is a 500 (a token could not be sealed): nothing was served.
+  bool write_reply(const ServedCatalog& served, const http::Request& request, int64_t now_s,
                    http::Response& response);
+  // With a serve window, every capped ad just served counts as pending (docs/caps.md).
+  void hold_pending_serves(const ServedCatalog& served, uint64_t user_key, int64_t now_s, caps::CapStore& store);
 
   const runtime::Clock& clock_;
   std::shared_ptr<const ServedCatalog> catalog_;

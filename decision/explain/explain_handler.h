@@ -41,7 +41,7 @@ class ExplainHandler;
 struct ExplainLinks {
   runtime::CoreChannel* channel = nullptr;
   runtime::AskPeers<ExplainAsk>* peers = nullptr;  // every core's explain asks; null: one core
-  const caps::CapStore* caps = nullptr;  // this core's partition, read only
+  const caps::CapReader* caps = nullptr;  // this core's partition, read only
 };
 
 // Per core, single writer; read by metrics scrapes.

@@ -60,7 +60,7 @@ void ExplainingWalk::begin_request(const WalkInput& input) {
                             input.served.custom_programs);
 }
 
-void ExplainingWalk::explain(const WalkInput& input, const caps::CapStore* caps, std::optional<uint64_t> user_key,
+void ExplainingWalk::explain(const WalkInput& input, const caps::CapReader* caps, std::optional<uint64_t> user_key,
                              Explanation& out) {
   input_ = &input;
   snapshot_ = input.served.snapshot.get();
@@ -227,7 +227,8 @@ void ExplainingWalk::work_out(uint32_t ad_index, AdVerdict& out) {
     std::vector<uint64_t> counts(ad.frequency_caps.size());
     caps_->count(user_key_, ad.id, ad.frequency_caps, now_s, counts);
     out.caps_read = true;
-    for (size_t i = 0; i < counts.size(); ++i) out.caps.push_back({ad.frequency_caps[i], counts[i]});
+    const uint32_t pending = caps_->pending(user_key_, ad.id, now_s);
+    for (size_t i = 0; i < counts.size(); ++i) out.caps.push_back({ad.frequency_caps[i], counts[i], pending});
   }
   // AdSelector::passes, in its order.
   if (!ad.active_at(now_s)) {

@@ -56,7 +56,7 @@ class ExplainingWalk {
 
   // Step two, with the same input: caps is the store of the core that owns user_key (this
   // core's), or null when caps do not apply. out is replaced.
-  void explain(const WalkInput& input, const caps::CapStore* caps, std::optional<uint64_t> user_key,
+  void explain(const WalkInput& input, const caps::CapReader* caps, std::optional<uint64_t> user_key,
                Explanation& out);
 
  private:
@@ -91,7 +91,7 @@ class ExplainingWalk {
   // Per request.
   const WalkInput* input_ = nullptr;
   const catalog::CatalogSnapshot* snapshot_ = nullptr;
-  const caps::CapStore* caps_ = nullptr;
+  const caps::CapReader* caps_ = nullptr;
   uint64_t user_key_ = 0;
   const request::PlacementRequest* placement_ = nullptr;
   absl::flat_hash_map<uint32_t, uint32_t> chosen_by_;  // ad index -> placement (request order)

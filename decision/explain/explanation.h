@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "absl/time/time.h"
-#include "caps/cap_store.h"
+#include "caps/cap_windows.h"
 #include "decision/catalog/index.h"
 #include "decision/geo/geoip_database.h"
 #include "decision/request/decision_request.h"
@@ -55,8 +55,9 @@ enum class GeoSource : uint8_t { kRequest, kGeoIp, kNone };
 
 struct CapCount {
   caps::CapRule cap;
-  uint64_t counted = 0;  // caps::CapPartition::kSaturatedCount for a saturated bucket
-  bool holds() const { return counted < cap.impressions; }
+  uint64_t counted = 0;  // caps::kSaturatedCount for a saturated bucket
+  uint32_t pending = 0;  // serves of the ad still pending (a serve window is set)
+  bool holds() const { return counted != caps::kSaturatedCount && counted + pending < cap.impressions; }
 };
 
 // What the ad's own checks say in one placement: flight dates, the advertiser and template

@@ -4,7 +4,7 @@
 
 #include "absl/time/civil_time.h"
 #include "absl/time/time.h"
-#include "caps/cap_partition.h"
+#include "caps/cap_windows.h"
 #include "decision/explain/explanation_parts.h"
 #include "decision/response/public_ids.h"
 #include "decision/targeting/rules/great_circle.h"
@@ -199,9 +199,9 @@ void write_caps(JsonWriter& json, std::span<const CapCount> caps) {
     json.literal_key("impressions").number(uint64_t{count.cap.impressions});
     json.literal_key("windowSeconds").number(uint64_t{count.cap.window_s});
     // A saturated bucket reads as the most a bucket holds: it blocks whatever the cap.
-    json.literal_key("counted").number(count.counted == caps::CapPartition::kSaturatedCount ? uint64_t{UINT16_MAX}
-                                                                                             : count.counted);
-    json.literal_key("exact").boolean(count.cap.impressions <= caps::CapPartition::kRecentImpressions);
+    json.literal_key("counted").number(count.counted == caps::kSaturatedCount ? uint64_t{UINT16_MAX} : count.counted);
+    json.literal_key("pending").number(uint64_t{count.pending});
+    json.literal_key("exact").boolean(count.cap.impressions <= caps::kRecentImpressions);
     json.literal_key("holds").boolean(count.holds());
     json.end_object();
   }

@@ -278,7 +278,7 @@ TEST_F(CrossCoreExplainTest, AUserOfAnotherCoreIsExplainedThereWithThatCoresCaps
   body_ = ask->reply().body();
   ASSERT_EQ(parser_.parse(body_).get(root), simdjson::SUCCESS);
   EXPECT_EQ(json_of(root["data"]["request"]["cores"]), R"({"received":0,"decided":1,"userOwner":1})");
-  EXPECT_THAT(rule_of(root, 0, "ad_311"), HasSubstr(R"("counted":1,"exact":true,"holds":false)"));
+  EXPECT_THAT(rule_of(root, 0, "ad_311"), HasSubstr(R"("counted":1,"pending":0,"exact":true,"holds":false)"));
   EXPECT_EQ(handlers_[1]->ask_counters().served.get(), 1u);
 
   Asks::deliver(posted_.front().message);  // back on core 0

@@ -163,15 +163,15 @@ TEST_F(ExplainTest, FrequencyCapShowsTheCountsItSaw) {
   caps_.record(caps::user_key("u1"), 311, kCaps311, kNowS - 60);
   const auto root = explain(*handler, R"({"placements":[{"key":"rules","count":10}],"user":{"id":"u1"}})");
   EXPECT_EQ(rule_of(root, 0, "ad_311"),
-            R"({"name":"frequency_cap","caps":[{"impressions":1,"windowSeconds":3600,"counted":1,"exact":true,"holds":false},)"
-            R"({"impressions":6,"windowSeconds":86400,"counted":1,"exact":false,"holds":true}]})");
+            R"({"name":"frequency_cap","caps":[{"impressions":1,"windowSeconds":3600,"counted":1,"pending":0,"exact":true,"holds":false},)"
+            R"({"impressions":6,"windowSeconds":86400,"counted":1,"pending":0,"exact":false,"holds":true}]})");
   EXPECT_EQ(json_of(root["data"]["request"]["frequencyCaps"]), R"({"applied":true,"why":"user_id_usable"})");
   // Another user has no impressions: served, with the counts it read.
   const auto other = explain(*handler, R"({"placements":[{"key":"rules","count":10}],"user":{"id":"u2"}})");
   EXPECT_EQ(outcome_of(other, 0, "ad_311"), "served");
   EXPECT_EQ(json_of(candidate(other, 0, "ad_311")["frequencyCaps"]),
-            R"({"applied":true,"why":"user_id_usable","caps":[{"impressions":1,"windowSeconds":3600,"counted":0,)"
-            R"("exact":true,"holds":true},{"impressions":6,"windowSeconds":86400,"counted":0,"exact":false,"holds":true}]})");
+            R"({"applied":true,"why":"user_id_usable","caps":[{"impressions":1,"windowSeconds":3600,"counted":0,"pending":0,)"
+            R"("exact":true,"holds":true},{"impressions":6,"windowSeconds":86400,"counted":0,"pending":0,"exact":false,"holds":true}]})");
 }
 
 // GDPR excludes no ad (docs/targeting.md): it decides whether the user id may be used, so
