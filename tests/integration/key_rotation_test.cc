@@ -28,6 +28,7 @@
 #include "tests/integration/video_catalog.h"
 #include "tracking/tokens/base64url.h"
 #include "tracking/tokens/key_file.h"
+#include "tracking/tokens/secret_file.h"
 
 namespace integration {
 namespace {
@@ -48,13 +49,13 @@ struct ToolRun {
   std::string out;  // standard output and error
 };
 
-ToolRun run_keys_tool(const std::string& state_dir, const std::string& arguments) {
+ToolRun run_keys_binary(const std::string& arguments) {
   ToolRun result;
   if (!std::filesystem::exists(keys_binary())) {
     ADD_FAILURE() << keys_binary() << " is missing: build the decisiond-keys target";
     return result;
   }
-  const std::string command = keys_binary() + " --state-dir=" + state_dir + " " + arguments + " 2>&1";
+  const std::string command = keys_binary() + " " + arguments + " 2>&1";
   FILE* pipe = ::popen(command.c_str(), "r");
   if (pipe == nullptr) return result;
   char buffer[4096];
@@ -63,6 +64,10 @@ ToolRun run_keys_tool(const std::string& state_dir, const std::string& arguments
   const int status = ::pclose(pipe);
   result.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
   return result;
+}
+
+ToolRun run_keys_tool(const std::string& state_dir, const std::string& arguments) {
+  return run_keys_binary("--state-dir=" + state_dir + " " + arguments);
 }
 
 std::string read_text(const std::string& path) {
@@ -97,9 +102,11 @@ class KeyRotation : public ::testing::Test {
  protected:
   void SetUp() override { ASSERT_FALSE(state_.path().empty()); }
 
-  void start() {
+  // On this test's state directory, or on another node's.
+  void start(const StateDir* node = nullptr) {
+    const std::string state_flag = (node != nullptr ? *node : state_).flag();
     server_ = std::make_unique<ServerProcess>(standard_flags(
-        {"--catalog=" + catalog_.path(), state_.flag(), std::string("--base-url=") + kVideoBaseUrl}));
+        {"--catalog=" + catalog_.path(), state_flag, std::string("--base-url=") + kVideoBaseUrl}));
     ASSERT_TRUE(server_->serving()) << server_->start_error();
     client_ = std::make_unique<TrackingClient>(*server_);
   }
@@ -220,6 +227,64 @@ TEST_F(KeyRotation, OldTokensAndTagsWorkUntilTheirKeyIsRetiredAndNewOnesCarryThe
   const ToolRun listed = run_keys_tool(state_.path(), "list --json");
   EXPECT_NE(listed.out.find(R"({"lastId":3,"keys":[{"id":3,"role":"signing")"), std::string::npos) << listed.out;
   EXPECT_EQ(listed.out.find(R"("id":1,)"), std::string::npos) << listed.out;
+}
+
+// Several nodes (docs/keys.md, "Several nodes"): this test's state directory is node A, where
+// the operator changes keys.json; node B gets copies of it, later than A; node C never gets
+// the new key. A token or tag issued by one node is opened by whichever node the balancer
+// picks, so during both phases every node must open what any node issues.
+TEST_F(KeyRotation, TwoPhasesAcrossNodesNeverIssueWhatAnotherNodeCannotOpen) {
+  StateDir node_b, node_c;
+  const auto copy_to = [&](const StateDir& node) {
+    const std::string text = read_text(state_.path() + "/keys.json");
+    ASSERT_TRUE(tracking::replace_secret_file(node.path() + "/keys.json", text).ok());
+  };
+  keys("create");
+  copy_to(node_b);
+  copy_to(node_c);
+
+  // Phase 1: key 2 added on A as a verifying key. A still signs with key 1, so B, not yet
+  // given the new file, opens what A issues.
+  keys("rotate --no-sign");
+  start();
+  const Issued phase_one = issue();
+  ExpectSealedWith(phase_one, 1);
+  stop();
+  start(&node_b);
+  ExpectAccepted(phase_one, 1, "issued by A in phase 1, opened by B without key 2");
+  stop();
+  EXPECT_EQ(run_keys_binary("compare " + state_.path() + " " + node_b.path()).status, 1);
+  copy_to(node_b);
+  const ToolRun agree = run_keys_binary("compare " + state_.path() + " " + node_b.path());
+  EXPECT_EQ(agree.status, 0) << agree.out;
+
+  // Phase 2: key 2 signs on A; B, which holds key 2 but not yet the promotion, opens it.
+  keys("promote --id=2");
+  start();
+  const Issued phase_two = issue();
+  ExpectSealedWith(phase_two, 2);
+  stop();
+  start(&node_b);
+  ExpectAccepted(phase_two, 1, "issued by A with key 2, opened by B still signing with key 1");
+  ExpectSealedWith(issue(), 1);
+  stop();
+  // What a one-step rotation would risk: a node without key 2 refuses key 2's tokens.
+  start(&node_c);
+  const HttpReply refused = track(phase_two.impression);
+  EXPECT_EQ(refused.status, 400) << refused.body;
+  EXPECT_TRUE(IsErrorEnvelope(refused.body, 10050)) << refused.body;
+  stop();
+
+  copy_to(node_b);
+  start(&node_b);
+  ExpectSealedWith(issue(), 2);
+  ExpectAccepted(phase_one, 2, "issued by A with key 1, opened by B after both phases");
+  stop();
+  const ToolRun fingerprint_a = run_keys_tool(state_.path(), "fingerprint --json");
+  const ToolRun fingerprint_b = run_keys_tool(node_b.path(), "fingerprint --json");
+  EXPECT_EQ(fingerprint_a.status, 0) << fingerprint_a.out;
+  EXPECT_EQ(fingerprint_a.out, fingerprint_b.out);
+  tool_output_ += fingerprint_a.out;
 }
 
 TEST_F(KeyRotation, AKeyFileOthersCanReadStopsTheServerNamingTheFileModeAndFix) {

@@ -1,23 +1,26 @@
 #pragma once
-// decisiond-keys' arguments, parsed by hand like gen-catalog's: four commands and three
+// decisiond-keys' arguments, parsed by hand like gen-catalog's: a handful of commands and
 // flags do not need abseil's global flag registry, and a pure parser can be tested.
 #include <cstdint>
 #include <optional>
 #include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "absl/status/statusor.h"
 
 namespace tools::decisiond_keys {
 
-enum class Command { kCreate, kList, kRotate, kRetire };
+enum class Command { kCreate, kList, kFingerprint, kCompare, kRotate, kPromote, kRetire };
 
 struct CommandLine {
   Command command = Command::kList;
-  std::string state_dir;
-  std::optional<uint16_t> id;  // retire's key
-  bool json = false;           // list as JSON
+  std::string state_dir;           // every command but compare
+  std::optional<uint16_t> id;      // retire's and promote's key
+  bool json = false;               // list and fingerprint as JSON
+  bool no_sign = false;            // rotate: the new key only verifies
+  std::vector<std::string> files;  // compare's two keys.json files (or state directories)
   bool help = false;
 };
 

@@ -11,6 +11,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "tools/decisiond-keys/checked_key_file.h"
 #include "tracking/tokens/key_file.h"
 #include "tracking/tokens/key_ring.h"
 #include "tracking/tokens/secret_file.h"
@@ -58,24 +59,6 @@ std::string ids_of(const std::vector<KeyEntry>& entries) {
   return absl::StrJoin(entries, ", ", [](std::string* out, const KeyEntry& e) { absl::StrAppend(out, e.id); });
 }
 
-// The file as decisiond would read it: the same mode, size and content checks, and the ring
-// rules (unique non-zero ids, at most kMaxKeys) checked on a copy.
-absl::StatusOr<KeyFileContents> read_key_file(const std::string& path) {
-  absl::StatusOr<std::string> text = tracking::read_secret_file(path, tracking::kMaxKeyFileBytes);
-  if (absl::IsNotFound(text.status())) {
-    return absl::NotFoundError(absl::StrCat(path, ": no such file; decisiond-keys create makes one"));
-  }
-  if (!text.ok()) return text.status();
-  absl::StatusOr<KeyFileContents> contents = tracking::parse_key_file_contents(*text);
-  OPENSSL_cleanse(text->data(), text->size());
-  if (!contents.ok()) {
-    return absl::Status(contents.status().code(), absl::StrCat(path, ": ", contents.status().message()));
-  }
-  absl::StatusOr<tracking::KeyRing> ring = tracking::KeyRing::from_entries(contents->entries);
-  if (!ring.ok()) return absl::Status(ring.status().code(), absl::StrCat(path, ": ", ring.status().message()));
-  return contents;
-}
-
 // Writes contents over path, after checking that decisiond would accept them.
 absl::Status write_key_file(const std::string& path, const KeyFileContents& contents) {
   if (absl::StatusOr<tracking::KeyRing> ring = tracking::KeyRing::from_entries(contents.entries); !ring.ok()) {
@@ -88,6 +71,13 @@ absl::Status write_key_file(const std::string& path, const KeyFileContents& cont
 }
 
 KeyInfo info_of(const KeyEntry& entry, bool signing) { return {entry.id, signing, entry.created_s}; }
+
+// The position of key id in entries; entries.size() when the file does not hold it.
+size_t index_of(const std::vector<KeyEntry>& entries, uint16_t id) {
+  size_t index = 0;
+  while (index < entries.size() && entries[index].id != id) ++index;
+  return index;
+}
 
 }  // namespace
 
@@ -123,7 +113,7 @@ absl::StatusOr<KeyListing> list_keys(const std::string& state_dir) {
   return listing;
 }
 
-absl::StatusOr<KeyInfo> rotate_keys(const std::string& state_dir, int64_t now_s) {
+absl::StatusOr<KeyInfo> rotate_keys(const std::string& state_dir, int64_t now_s, NewKeyRole role) {
   absl::StatusOr<StateDirLock> lock = StateDirLock::take(state_dir);
   if (!lock.ok()) return lock.status();
   const std::string path = tracking::key_file_path(state_dir);
@@ -140,12 +130,18 @@ absl::StatusOr<KeyInfo> rotate_keys(const std::string& state_dir, int64_t now_s)
   const uint16_t id = static_cast<uint16_t>(contents->last_id + 1);
   absl::StatusOr<KeyEntry> entry = tracking::generate_key_entry(id, now_s);
   if (!entry.ok()) return entry.status();
-  const KeyInfo info = info_of(*entry, true);
+  const bool signing = role == NewKeyRole::kSigning;
+  const KeyInfo info = info_of(*entry, signing);
   // A new vector rather than an insert: a reallocation would leave key copies in freed memory.
+  // A verifying key goes right after the signing key, so the file still lists newest first
+  // behind the one that signs.
+  const std::vector<KeyEntry>& old_entries = contents->entries;
+  const auto kept_first = old_entries.begin() + (signing ? 0 : 1);
   std::vector<KeyEntry> rotated;
-  rotated.reserve(contents->entries.size() + 1);
+  rotated.reserve(old_entries.size() + 1);
+  rotated.insert(rotated.end(), old_entries.begin(), kept_first);
   rotated.push_back(*entry);
-  rotated.insert(rotated.end(), contents->entries.begin(), contents->entries.end());
+  rotated.insert(rotated.end(), kept_first, old_entries.end());
   entry->wipe();
   contents->wipe();
   contents->entries = std::move(rotated);
@@ -161,8 +157,7 @@ absl::Status retire_key(const std::string& state_dir, uint16_t id) {
   absl::StatusOr<KeyFileContents> contents = read_key_file(path);
   if (!contents.ok()) return contents.status();
   std::vector<KeyEntry>& entries = contents->entries;
-  size_t index = 0;
-  while (index < entries.size() && entries[index].id != id) ++index;
+  const size_t index = index_of(entries, id);
   if (index == entries.size()) {
     return absl::NotFoundError(absl::StrCat(path, ": no key ", id, " (keys: ", ids_of(entries), ")"));
   }
@@ -176,6 +171,28 @@ absl::Status retire_key(const std::string& state_dir, uint16_t id) {
   entries.back().wipe();
   entries.pop_back();
   return write_key_file(path, *contents);
+}
+
+absl::StatusOr<PromoteResult> promote_key(const std::string& state_dir, uint16_t id) {
+  absl::StatusOr<StateDirLock> lock = StateDirLock::take(state_dir);
+  if (!lock.ok()) return lock.status();
+  const std::string path = tracking::key_file_path(state_dir);
+  absl::StatusOr<KeyFileContents> contents = read_key_file(path);
+  if (!contents.ok()) return contents.status();
+  std::vector<KeyEntry>& entries = contents->entries;
+  const size_t index = index_of(entries, id);
+  if (index == entries.size()) {
+    return absl::NotFoundError(absl::StrCat(path, ": no key ", id, " (keys: ", ids_of(entries), ")"));
+  }
+  PromoteResult result{.previous_signing_id = entries.front().id, .changed = index != 0};
+  // Already signing: nothing is written, so running the same step twice (by hand or by
+  // configuration management) changes nothing.
+  if (!result.changed) return result;
+  // Rotated in place, not erased and inserted: no key bytes are left in slots that go.
+  std::rotate(entries.begin(), entries.begin() + static_cast<std::ptrdiff_t>(index),
+              entries.begin() + static_cast<std::ptrdiff_t>(index) + 1);
+  if (absl::Status written = write_key_file(path, *contents); !written.ok()) return written;
+  return result;
 }
 
 }  // namespace tools::decisiond_keys

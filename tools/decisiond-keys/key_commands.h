@@ -32,9 +32,28 @@ absl::StatusOr<KeyInfo> create_keys(const std::string& state_dir, int64_t now_s)
 
 absl::StatusOr<KeyListing> list_keys(const std::string& state_dir);
 
-// Puts a fresh key first, with id last_id + 1; every other key stays. FailedPrecondition when
-// the file already holds KeyRing::kMaxKeys keys, ResourceExhausted when id 65535 was given.
-absl::StatusOr<KeyInfo> rotate_keys(const std::string& state_dir, int64_t now_s);
+// What a key added by rotate does from decisiond's next start.
+enum class NewKeyRole {
+  kSigning,    // seals and signs; the previous signing key only verifies
+  kVerifying,  // only verifies; the signing key stays. The first phase of a rotation across
+               // several nodes: every node must be able to open a key before any signs with it.
+};
+
+// Adds a fresh key with id last_id + 1; every other key stays. A signing key goes first, a
+// verifying key right after the signing key. FailedPrecondition when the file already holds
+// KeyRing::kMaxKeys keys, ResourceExhausted when id 65535 was given.
+absl::StatusOr<KeyInfo> rotate_keys(const std::string& state_dir, int64_t now_s,
+                                    NewKeyRole role = NewKeyRole::kSigning);
+
+struct PromoteResult {
+  uint16_t previous_signing_id = 0;
+  bool changed = false;  // false: the key already signed, and the file was not rewritten
+};
+
+// Makes key id the signing key by moving it first; the previous signing key stays and
+// verifies. NotFound for an id the file does not hold. The second phase of a rotation across
+// several nodes, once every node holds the key (docs/keys.md, "Several nodes").
+absl::StatusOr<PromoteResult> promote_key(const std::string& state_dir, uint16_t id);
 
 // Drops key id. FailedPrecondition for the signing key (rotate first), NotFound for an id
 // the file does not hold. lastId keeps the id, so it is never given again.

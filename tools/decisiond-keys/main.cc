@@ -1,55 +1,76 @@
-// decisiond-keys: creates, lists, rotates and retires the keys in <state-dir>/keys.json
-// (docs/keys.md). Prints ids, roles and times, never key bytes.
+// decisiond-keys: creates, lists, fingerprints, compares, rotates, promotes and retires the
+// keys in <state-dir>/keys.json (docs/keys.md). Prints ids, roles, times and digests, never
+// key bytes.
 #include <cstdio>
 #include <cstdlib>
 #include <string>
 #include <string_view>
 #include <vector>
 
-#include "absl/strings/str_cat.h"
-#include "absl/strings/str_join.h"
 #include "absl/time/clock.h"
 #include "absl/time/time.h"
 #include "tools/decisiond-keys/command_line.h"
+#include "tools/decisiond-keys/command_output.h"
 #include "tools/decisiond-keys/key_commands.h"
+#include "tools/decisiond-keys/key_set.h"
 
 namespace {
 
 namespace keys = tools::decisiond_keys;
 
 constexpr int kRefusedExit = 1;
-constexpr int kUsageExit = 2;
+constexpr int kDifferExit = 1;  // compare: both files read, and they differ
+constexpr int kUsageExit = 2;   // also compare's exit when a file cannot be read
 
-std::string created_text(const keys::KeyInfo& key) {
-  if (!key.created_s) return "-";
-  return absl::FormatTime("%Y-%m-%d%ET%H:%M:%SZ", absl::FromUnixSeconds(*key.created_s), absl::UTCTimeZone());
-}
-
-const char* role_of(const keys::KeyInfo& key) { return key.signing ? "signing" : "verifying"; }
-
-void print_listing(const keys::KeyListing& listing, bool json) {
-  if (json) {
-    std::string out = absl::StrCat("{\"lastId\":", listing.last_id, ",\"keys\":[");
-    for (size_t i = 0; i < listing.keys.size(); ++i) {
-      const keys::KeyInfo& key = listing.keys[i];
-      absl::StrAppend(&out, i == 0 ? "" : ",", "{\"id\":", key.id, ",\"role\":\"", role_of(key), "\",\"created\":",
-                      key.created_s ? absl::StrCat("\"", created_text(key), "\"") : "null", "}");
-    }
-    out += "]}\n";
-    std::fputs(out.c_str(), stdout);
-    return;
-  }
-  std::printf("%-6s %-10s %s\n", "ID", "ROLE", "CREATED");
-  for (const keys::KeyInfo& key : listing.keys) {
-    std::printf("%-6u %-10s %s\n", static_cast<unsigned>(key.id), role_of(key), created_text(key).c_str());
-  }
-  std::printf("last id given: %u (the next key gets %u)\n", static_cast<unsigned>(listing.last_id),
-              static_cast<unsigned>(listing.last_id) + 1);
-}
-
-int refused(const absl::Status& status) {
+int refused(const absl::Status& status, int exit = kRefusedExit) {
   std::fprintf(stderr, "decisiond-keys: %s\n", std::string(status.message()).c_str());
-  return kRefusedExit;
+  return exit;
+}
+
+void print(const std::string& text) { std::fputs(text.c_str(), stdout); }
+
+int run_rotate(const keys::CommandLine& line, int64_t now_s) {
+  const keys::NewKeyRole role = line.no_sign ? keys::NewKeyRole::kVerifying : keys::NewKeyRole::kSigning;
+  const absl::StatusOr<keys::KeyInfo> key = keys::rotate_keys(line.state_dir, now_s, role);
+  if (!key.ok()) return refused(key.status());
+  const unsigned id = key->id;
+  if (line.no_sign) {
+    std::printf(
+        "key %u added; it only verifies, the signing key is unchanged.\n"
+        "Copy this keys.json to every node and restart each; once every node holds key %u\n"
+        "(decisiond-keys fingerprint agrees everywhere), run promote --id=%u.\n",
+        id, id, id);
+    return 0;
+  }
+  std::printf(
+      "key %u added and signs from decisiond's next start; the other keys still verify.\n"
+      "Restart decisiond, then retire the previous key once --tracking-ttl and --vast-tag-ttl\n"
+      "have passed since that restart.\n",
+      id);
+  return 0;
+}
+
+int run_promote(const keys::CommandLine& line) {
+  const absl::StatusOr<keys::PromoteResult> promoted = keys::promote_key(line.state_dir, *line.id);
+  if (!promoted.ok()) return refused(promoted.status());
+  const unsigned id = *line.id;
+  if (!promoted->changed) {
+    std::printf("key %u already signs; keys.json is unchanged.\n", id);
+    return 0;
+  }
+  std::printf(
+      "key %u signs from decisiond's next start; key %u now only verifies.\n"
+      "Copy this keys.json to every node and restart each; retire key %u once --tracking-ttl\n"
+      "and --vast-tag-ttl have passed since the last node restarted.\n",
+      id, static_cast<unsigned>(promoted->previous_signing_id), static_cast<unsigned>(promoted->previous_signing_id));
+  return 0;
+}
+
+int run_compare(const keys::CommandLine& line) {
+  const absl::StatusOr<keys::KeySetDifference> difference = keys::compare_key_files(line.files[0], line.files[1]);
+  if (!difference.ok()) return refused(difference.status(), kUsageExit);
+  print(keys::difference_text(*difference, line.files[0], line.files[1]));
+  return difference->same() ? 0 : kDifferExit;
 }
 
 int run(const keys::CommandLine& line) {
@@ -64,19 +85,21 @@ int run(const keys::CommandLine& line) {
     case keys::Command::kList: {
       const absl::StatusOr<keys::KeyListing> listing = keys::list_keys(line.state_dir);
       if (!listing.ok()) return refused(listing.status());
-      print_listing(*listing, line.json);
+      print(keys::listing_text(*listing, line.json));
       return 0;
     }
-    case keys::Command::kRotate: {
-      const absl::StatusOr<keys::KeyInfo> key = keys::rotate_keys(line.state_dir, now_s);
-      if (!key.ok()) return refused(key.status());
-      std::printf(
-          "key %u added and signs from decisiond's next start; the other keys still verify.\n"
-          "Restart decisiond, then retire the previous key once --tracking-ttl and --vast-tag-ttl\n"
-          "have passed since that restart.\n",
-          static_cast<unsigned>(key->id));
+    case keys::Command::kFingerprint: {
+      const absl::StatusOr<keys::KeySetFingerprint> fingerprint = keys::fingerprint_keys(line.state_dir);
+      if (!fingerprint.ok()) return refused(fingerprint.status());
+      print(keys::fingerprint_text(*fingerprint, line.json));
       return 0;
     }
+    case keys::Command::kCompare:
+      return run_compare(line);
+    case keys::Command::kRotate:
+      return run_rotate(line, now_s);
+    case keys::Command::kPromote:
+      return run_promote(line);
     case keys::Command::kRetire: {
       const absl::Status retired = keys::retire_key(line.state_dir, *line.id);
       if (!retired.ok()) return refused(retired);
@@ -102,7 +125,7 @@ int main(int argc, char** argv) {
     return kUsageExit;
   }
   if (line->help) {
-    std::fputs(std::string(keys::usage()).c_str(), stdout);
+    print(std::string(keys::usage()));
     return 0;
   }
   return run(*line);

@@ -100,12 +100,12 @@ TEST(DecisiondKeysCommandLine, MistakesAreRefusedNamingTheArgument) {
     const absl::StatusOr<CommandLine> line = parse_command_line(args);
     return line.ok() ? std::string() : std::string(line.status().message());
   };
-  EXPECT_EQ(message({"--state-dir=d"}), "say create, list, rotate or retire");
+  EXPECT_EQ(message({"--state-dir=d"}), "say create, list, fingerprint, compare, rotate, promote or retire");
   EXPECT_EQ(message({"--state-dir=d", "rotate", "list"}), "one command only, not also \"list\"");
   EXPECT_EQ(message({"--state-dir=d", "delete"}), "unknown command \"delete\"");
   EXPECT_EQ(message({"--state-dir=d", "retire"}), "retire needs --id=N");
-  EXPECT_EQ(message({"--state-dir=d", "rotate", "--id=2"}), "--id goes with retire only");
-  EXPECT_EQ(message({"--state-dir=d", "rotate", "--json"}), "--json goes with list only");
+  EXPECT_EQ(message({"--state-dir=d", "rotate", "--id=2"}), "--id goes with retire and promote only");
+  EXPECT_EQ(message({"--state-dir=d", "rotate", "--json"}), "--json goes with list and fingerprint only");
   EXPECT_EQ(message({"--state-dir=d", "list", "--bogus=1"}), "unknown flag --bogus");
   EXPECT_EQ(message({"list", "--state-dir"}), "--state-dir lacks its value");
   for (std::string_view id : {"0", "65536", "-1", "x", "", "1.5"}) {
