@@ -15,6 +15,17 @@
 
 namespace decision::capping {
 
+// The cap state of a user when the shared cap store did not answer in time: every capped
+// ad is refused (fail closed), uncapped ads still serve.
+class CapsUnavailable final : public caps::CapReader {
+ public:
+  bool allows(uint64_t, uint64_t, std::span<const caps::CapRule>, int64_t) const override { return false; }
+  void count(uint64_t, uint64_t, std::span<const caps::CapRule>, int64_t, std::span<uint64_t> counts) const override {
+    for (uint64_t& c : counts) c = 0;
+  }
+  uint32_t pending(uint64_t, uint64_t, int64_t) const override { return 0; }
+};
+
 class FrequencyCapRule final : public selection::EligibilityRule {
  public:
   // targeting: the rule that runs first (the request's targeting).

@@ -30,13 +30,21 @@ DecisionHandler::DecisionHandler(const runtime::Clock& clock, uint32_t core_inde
       request_ids_(settings.process_start_wall_ns, core_index),
       core_links_(links),
       core_index_(core_index),
-      asks_(*this, links.channel, links.peers, settings.max_cross_core_asks) {}
-
-void DecisionHandler::handle(const http::Request& request, http::Response& response) {
-  serve(request, response, /*forwarded=*/false);
+      asks_(*this, links.channel, links.peers, settings.max_cross_core_asks) {
+  if (links.shared_caps == nullptr) return;
+  for (uint32_t i = 0; i < settings.max_cross_core_asks; ++i) {
+    cap_read_pool_.push_back(std::make_unique<CapReadWait>(*this));
+    free_cap_reads_.push_back(cap_read_pool_.back().get());
+  }
 }
 
-void DecisionHandler::serve(const http::Request& request, http::Response& response, bool forwarded) {
+void CapReadWait::on_caps_read(const caps::CapReader* state) { handler_.finish_cap_read(*this, state); }
+
+void DecisionHandler::handle(const http::Request& request, http::Response& response) {
+  serve(request, response, Arrival::kDirect);
+}
+
+void DecisionHandler::serve(const http::Request& request, http::Response& response, Arrival arrival) {
   const int64_t now_s = clock_.wall_s();
   switch (intake_.read(request, now_s, response)) {
     case IntakeVerdict::kAccepted: break;
@@ -44,11 +52,11 @@ void DecisionHandler::serve(const http::Request& request, http::Response& respon
     case IntakeVerdict::kWrongMediaType: counters_.wrong_media_type.add(); return;
     case IntakeVerdict::kInvalidBody: counters_.invalid_bodies.add(); return;
   }
-  decide(request, now_s, response, forwarded);
+  decide(request, now_s, response, arrival);
 }
 
 void DecisionHandler::decide(const http::Request& request, int64_t now_s, http::Response& response,
-                             bool forwarded) {
+                             Arrival arrival) {
   const ServedCatalog& served = *catalog_;
   const request::DecisionRequest& asked = intake_.request();
   targeting_.begin_request(asked, now_s, intake_.version().features().destination_targeting,
@@ -57,7 +65,11 @@ void DecisionHandler::decide(const http::Request& request, int64_t now_s, http::
   // the core that owns the user.
   std::optional<uint64_t> user_key;
   if (targeting_.user_id_usable() && asked.user.id) user_key = caps::user_key(*asked.user.id);
-  if (user_key && !forwarded && asks_.wired()) {
+  const caps::CapReader* caps = core_links_.caps;
+  if (user_key && core_links_.shared_caps != nullptr) {
+    caps = shared_caps_for(served, request, response, *user_key, arrival);
+    if (caps == nullptr) return;  // waits for the store
+  } else if (user_key && arrival == Arrival::kDirect && asks_.wired()) {
     const uint32_t owner = caps::owner_core(*user_key, core_links_.channel->cores());
     if (owner != core_index_) {
       if (!forward(request, response, owner)) {
@@ -66,18 +78,62 @@ void DecisionHandler::decide(const http::Request& request, int64_t now_s, http::
       return;
     }
   }
-  cap_rule_.begin_request(core_links_.caps, user_key, now_s);
+  cap_rule_.begin_request(caps, user_key, now_s);
   select_placements(served, intake_.version().features(), now_s);
   if (!write_reply(served, request, now_s, response)) return;
-  if (user_key && core_links_.caps != nullptr) hold_pending_serves(served, *user_key, now_s, *core_links_.caps);
+  if (user_key) hold_pending_serves(served, *user_key, now_s);
 }
 
-void DecisionHandler::hold_pending_serves(const ServedCatalog& served, uint64_t user_key, int64_t now_s,
-                                          caps::CapStore& store) {
+const caps::CapReader* DecisionHandler::shared_caps_for(const ServedCatalog& served, const http::Request& request,
+                                                        http::Response& response, uint64_t user_key, Arrival arrival) {
+  if (arrival == Arrival::kCapsRead) {
+    if (fetched_caps_ != nullptr) return fetched_caps_;
+    counters_.caps_store_unavailable.add();
+    return &caps_unavailable_;
+  }
+  // No candidate carries a cap: the store is not asked (the rule reads caps of capped ads only).
+  if (!asks_for_capped_placements(served)) return &caps_unavailable_;
+  // The store answers later, never inside read(): capturing after it is safe, and a refusal
+  // leaves the reply undeferred, decided here without the capped ads.
+  if (free_cap_reads_.empty() || !core_links_.shared_caps->read(user_key, *free_cap_reads_.back())) {
+    counters_.caps_store_unavailable.add();
+    return &caps_unavailable_;
+  }
+  CapReadWait* wait = free_cap_reads_.back();
+  free_cap_reads_.pop_back();
+  wait->capture(request, response);
+  return nullptr;
+}
+
+bool DecisionHandler::asks_for_capped_placements(const ServedCatalog& served) const {
+  const catalog::CatalogIndex& index = served.snapshot->index();
+  for (const request::PlacementRequest& asked : intake_.request().placements()) {
+    const std::optional<uint32_t> placement = index.placement_index(asked.key);
+    if (placement && served.placement_has_caps[*placement]) return true;
+  }
+  return false;
+}
+
+void DecisionHandler::finish_cap_read(CapReadWait& wait, const caps::CapReader* state) {
+  const http::Request request = wait.replay("/v1/decision");
+  wait.reply().reset();
+  fetched_caps_ = state;
+  serve(request, wait.reply(), Arrival::kCapsRead);
+  fetched_caps_ = nullptr;
+  wait.complete();
+  free_cap_reads_.push_back(&wait);
+}
+
+void DecisionHandler::hold_pending_serves(const ServedCatalog& served, uint64_t user_key, int64_t now_s) {
   for (const response::PlacementDecision& decision : std::span(placements_.data(), intake_.request().placements().size())) {
     for (const selection::Pick& pick : decision.picks) {
       const catalog::Ad& ad = served.snapshot->ads()[pick.ad_index];
-      if (!ad.frequency_caps.empty()) store.add_pending(user_key, ad.id, now_s);
+      if (ad.frequency_caps.empty()) continue;
+      if (core_links_.shared_caps != nullptr) {
+        core_links_.shared_caps->add_pending(user_key, ad.id, now_s);
+      } else if (core_links_.caps != nullptr) {
+        core_links_.caps->add_pending(user_key, ad.id, now_s);
+      }
     }
   }
 }
@@ -168,7 +224,7 @@ void DecisionHandler::serve_ask(DecisionAsk& ask, uint32_t) {
   // The request as the asking core received it: the headers a decision reads and the body.
   const http::Request request = ask.replay("/v1/decision");
   ask.reply().reset();
-  serve(request, ask.reply(), /*forwarded=*/true);
+  serve(request, ask.reply(), Arrival::kForwarded);
 }
 
 }  // namespace decision::endpoint

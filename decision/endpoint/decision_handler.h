@@ -20,6 +20,8 @@
 
 #include "caps/cap_store.h"
 #include "decision/capping/frequency_cap_rule.h"
+#include "caps/shared_cap_store.h"
+#include "decision/endpoint/cap_read_wait.h"
 #include "decision/endpoint/decision_ask.h"
 #include "decision/endpoint/decision_intake.h"
 #include "decision/endpoint/placement_labels.h"
@@ -63,6 +65,9 @@ struct CoreLinks {
   runtime::AskPeers<DecisionAsk>* peers = nullptr;  // every core's decision asks; null: one core
   caps::CapStore* caps = nullptr;  // this core's partition: the users hash(id) % cores == core
   tracking::events::EventLog* log = nullptr;  // this core's: a line per creative served
+  // Cluster mode: the store shared by every node, asked directly from any core (no owner
+  // hop); null in embedded mode.
+  caps::SharedCapStore* shared_caps = nullptr;
 };
 
 // One placement label's share of the decisions served (200), known keys only. Fill rate
@@ -88,6 +93,9 @@ struct DecisionCounters {
   runtime::CoreCounter custom_evaluations;   // CEL targeting rules run
   runtime::CoreCounter custom_errors;        // of which ended in an error (ad not eligible)
   runtime::CoreCounter capped_ads;           // candidates refused by a frequency cap
+  // Cluster mode: decisions made without their capped ads, the shared cap store not having
+  // answered in time (or too many decisions waiting for it).
+  runtime::CoreCounter caps_store_unavailable;
   // By label slot (placement_labels.h; ServedCatalog::placement_slots), counted where the
   // decision is made (the user's owner core).
   std::array<PlacementCounters, PlacementLabels::kSlots> by_placement;
@@ -107,6 +115,8 @@ class DecisionHandler final : public http::Handler {
   // owner core, decide; back home, reply to the waiting connection.
   void serve_ask(DecisionAsk& ask, uint32_t from_core);
   bool finish_ask(DecisionAsk& ask) { return ask.complete(); }
+  // Cluster mode: the user's cap state came back (null: not in time); decide and reply.
+  void finish_cap_read(CapReadWait& wait, const caps::CapReader* state);
   // Decisions handed over (sent), decided here for others (served), refused at a bound
   // (503 10098) and answered after the client left (abandoned).
   const runtime::AskCounters& ask_counters() const { return asks_.counters(); }
@@ -121,11 +131,18 @@ class DecisionHandler final : public http::Handler {
   const request::RequestReaderCounters& reader_counters() const { return intake_.reader_counters(); }
 
  private:
-  // forwarded: the request was handed over by another core, which found this one owns
-  // the user; it is decided here whatever the hash says.
-  void serve(const http::Request& request, http::Response& response, bool forwarded);
+  // How a request reached this decision: from the client; handed over by another core,
+  // which found this one owns the user (decided here whatever the hash says); or replayed
+  // once the shared cap store answered (cluster mode), with fetched_caps_ its state.
+  enum class Arrival : uint8_t { kDirect, kForwarded, kCapsRead };
+  void serve(const http::Request& request, http::Response& response, Arrival arrival);
   // Steps 4 to 6, for a request the intake accepted.
-  void decide(const http::Request& request, int64_t now_s, http::Response& response, bool forwarded);
+  void decide(const http::Request& request, int64_t now_s, http::Response& response, Arrival arrival);
+  // Cluster mode: the cap state to decide with, or nullptr once the request waits for the
+  // store (the reply then comes from finish_cap_read).
+  const caps::CapReader* shared_caps_for(const ServedCatalog& served, const http::Request& request,
+                                         http::Response& response, uint64_t user_key, Arrival arrival);
+  bool asks_for_capped_placements(const ServedCatalog& served) const;
   // Step 4: asks owner_core to decide; false when no ask can be made (at a bound).
   bool forward(const http::Request& request, http::Response& response, uint32_t owner_core);
   // Steps 5 and 6 on this core's partition.
@@ -135,7 +152,7 @@ class DecisionHandler final : public http::Handler {
   bool write_reply(const ServedCatalog& served, const http::Request& request, int64_t now_s,
                    http::Response& response);
   // With a serve window, every capped ad just served counts as pending (docs/caps.md).
-  void hold_pending_serves(const ServedCatalog& served, uint64_t user_key, int64_t now_s, caps::CapStore& store);
+  void hold_pending_serves(const ServedCatalog& served, uint64_t user_key, int64_t now_s);
 
   const runtime::Clock& clock_;
   std::shared_ptr<const ServedCatalog> catalog_;
@@ -155,6 +172,11 @@ class DecisionHandler final : public http::Handler {
   CoreLinks core_links_;
   uint32_t core_index_ = 0;
   runtime::CrossCoreAsks<DecisionAsk> asks_;
+  // Cluster mode: decisions waiting for the shared cap store, bounded by the pool.
+  std::vector<std::unique_ptr<CapReadWait>> cap_read_pool_;
+  std::vector<CapReadWait*> free_cap_reads_;
+  const caps::CapReader* fetched_caps_ = nullptr;  // during a kCapsRead replay
+  capping::CapsUnavailable caps_unavailable_;
   std::array<selection::Pick, request::kMaxPlacements * request::kCountMax> picks_{};
   std::array<response::PlacementDecision, request::kMaxPlacements> placements_{};
   DecisionCounters counters_;

@@ -36,6 +36,10 @@ constexpr runtime::Metric<DC> kDecisionFamilies[] = {
             &DC::custom_errors),
     counter("decisiond_decision_capped_ads_total", "Candidate ads refused by a frequency cap, by core.",
             &DC::capped_ads),
+    counter("decisiond_caps_store_unavailable_total",
+            "Cluster mode: decisions made without their capped ads because the shared cap store did not answer "
+            "within --caps-timeout (or too many decisions were waiting for it), by core.",
+            &DC::caps_store_unavailable),
 };
 
 // What the decision handler's cross-core asks count (runtime/cross_core_asks.h).

@@ -25,6 +25,16 @@ FormatCounts placements_by_format(const catalog::CatalogSnapshot& snapshot) {
   return counts;
 }
 
+std::vector<bool> placement_has_caps(const catalog::CatalogSnapshot& snapshot) {
+  std::vector<bool> capped(snapshot.placements().size(), false);
+  for (uint32_t p = 0; p < capped.size(); ++p) {
+    for (const catalog::TierCandidates& tier : snapshot.index().candidates(p, catalog::FormatFilter::kAny)) {
+      for (uint32_t ad : tier.ad_indexes) capped[p] = capped[p] || !snapshot.ads()[ad].frequency_caps.empty();
+    }
+  }
+  return capped;
+}
+
 }  // namespace
 
 ServedCatalog::ServedCatalog(std::shared_ptr<const catalog::CatalogSnapshot> loaded, PlacementLabels* labels)
@@ -33,6 +43,7 @@ ServedCatalog::ServedCatalog(std::shared_ptr<const catalog::CatalogSnapshot> loa
       custom_programs(snapshot->ads()),
       placement_slots(slots_of(*snapshot, labels)),
       ads_by_format(endpoint::ads_by_format(*snapshot)),
-      placements_by_format(endpoint::placements_by_format(*snapshot)) {}
+      placements_by_format(endpoint::placements_by_format(*snapshot)),
+      placement_has_caps(endpoint::placement_has_caps(*snapshot)) {}
 
 }  // namespace decision::endpoint

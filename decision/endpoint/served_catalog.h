@@ -31,6 +31,9 @@ struct ServedCatalog {
   const std::vector<uint8_t> placement_slots;
   const FormatCounts ads_by_format;
   const FormatCounts placements_by_format;  // placements with at least one ad of the format
+  // By placement index: whether any of its ads carries a frequency cap. A decision for
+  // placements without one never asks a shared cap store.
+  const std::vector<bool> placement_has_caps;
 };
 
 inline std::shared_ptr<const ServedCatalog> make_served_catalog(

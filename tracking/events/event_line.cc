@@ -104,6 +104,10 @@ void append_event_line(const EventRecord& r, uint64_t seq, std::string& out) {
       for (int i = 0; i < 8; ++i) id[i] = static_cast<uint8_t>(r.token_id >> (56 - 8 * i));
       append_hex(out, id, sizeof(id));
       out.push_back('"');
+      if (!r.store.empty()) {
+        member(out, "store");
+        append_string(out, r.store);
+      }
     }
     if (r.code) {
       member(out, "code");
@@ -165,6 +169,7 @@ bool EventLineParser::parse(std::string_view line, ParsedEvent& out) {
     if (std::from_chars(token.data(), token.data() + 16, id, 16).ptr != token.data() + 16) return false;
     out.token_id = id;
   }
+  optional_member(object["store"].get_string(), out.store);
   int64_t code = 0;
   if (object["code"].get_int64().get(code) == simdjson::SUCCESS) out.code = code;
   int64_t reason = 0;

@@ -31,6 +31,7 @@ struct ParsedEvent {
   int64_t issued_s = 0;
   int64_t expires_s = 0;
   uint64_t token_id = 0;
+  std::string_view store;  // "unapplied", "reapplied" or empty (event_record.h)
   std::optional<int64_t> code;
   std::optional<int64_t> reason;
 };

@@ -27,6 +27,11 @@ struct EventRecord {
   int64_t issued_s = 0;
   int64_t expires_s = 0;
   uint64_t token_id = 0;   // impressions: the dedup id, to rebuild the dedup set at start
+  // Cluster mode, impressions only: "unapplied" when the shared cap store did not take it in
+  // time (whether it repeats an earlier one is not known yet: it is applied again later);
+  // "reapplied" on the line that applied it later, whose duplicate says what it was.
+  // Empty otherwise (not written).
+  std::string_view store;
   std::optional<int> code; // player errors: the VAST error code
   std::optional<int> reason;  // verification_not_executed: the player's VAST reason code
   uint8_t kind_code = 0;   // the token's kind byte (kept for unknown kinds)

@@ -1,0 +1,85 @@
+#pragma once
+// Impressions counted in the shared cap store (cluster mode, docs/cluster.md): any core of
+// any node sends an impression to the store, where its identity is checked and it is
+// counted against its user's caps in one atomic step, so it counts once whichever nodes
+// receive it, however often. The tracking call was answered 204 already; the event line is
+// written when the store answers, and says whether it was a repeat.
+//
+// Failure policy: an impression the store did not take in time (or at the bound of calls
+// in flight) is logged at once with "store": "unapplied" and kept; every second the kept
+// ones are sent again, and the answer is logged on a second line, "store": "reapplied",
+// whose duplicate member says what it was. The store recognises an identity until its token
+// expires plus a grace, so applying one again is exactly once. What is kept in memory is
+// bounded; past the bound, and after a restart, the log's unapplied lines without their
+// reapplied line are the list (unapplied_scan.h).
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <vector>
+
+#include "caps/shared_cap_store.h"
+#include "runtime/core_counter.h"
+#include "runtime/timer_wheel.h"
+#include "tracking/events/event_log.h"
+#include "tracking/impressions/ad_caps.h"
+#include "tracking/impressions/impression_notice.h"
+
+namespace tracking::shared_impressions {
+
+struct SharedImpressionCounters {
+  runtime::CoreCounter counted;     // first sightings, as the store answered
+  runtime::CoreCounter duplicates;  // repeats, as the store answered
+  runtime::CoreCounter unapplied;   // logged unapplied, kept to apply again
+  runtime::CoreCounter reapplied;   // kept ones the store has since taken
+  runtime::CoreCounter backlog;     // gauge: kept, waiting to be applied again
+  runtime::CoreCounter overflowed;  // kept past the memory bound: applied at the next start
+};
+
+struct SharedImpressionSettings {
+  uint32_t max_in_flight = 1024;      // impressions waiting for the store at once
+  size_t max_backlog = 1'000'000;     // kept in memory to apply again
+  int64_t retry_interval_ms = 1000;
+};
+
+class SharedImpressionCounter {
+ public:
+  SharedImpressionCounter(uint32_t core, caps::SharedCapStore& store, const impressions::AdCaps& ad_caps,
+                          events::EventLog& log, runtime::TimerWheel& timers, const SharedImpressionSettings& settings);
+  ~SharedImpressionCounter();
+
+  void count(const impressions::ImpressionNotice& notice);
+  // An impression found unapplied in the log at start: applied again like any kept one.
+  void keep(const impressions::ImpressionNotice& notice);
+  const SharedImpressionCounters& counters() const { return counters_; }
+
+ private:
+  class InFlight;
+  class RetryTimer final : public runtime::Timer {
+   public:
+    explicit RetryTimer(SharedImpressionCounter& owner) : owner_(owner) {}
+    void on_expire() override { owner_.retry(); }
+
+   private:
+    SharedImpressionCounter& owner_;
+  };
+
+  // Sends one impression; false when it could not be sent (kept by the caller).
+  bool send(const impressions::ImpressionNotice& notice, bool again);
+  void answered(InFlight& call, caps::ImpressionOutcome outcome);
+  void log_line(const impressions::ImpressionNotice& notice, bool duplicate, std::string_view store);
+  void retry();
+
+  const uint32_t core_;
+  caps::SharedCapStore& store_;
+  const impressions::AdCaps& ad_caps_;
+  events::EventLog& log_;
+  runtime::TimerWheel& timers_;
+  const SharedImpressionSettings settings_;
+  std::vector<std::unique_ptr<InFlight>> pool_;
+  std::vector<InFlight*> free_;
+  std::deque<impressions::ImpressionNotice> backlog_;
+  RetryTimer retry_timer_{*this};
+  SharedImpressionCounters counters_;
+};
+
+}  // namespace tracking::shared_impressions
