@@ -91,18 +91,18 @@ std::string info_field(std::string_view info, std::string_view name) {
   return {};
 }
 
-std::string slot_owners(const std::vector<NodeLine>& nodes) {
+std::string topology(const std::vector<NodeLine>& nodes) {
   std::vector<std::string> entries;
   for (const NodeLine& node : nodes) {
-    for (const auto& [first, last] : node.slots) {
-      std::ostringstream entry;
-      entry << first << "-" << last << ":" << node.id;
-      entries.push_back(entry.str());
-    }
+    std::ostringstream entry;
+    entry << node.id << " " << (node.is_primary() ? "master" : node.has_flag("slave") ? "slave" : "unknown") << " "
+          << (node.primary_id.empty() ? "-" : node.primary_id);
+    for (const auto& [first, last] : node.slots) entry << " " << first << "-" << last;
+    entries.push_back(entry.str());
   }
   std::sort(entries.begin(), entries.end());
   std::string out;
-  for (const std::string& e : entries) out += e + " ";
+  for (const std::string& e : entries) out += e + "\n";
   return out;
 }
 

@@ -31,7 +31,8 @@ std::vector<NodeLine> parse_cluster_nodes(std::string_view text);
 // "ok" for info_field(cluster_info, "cluster_state"); empty when absent.
 std::string info_field(std::string_view info, std::string_view name);
 
-// Who serves which slots, the same text on every node that agrees with this one.
-std::string slot_owners(const std::vector<NodeLine>& nodes);
+// Every node's role, primary and slots: the same text on every node that agrees with this
+// one. Roles spread by gossip after slots do, so agreeing on slots alone is not enough.
+std::string topology(const std::vector<NodeLine>& nodes);
 
 }  // namespace integration

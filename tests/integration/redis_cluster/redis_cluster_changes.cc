@@ -24,7 +24,7 @@ const NodeLine* line_of_myself(const std::vector<NodeLine>& view) {
 
 }  // namespace
 
-// Empty when this node is settled; else what is not. owners gets who serves which slots.
+// Empty when this node is settled; else what is not. owners gets its view of the topology.
 std::string RedisCluster::node_problem(RedisNode& node, std::string* owners) {
   const std::string at = "port " + std::to_string(node.port()) + ": ";
   const CliReply info = cli_.run(node.port(), {"CLUSTER", "INFO"});
@@ -46,7 +46,7 @@ std::string RedisCluster::node_problem(RedisNode& node, std::string* owners) {
       return at + "sees running node " + std::to_string(line.port) + " as failing or in handshake";
     }
   }
-  *owners = slot_owners(*lines);
+  *owners = topology(*lines);
   const NodeLine* self = line_of_myself(*lines);
   if (self == nullptr) return at + "no myself line in CLUSTER NODES";
   if (self->has_flag("slave")) {
@@ -71,15 +71,15 @@ std::string RedisCluster::settle_problem() {
       first_port = node->port();
     } else if (owners != first_owners) {
       return "ports " + std::to_string(first_port) + " and " + std::to_string(node->port()) +
-             " disagree on who serves which slots";
+             " disagree on roles or slots";
     }
   }
   return first_port == 0 ? "no node is running" : "";
 }
 
 bool RedisCluster::wait_until_settled(std::chrono::milliseconds timeout) {
-  return wait_for("every running node to report cluster_state:ok with all slots served, agree on who serves "
-                  "them, and have its replicas attached",
+  return wait_for("every running node to report cluster_state:ok with all slots served, agree on roles and "
+                  "slots, and have its replicas attached",
                   timeout, [this] { return settle_problem(); });
 }
 

@@ -75,7 +75,7 @@ class RedisCluster {
   // the node is down (SIGSTOP and SIGCONT only pause and resume it).
   bool kill_node(uint16_t port, int signal = SIGKILL);
   // Until a former replica of the dead primary is a primary and every running node reports
-  // cluster_state:ok with all slots served and agrees on who serves them.
+  // cluster_state:ok with all slots served and agrees on roles and slots.
   bool wait_for_failover(uint16_t dead_port, std::chrono::milliseconds timeout = kClusterSettleTimeout);
   // The same port, folder and nodes.conf: the node rejoins (as a replica after a failover).
   bool restart_node(uint16_t port);
@@ -85,8 +85,8 @@ class RedisCluster {
   // with MIGRATE and the slot given to `to` on every node.
   bool migrate_slot_start(int slot, uint16_t from_port, uint16_t to_port);
   bool migrate_slot_finish(int slot, uint16_t from_port, uint16_t to_port);
-  // Until every running node agrees on the slots, serves them all and has its replicas
-  // attached; what the other calls wait for.
+  // Until every running node agrees on roles and slots, serves them all and has its
+  // replicas attached; what the other calls wait for.
   bool wait_until_settled(std::chrono::milliseconds timeout = kClusterSettleTimeout);
 
   // Every process stopped, the directory removed. Idempotent.
