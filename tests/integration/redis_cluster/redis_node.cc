@@ -1,0 +1,237 @@
+#include "tests/integration/redis_cluster/redis_node.h"
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <deque>
+#include <filesystem>
+#include <fstream>
+#include <thread>
+
+#include "tests/integration/redis_cluster/child_command.h"
+
+namespace integration {
+
+namespace {
+
+// Free loopback ports, learned by binding port 0; all sockets stay open until every port
+// is known so that the ports differ from each other. Another process may still take one
+// before redis-server binds it: start() then picks again.
+std::vector<uint16_t> free_ports(size_t count) {
+  std::vector<int> fds;
+  std::vector<uint16_t> ports;
+  for (size_t i = 0; i < count; ++i) {
+    const int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (fd < 0) break;
+    fds.push_back(fd);
+    sockaddr_in address{};
+    address.sin_family = AF_INET;
+    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    socklen_t length = sizeof(address);
+    if (::bind(fd, reinterpret_cast<sockaddr*>(&address), sizeof(address)) != 0 ||
+        ::getsockname(fd, reinterpret_cast<sockaddr*>(&address), &length) != 0) {
+      break;
+    }
+    ports.push_back(ntohs(address.sin_port));
+  }
+  for (int fd : fds) ::close(fd);
+  return ports.size() == count ? ports : std::vector<uint16_t>{};
+}
+
+std::string trim(const std::string& text) {
+  const size_t begin = text.find_first_not_of(" \t\r\n");
+  if (begin == std::string::npos) return {};
+  const size_t end = text.find_last_not_of(" \t\r\n");
+  return text.substr(begin, end - begin + 1);
+}
+
+std::string tail_of_file(const std::string& path, size_t lines) {
+  std::ifstream in(path);
+  std::deque<std::string> last;
+  std::string line;
+  while (std::getline(in, line)) {
+    last.push_back(line);
+    if (last.size() > lines) last.pop_front();
+  }
+  std::string out;
+  for (const std::string& l : last) out += "    " + l + "\n";
+  return out;
+}
+
+constexpr int kStartAttempts = 3;
+
+}  // namespace
+
+std::string make_temp_dir(const std::string& prefix) {
+  std::string pattern = (std::filesystem::temp_directory_path() / (prefix + "-XXXXXX")).string();
+  if (::mkdtemp(pattern.data()) == nullptr) return {};
+  return pattern;
+}
+
+RedisCli::RedisCli(RedisCredentials credentials)
+    : program_(find_program("redis-cli")), credentials_(std::move(credentials)) {}
+
+std::vector<std::string> RedisCli::auth_args() const {
+  std::vector<std::string> args;
+  if (!credentials_.user.empty()) args.insert(args.end(), {"--user", credentials_.user});
+  if (!credentials_.password.empty()) args.insert(args.end(), {"-a", credentials_.password, "--no-auth-warning"});
+  return args;
+}
+
+CliReply RedisCli::run(uint16_t port, const std::vector<std::string>& args, std::chrono::milliseconds timeout) const {
+  std::vector<std::string> all = {"-h", "127.0.0.1", "-p", std::to_string(port), "-e"};
+  all.insert(all.end(), args.begin(), args.end());
+  return run_tool(all, timeout);
+}
+
+CliReply RedisCli::run_tool(const std::vector<std::string>& args, std::chrono::milliseconds timeout) const {
+  CliReply reply;
+  if (program_.empty()) {
+    reply.error = "redis-cli not found in PATH (tools/install-deps installs redis-tools)";
+    return reply;
+  }
+  std::vector<std::string> argv = {program_};
+  const std::vector<std::string> auth = auth_args();
+  argv.insert(argv.end(), auth.begin(), auth.end());
+  argv.insert(argv.end(), args.begin(), args.end());
+  const CommandRun run = run_command(argv, timeout);
+  reply.out = trim(run.out);
+  // redis-cli -e still exits 0 on some failures it only prints (a refused AUTH is one).
+  const bool error_printed = reply.out.rfind("ERR", 0) == 0 || reply.out.rfind("WRONGPASS", 0) == 0 ||
+                             reply.out.rfind("NOAUTH", 0) == 0 || reply.out.rfind("AUTH failed", 0) == 0;
+  reply.ok = run.exit_code == 0 && !error_printed;
+  if (!reply.ok) {
+    std::string command;
+    for (const std::string& a : args) command += " " + a;
+    reply.error = "redis-cli" + command + ": " +
+                  (run.timed_out ? "no answer within " + std::to_string(timeout.count()) + " ms"
+                                 : "exit status " + std::to_string(run.exit_code)) +
+                  "; stdout: " + reply.out + "; stderr: " + trim(run.err);
+  }
+  return reply;
+}
+
+RedisNode::RedisNode(RedisNodeSettings settings)
+    : settings_(std::move(settings)), server_program_(find_program("redis-server")) {}
+
+RedisNode::~RedisNode() {
+  if (pid_ > 0) stop_process_groups({pid_}, kRedisStopGrace);
+}
+
+std::string RedisNode::config_text() const {
+  const std::string& dir = settings_.dir;
+  const RedisCredentials& credentials = settings_.credentials;
+  std::string c;
+  c += "port " + std::to_string(port_) + "\nbind 127.0.0.1\n";
+  c += "daemonize no\ndir " + dir + "\nlogfile " + dir + "/redis.log\nloglevel notice\n";
+  // Nothing to keep between runs but nodes.conf; a SIGTERM must not wait for replicas.
+  c += "save \"\"\nappendonly no\nshutdown-timeout 0\n";
+  // A replica attaches (and a restarted primary re-attaches) without the 5 s wait for
+  // more replicas that the default delay adds to every full sync.
+  c += "repl-diskless-sync yes\nrepl-diskless-sync-delay 0\n";
+  // DEBUG SLEEP lets a test make a node slow without stopping it.
+  c += "enable-debug-command local\n";
+  if (credentials.user.empty() && credentials.password.empty()) c += "protected-mode no\n";
+  if (!credentials.user.empty()) {
+    // Only that user may log in, so a client that forgets to send the user name fails.
+    const std::string secret = credentials.password.empty() ? "nopass" : ">" + credentials.password;
+    c += "user default off\nuser " + credentials.user + " on " + secret + " ~* &* +@all\n";
+    c += "masteruser " + credentials.user + "\n";
+  } else if (!credentials.password.empty()) {
+    c += "requirepass " + credentials.password + "\n";
+  }
+  if (!credentials.password.empty()) c += "masterauth " + credentials.password + "\n";
+  if (!settings_.cluster) return c;
+  c += "cluster-enabled yes\ncluster-port " + std::to_string(bus_port_) + "\n";
+  c += "cluster-config-file " + dir + "/nodes.conf\n";
+  c += "cluster-node-timeout " + std::to_string(settings_.node_timeout_ms) + "\n";
+  // A replica is always eligible for failover however long its link was down, and no
+  // replica moves to another primary on its own: the topology is the test's.
+  c += "cluster-replica-validity-factor 0\ncluster-allow-replica-migration no\n";
+  c += "cluster-allow-reads-when-down no\n";
+  return c;
+}
+
+bool RedisNode::start(const RedisCli& cli) {
+  if (server_program_.empty()) {
+    error_ = "redis-server not found in PATH (tools/install-deps installs it)";
+    return false;
+  }
+  std::error_code ignored;
+  std::filesystem::create_directories(settings_.dir, ignored);
+  const bool pick_ports = port_ == 0;
+  for (int attempt = 0; attempt < kStartAttempts; ++attempt) {
+    if (pick_ports) {
+      const std::vector<uint16_t> ports = free_ports(settings_.cluster ? 2 : 1);
+      if (ports.empty()) {
+        error_ = "no free loopback port";
+        return false;
+      }
+      port_ = ports[0];
+      bus_port_ = settings_.cluster ? ports[1] : 0;
+    }
+    bool port_taken = false;
+    if (start_once(cli, &port_taken)) return true;
+    if (!port_taken || !pick_ports) return false;
+  }
+  return false;
+}
+
+bool RedisNode::start_once(const RedisCli& cli, bool* port_taken) {
+  const std::string config_path = settings_.dir + "/redis.conf";
+  std::ofstream(config_path, std::ios::trunc) << config_text();
+  pid_ = start_background({server_program_, config_path}, settings_.dir + "/stdout.log");
+  if (pid_ < 0) {
+    error_ = "fork failed for redis-server";
+    return false;
+  }
+  const auto deadline = std::chrono::steady_clock::now() + kRedisStartTimeout;
+  CliReply last;
+  while (std::chrono::steady_clock::now() < deadline) {
+    last = cli.run(port_, {"PING"}, std::chrono::milliseconds(2000));
+    if (last.ok && last.out == "PONG") {
+      error_.clear();
+      return true;
+    }
+    if (reap_within(pid_, std::chrono::milliseconds(0))) {  // it exited
+      pid_ = -1;
+      const std::string log = log_tail(40);
+      *port_taken = log.find("Address already in use") != std::string::npos;
+      error_ = "redis-server on port " + std::to_string(port_) + " exited during start:\n" + log;
+      return false;
+    }
+    // Polling interval only; the bound is kRedisStartTimeout.
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  error_ = "redis-server on port " + std::to_string(port_) + " did not answer PING within " +
+           std::to_string(kRedisStartTimeout.count()) + " ms (" + last.error + "):\n" + log_tail();
+  return false;
+}
+
+bool RedisNode::signal(int signal) {
+  if (pid_ <= 0) return false;
+  if (signal == SIGSTOP || signal == SIGCONT) return ::kill(pid_, signal) == 0;
+  ::kill(-pid_, signal);
+  if (!reap_within(pid_, kRedisStopGrace)) {
+    error_ = "redis-server on port " + std::to_string(port_) + " still running " +
+             std::to_string(kRedisStopGrace.count()) + " ms after signal " + std::to_string(signal);
+    return false;
+  }
+  ::kill(-pid_, SIGKILL);  // anything it forked
+  pid_ = -1;
+  return true;
+}
+
+std::string RedisNode::log_tail(size_t lines) const {
+  std::string out = "  " + settings_.dir + "/redis.log (port " + std::to_string(port_) + "):\n" +
+                    tail_of_file(settings_.dir + "/redis.log", lines);
+  const std::string early = tail_of_file(settings_.dir + "/stdout.log", 5);
+  if (!early.empty()) out += "  its stdout and stderr:\n" + early;
+  return out;
+}
+
+}  // namespace integration
