@@ -60,7 +60,7 @@ absl::Status read_password(const std::string& path, std::string& password) {
 
 }  // namespace
 
-absl::Status resolve_cluster_flags(ClusterConfig& config) {
+absl::Status resolve_cluster_flags(ClusterSettings& config) {
   config.node_id = absl::GetFlag(FLAGS_node_id);
   if (config.node_id.empty()) config.node_id = host_name();
   const std::string store = absl::GetFlag(FLAGS_caps_store);
@@ -68,7 +68,10 @@ absl::Status resolve_cluster_flags(ClusterConfig& config) {
     if (!absl::StartsWith(store, "redis://")) {
       return invalid("caps-store", "must be local or redis://host:port[,host:port...]");
     }
+    absl::StatusOr<std::vector<redis_cluster::NodeAddress>> seeds = redis_cluster::parse_seed_list(store);
+    if (!seeds.ok()) return invalid("caps-store", seeds.status().message());
     config.caps_store_url = store;
+    config.caps_store_seeds = *std::move(seeds);
   }
   config.caps_store_user = absl::GetFlag(FLAGS_caps_store_user);
   const std::string password_file = absl::GetFlag(FLAGS_caps_store_password_file);

@@ -102,10 +102,13 @@ CoreServices::CoreServices(runtime::Reactor& reactor, ProcessView& view, trackin
       access_log_(reactor, reactor.timers(), reactor.clock(), reactor.index(), access_log_settings(view, reactor.index())),
       ad_caps_(view.catalog),
       impressions_(reactor.index(), *state_.dedup, *state_.caps, ad_caps_, log_),
+      cluster_(make_cluster_caps(reactor, view.config, ad_caps_, log_)),
       decision_(reactor.clock(), reactor.index(), view.versions, view.keys, decision_settings(view), view.catalog,
-                decision::endpoint::CoreLinks{&channel_, &view.decision_asks, state_.caps.get(), &log_}),
+                decision::endpoint::CoreLinks{&channel_, &view.decision_asks, state_.caps.get(), &log_,
+                                              cluster_ ? cluster_->store() : nullptr}),
       tracking_(reactor.clock(), reactor.index(), view.versions, view.keys, view.config.max_cross_core_asks,
-                tracking::endpoint::TrackingLinks{&channel_, &view.impression_asks, &impressions_, &log_}),
+                tracking::endpoint::TrackingLinks{&channel_, &view.impression_asks, &impressions_, &log_,
+                                                  cluster_ ? cluster_->impressions() : nullptr}),
       snapshots_(reactor, reactor.timers(), channel_, reactor.clock(), view.config.state_dir, state_, log_,
                  absl::ToInt64Milliseconds(view.config.snapshot_interval)),
       vast_(reactor.clock(), view.keys, vast_tag_settings(view), view.catalog),
@@ -145,6 +148,7 @@ void CoreServices::register_metrics() {
   metrics.add(core, tracking::state::kSnapshotMetricTable, snapshots_.counters());
   metrics.add(core, access_log::kAccessLogMetricTable, access_log_.counters());
   metrics.add(core, runtime::kReactorLoadMetricTable, reactor_.load());
+  if (cluster_) cluster_->register_metrics(metrics, core);
 }
 
 absl::Status CoreServices::start() {
@@ -161,6 +165,7 @@ absl::Status CoreServices::start() {
   access_log_.observe(admin_server_, "admin");
   snapshots_.start();
   reactor_.timers().schedule(sweeper_, 100);
+  if (cluster_) cluster_->start();
   return absl::OkStatus();
 }
 
@@ -233,6 +238,9 @@ void CoreServices::run_peer_drained(runtime::Reactor&, const runtime::Message& m
 
 void CoreServices::peer_drained() {
   if (++drained_peers_ < view_.cores.size()) return;
+  // Cluster mode: impressions still waiting for the store are logged unapplied now (the
+  // next start applies them), so that their lines too reach the disk.
+  if (cluster_) cluster_->stop();
   // Every accepted event reaches the disk before the core stops.
   log_.close([this] { access_log_.close([this] { reactor_.request_stop(); }); });
 }

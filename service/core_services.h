@@ -25,6 +25,7 @@
 #include "service/catalog_updates/catalog_metrics.h"
 #include "service/catalog_updates/catalog_upload_handler.h"
 #include "service/catalog_updates/publication.h"
+#include "service/cluster/cluster_caps.h"
 #include "service/preview/preview_site.h"
 #include "service/process_view.h"
 
@@ -100,6 +101,7 @@ class CoreServices {
   access_log::AccessLog access_log_;
   CatalogAdCaps ad_caps_;
   tracking::impressions::ImpressionCounter impressions_;
+  std::unique_ptr<ClusterCaps> cluster_;  // cluster mode only (--caps-store=redis://...)
   decision::endpoint::DecisionHandler decision_;
   tracking::endpoint::TrackingHandler tracking_;
   tracking::state::SnapshotWriter snapshots_;

@@ -38,7 +38,7 @@ struct ServiceConfig {
   double access_log_sample = 0;     // fraction of requests written to the access log; 0 = off
   http::HttpLimits public_limits;
   http::HttpLimits admin_limits;
-  ClusterConfig cluster;
+  ClusterSettings cluster;
 };
 
 // Reads the flags (already loaded by load_flags) into a checked configuration; the error

@@ -100,7 +100,9 @@ void TrackingHandler::accept(const TrackingEvent& event, uint64_t impression_id,
 
 bool TrackingHandler::route_impression(const TrackingEvent& event, uint64_t impression_id, int64_t now_ms) {
   const uint32_t cores = links_.channel != nullptr ? links_.channel->cores() : 1;
-  const uint32_t owner = impressions::impression_owner_core(event.user_id, impression_id, cores);
+  // Cluster mode: the shared store is asked from here; embedded, the owner core counts.
+  const uint32_t owner =
+      links_.shared != nullptr ? core_index_ : impressions::impression_owner_core(event.user_id, impression_id, cores);
   ImpressionAsk* ask = nullptr;
   impressions::ImpressionNotice* notice = &local_notice_;
   if (owner != core_index_) {
@@ -119,7 +121,11 @@ bool TrackingHandler::route_impression(const TrackingEvent& event, uint64_t impr
   notice->has_user = event.user_id.has_value();
   notice->user_id.assign(event.user_id.value_or(""));
   if (ask == nullptr) {
-    links_.impressions->count(*notice);
+    if (links_.shared != nullptr) {
+      links_.shared->count(*notice);
+    } else {
+      links_.impressions->count(*notice);
+    }
     return true;
   }
   return asks_.send(ask);

@@ -25,6 +25,7 @@
 #include "runtime/core_counter.h"
 #include "runtime/cross_core_asks.h"
 #include "tracking/impressions/impression_counter.h"
+#include "tracking/shared_impressions/shared_impression_counter.h"
 #include "tracking/endpoint/impression_ask.h"
 #include "tracking/endpoint/tracking_query.h"
 #include "tracking/events/event_log.h"
@@ -40,6 +41,8 @@ struct TrackingLinks {
   runtime::AskPeers<ImpressionAsk>* peers = nullptr;  // every core's impression asks
   impressions::ImpressionCounter* impressions = nullptr;  // this core's
   events::EventLog* log = nullptr;           // this core's
+  // Cluster mode: impressions go to the shared cap store from this core (no owner hop).
+  shared_impressions::SharedImpressionCounter* shared = nullptr;
 };
 
 // Per core, single writer; read by metrics scrapes.

@@ -1,0 +1,62 @@
+#include "service/cluster/cluster_caps.h"
+
+#include "caps/redis_store/redis_cap_metrics.h"
+#include "redis_cluster/cluster_metrics.h"
+#include "tracking/shared_impressions/shared_impression_metrics.h"
+
+namespace service {
+
+namespace {
+
+redis_cluster::ClusterConfig client_config(const ServiceConfig& config) {
+  redis_cluster::ClusterConfig c;
+  c.seeds = config.cluster.caps_store_seeds;
+  c.user = config.cluster.caps_store_user;
+  c.password = config.cluster.caps_store_password;
+  // Impressions, reads and pending serves of one core share the client's bound.
+  c.max_in_flight = 4 * config.max_cross_core_asks;
+  return c;
+}
+
+caps::redis_store::RedisCapStoreSettings store_settings(const ServiceConfig& config) {
+  caps::redis_store::RedisCapStoreSettings s;
+  s.timeout_ns = absl::ToInt64Nanoseconds(config.cluster.caps_timeout);
+  s.serve_window_s = absl::ToInt64Seconds(config.cluster.cap_serve_window);
+  // A kept impression is applied again within the token's life plus this grace.
+  s.identity_grace_s = absl::ToInt64Seconds(config.tracking_ttl);
+  s.max_reads = config.max_cross_core_asks;
+  s.max_impressions = config.max_cross_core_asks;
+  s.max_pends = config.max_cross_core_asks;
+  return s;
+}
+
+tracking::shared_impressions::SharedImpressionSettings impression_settings(const ServiceConfig& config) {
+  tracking::shared_impressions::SharedImpressionSettings s;
+  s.max_in_flight = config.max_cross_core_asks;
+  return s;
+}
+
+}  // namespace
+
+ClusterCaps::ClusterCaps(runtime::Reactor& reactor, const ServiceConfig& config,
+                         const tracking::impressions::AdCaps& ad_caps, tracking::events::EventLog& log)
+    : client_(reactor, client_config(config)),
+      store_(client_, reactor.clock(), store_settings(config)),
+      impressions_(reactor.index(), store_, ad_caps, log, reactor.timers(), impression_settings(config)) {}
+
+ClusterCaps::~ClusterCaps() = default;
+
+void ClusterCaps::register_metrics(runtime::MetricRegistry& metrics, uint32_t core) const {
+  metrics.add(core, redis_cluster::kClusterMetricTable, client_.counters());
+  metrics.add(core, caps::redis_store::kRedisCapMetricTable, store_.counters());
+  metrics.add(core, tracking::shared_impressions::kSharedImpressionMetricTable, impressions_.counters());
+}
+
+std::unique_ptr<ClusterCaps> make_cluster_caps(runtime::Reactor& reactor, const ServiceConfig& config,
+                                               const tracking::impressions::AdCaps& ad_caps,
+                                               tracking::events::EventLog& log) {
+  if (!config.cluster.shared_caps()) return nullptr;
+  return std::make_unique<ClusterCaps>(reactor, config, ad_caps, log);
+}
+
+}  // namespace service

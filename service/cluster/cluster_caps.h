@@ -1,0 +1,42 @@
+#pragma once
+// One core's part of cluster mode's caps (docs/cluster.md): its own connections to the
+// Redis Cluster, the cap store on them, and the impressions counted through it. Built only
+// with --caps-store=redis://...; embedded mode has none of it.
+#include <memory>
+
+#include "caps/redis_store/redis_cap_store.h"
+#include "redis_cluster/cluster_client.h"
+#include "runtime/metric_source.h"
+#include "runtime/reactor.h"
+#include "service/flags.h"
+#include "tracking/events/event_log.h"
+#include "tracking/impressions/ad_caps.h"
+#include "tracking/shared_impressions/shared_impression_counter.h"
+
+namespace service {
+
+class ClusterCaps {
+ public:
+  ClusterCaps(runtime::Reactor& reactor, const ServiceConfig& config, const tracking::impressions::AdCaps& ad_caps,
+              tracking::events::EventLog& log);
+  ~ClusterCaps();
+
+  void start() { client_.start(); }
+  void stop() { client_.stop(); }
+  caps::SharedCapStore* store() { return &store_; }
+  tracking::shared_impressions::SharedImpressionCounter* impressions() { return &impressions_; }
+  // Its families, in page order, for this core (CoreServices::register_metrics).
+  void register_metrics(runtime::MetricRegistry& metrics, uint32_t core) const;
+
+ private:
+  redis_cluster::ClusterClient client_;
+  caps::redis_store::RedisCapStore store_;
+  tracking::shared_impressions::SharedImpressionCounter impressions_;
+};
+
+// Null in embedded mode.
+std::unique_ptr<ClusterCaps> make_cluster_caps(runtime::Reactor& reactor, const ServiceConfig& config,
+                                               const tracking::impressions::AdCaps& ad_caps,
+                                               tracking::events::EventLog& log);
+
+}  // namespace service
