@@ -50,6 +50,13 @@ void ClusterClient::stop() {
   }
   deferred_.clear();
   due_.clear();
+  // Nothing is due any more: the wakes in the ring are cancelled so that the client
+  // becomes quiescent now rather than at its last deadline.
+  for (size_t i = 0; i < wakes_.size(); ++i) {
+    if (!wakes_[i].armed || wakes_[i].cancelling) continue;
+    wakes_[i].cancelling = true;
+    reactor_.cancel(*this, static_cast<uint8_t>(i));
+  }
   with_output_.clear();
   reactor_.remove_loop_hook(*this);
   started_ = false;
