@@ -132,11 +132,12 @@ class ClusterClientTest : public ::testing::Test {
     return done();
   }
   int64_t in_ms(int64_t ms) const { return reactor_.clock().monotonic_ns() + ms * 1'000'000; }
-  // One call, run to its end.
-  RecordingCall call(std::vector<std::string> args, int64_t timeout_ms = 1000) {
+  // One call, run to its end; routed by args[1] unless a routing key is given.
+  RecordingCall call(std::vector<std::string> args, int64_t timeout_ms = 1000, std::string routing_key = {}) {
     std::vector<std::string_view> views(args.begin(), args.end());
     RecordingCall result;
-    EXPECT_TRUE(client_->call(args.size() > 1 ? args[1] : args[0], views, in_ms(timeout_ms), result));
+    if (routing_key.empty()) routing_key = args.size() > 1 ? args[1] : args[0];
+    EXPECT_TRUE(client_->call(routing_key, views, in_ms(timeout_ms), result));
     run_until([&] { return result.done; }, timeout_ms + 2000);
     return result;
   }
@@ -146,6 +147,69 @@ class ClusterClientTest : public ::testing::Test {
   runtime::Reactor reactor_;
   std::unique_ptr<ClusterClient> client_;
 };
+
+// Every node of the cluster, "host:port", from CLUSTER NODES.
+std::vector<std::string> all_nodes(const std::string& seed) {
+  std::vector<std::string> nodes;
+  const std::string text = cli(seed, "cluster nodes");
+  size_t at = 0;
+  while (at < text.size()) {
+    const size_t end = std::min(text.find('\n', at), text.size());
+    const std::string line = text.substr(at, end - at);
+    const size_t first = line.find(' ');
+    const size_t cluster_bus = line.find('@', first);
+    if (first != std::string::npos && cluster_bus != std::string::npos) {
+      nodes.push_back(line.substr(first + 1, cluster_bus - first - 1));
+    }
+    at = end + 1;
+  }
+  return nodes;
+}
+
+// Moves a slot between primaries the way redis-cli --cluster reshard does, in steps so
+// that a test can stand in the middle (keys moved, slot still the source's: ASK).
+struct SlotMove {
+  uint16_t slot;
+  std::string from, to;
+  void begin() const {
+    cli(to, absl::StrCat("cluster setslot ", slot, " importing ", cli(from, "cluster myid")));
+    cli(from, absl::StrCat("cluster setslot ", slot, " migrating ", cli(to, "cluster myid")));
+  }
+  void move_keys() const {
+    const std::string keys = cli(from, absl::StrCat("cluster getkeysinslot ", slot, " 1000"));
+    const size_t colon = to.rfind(':');
+    size_t at = 0;
+    while (at < keys.size()) {
+      const size_t end = std::min(keys.find('\n', at), keys.size());
+      cli(from, absl::StrCat("migrate ", to.substr(0, colon), " ", to.substr(colon + 1), " ", keys.substr(at, end - at),
+                             " 0 5000"));
+      at = end + 1;
+    }
+  }
+  void finish(const std::vector<std::string>& nodes) const {
+    const std::string to_id = cli(to, "cluster myid");
+    for (const std::string& node : nodes) cli(node, absl::StrCat("cluster setslot ", slot, " node ", to_id));
+  }
+  void all(const std::vector<std::string>& nodes) const {
+    begin();
+    move_keys();
+    finish(nodes);
+  }
+  SlotMove back() const { return {slot, to, from}; }
+};
+
+std::string another_primary(const ClusterClient& client, const std::string& than) {
+  for (const uint16_t slot : {uint16_t{0}, uint16_t{8000}, uint16_t{16383}}) {
+    if (client.owner_of(slot) != than) return client.owner_of(slot);
+  }
+  return {};
+}
+
+int64_t pid_of(const std::string& node) {
+  const std::string info = cli(node, "info server");
+  const size_t at = info.find("process_id:");
+  return at == std::string::npos ? -1 : std::atoll(info.c_str() + at + 11);
+}
 
 TEST_F(ClusterClientTest, SetAndGetGoStraightToTheOwningPrimaryForManyKeys) {
   ClusterClient& client = start_up();
@@ -191,6 +255,130 @@ TEST_F(ClusterClientTest, TheInFlightBoundRefusesWithoutACallback) {
   run_until([&] { return calls[3].done; }, 3000);
   EXPECT_FALSE(calls[4].done);
   EXPECT_EQ(client_->counters().refused.get(), 1u);
+}
+
+TEST_F(ClusterClientTest, MovedAfterASlotMovesUpdatesTheOwnerAndResends) {
+  ClusterClient& client = start_up();
+  const std::string key = "moved:key";
+  ASSERT_EQ(call({"SET", key, "before the move"}).text, "OK");
+  const uint16_t slot = key_slot(key);
+  const SlotMove move{slot, client.owner_of(slot), another_primary(client, client.owner_of(slot))};
+  const std::vector<std::string> nodes = all_nodes(move.from);
+  move.all(nodes);
+  EXPECT_EQ(call({"GET", key}).text, "before the move");
+  EXPECT_EQ(client.counters().moved.get(), 1u);
+  EXPECT_EQ(client.owner_of(slot), move.to);
+  EXPECT_EQ(call({"GET", key}).text, "before the move");
+  EXPECT_EQ(client.counters().moved.get(), 1u) << "the second call goes straight to the new owner";
+  move.back().all(nodes);
+}
+
+TEST_F(ClusterClientTest, AskDuringAMigrationSendsAskingThenTheCommandToTheImportingNode) {
+  ClusterClient& client = start_up();
+  const std::string key = "ask:key";
+  ASSERT_EQ(call({"SET", key, "migrating"}).text, "OK");
+  const uint16_t slot = key_slot(key);
+  const SlotMove move{slot, client.owner_of(slot), another_primary(client, client.owner_of(slot))};
+  const std::vector<std::string> nodes = all_nodes(move.from);
+  move.begin();
+  move.move_keys();
+  EXPECT_EQ(call({"GET", key}).text, "migrating");
+  EXPECT_EQ(client.counters().asked.get(), 1u);
+  EXPECT_EQ(client.owner_of(slot), move.from) << "ASK changes no owner";
+  move.finish(nodes);
+  move.back().all(nodes);
+}
+
+TEST_F(ClusterClientTest, ACallToAStoppedNodeTimesOutAtItsDeadlineAndTheLateReplyIsDropped) {
+  ClusterClient& client = start_up();
+  const std::string key = "deadline:key";
+  ASSERT_EQ(call({"SET", key, "v"}).text, "OK");
+  const int64_t pid = pid_of(client.owner_of(key_slot(key)));
+  ASSERT_GT(pid, 0);
+  ASSERT_EQ(::kill(static_cast<pid_t>(pid), SIGSTOP), 0);
+  const RecordingCall late = call({"GET", key}, 200);
+  ::kill(static_cast<pid_t>(pid), SIGCONT);
+  ASSERT_TRUE(late.done);
+  EXPECT_EQ(late.failure, CallFailure::kTimeout);
+  EXPECT_EQ(client.counters().timeouts.get(), 1u);
+  EXPECT_EQ(call({"GET", key}).text, "v") << "the reply to the timed-out call was not taken for this one";
+  EXPECT_EQ(client.counters().timeouts.get(), 1u);
+}
+
+constexpr char kLibrary[] =
+    "#!lua name=decisiond_test\n"
+    "redis.register_function('decisiond_test_echo', function(keys, args) return args[1] end)";
+
+TEST_F(ClusterClientTest, ALibraryLostByANodeIsLoadedAgainAndTheCallRetriedOnce) {
+  ClusterConfig config;
+  config.seeds = seeds_;
+  client_ = std::make_unique<ClusterClient>(reactor_, config);
+  client_->require_library(kLibrary);
+  client_->start();
+  run_until([&] { return client_->state() == ClusterState::kUp; }, 5000);
+  const std::string key = "library:key";
+  EXPECT_EQ(call({"FCALL", "decisiond_test_echo", "1", key, "hello"}, 1000, key).text, "hello");
+  const uint64_t loads = client_->counters().library_loads.get();
+  cli(client_->owner_of(key_slot(key)), "function flush");
+  EXPECT_EQ(call({"FCALL", "decisiond_test_echo", "1", key, "again"}, 1000, key).text, "again");
+  EXPECT_EQ(client_->counters().library_loads.get(), loads + 1);
+  EXPECT_EQ(client_->counters().error_replies.get(), 0u);
+}
+
+class AclUser {
+ public:
+  explicit AclUser(std::vector<std::string> nodes) : nodes_(std::move(nodes)) {
+    for (const std::string& node : nodes_) cli(node, "acl setuser decisiond_test on '>right password' '~*' '&*' '+@all'");
+  }
+  ~AclUser() {
+    for (const std::string& node : nodes_) cli(node, "acl deluser decisiond_test");
+  }
+
+ private:
+  std::vector<std::string> nodes_;
+};
+
+TEST_F(ClusterClientTest, AnAclUserWithItsPasswordGetsIn) {
+  const AclUser user(all_nodes(to_host_port(seeds_[0])));
+  ClusterConfig config;
+  config.user = "decisiond_test";
+  config.password = "right password";
+  start(config);
+  run_until([&] { return client_->state() == ClusterState::kUp; }, 5000);
+  EXPECT_EQ(client_->state(), ClusterState::kUp);
+  EXPECT_EQ(call({"PING"}).text, "PONG");
+}
+
+TEST_F(ClusterClientTest, AWrongPasswordIsAuthFailed) {
+  const AclUser user(all_nodes(to_host_port(seeds_[0])));
+  ClusterConfig config;
+  config.user = "decisiond_test";
+  config.password = "wrong password";
+  start(config);
+  run_until([&] { return client_->state() == ClusterState::kAuthFailed; }, 5000);
+  EXPECT_EQ(client_->state(), ClusterState::kAuthFailed);
+  const RecordingCall refused = call({"PING"});
+  EXPECT_EQ(refused.failure, CallFailure::kUnavailable);
+}
+
+TEST_F(ClusterClientTest, AServerWithoutClusterSupportIsNotACluster) {
+  const int probe = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  sockaddr_in address{.sin_family = AF_INET, .sin_port = 0, .sin_addr = {htonl(INADDR_LOOPBACK)}, .sin_zero = {}};
+  socklen_t length = sizeof(address);
+  ASSERT_EQ(::bind(probe, reinterpret_cast<sockaddr*>(&address), sizeof(address)), 0);
+  ASSERT_EQ(::getsockname(probe, reinterpret_cast<sockaddr*>(&address), &length), 0);
+  const int port = ntohs(address.sin_port);
+  ::close(probe);
+  const std::string pidfile = absl::StrCat("/tmp/decisiond-not-cluster-", port, ".pid");
+  shell(absl::StrCat("redis-server --port ", port, " --bind 127.0.0.1 --save '' --appendonly no --daemonize yes",
+                     " --pidfile ", pidfile, " --logfile /dev/null"));
+  seeds_ = {{"127.0.0.1", static_cast<uint16_t>(port)}};
+  run_until([] { return false; }, 200);  // the server's start
+  start();
+  run_until([&] { return client_->state() == ClusterState::kNotCluster; }, 5000);
+  EXPECT_EQ(client_->state(), ClusterState::kNotCluster);
+  const std::string pid = shell(absl::StrCat("cat ", pidfile));
+  if (!pid.empty()) ::kill(static_cast<pid_t>(std::atoll(pid.c_str())), SIGTERM);
 }
 
 }  // namespace
