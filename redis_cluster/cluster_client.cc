@@ -49,6 +49,7 @@ ClusterClient::ClusterClient(runtime::Reactor& reactor, ClusterConfig config)
 
 ClusterClient::~ClusterClient() {
   if (started_ && !stopped_) stop();
+  if (hooked_) reactor_.remove_loop_hook(*this);
 }
 
 void ClusterClient::require_library(std::string code) {
@@ -63,7 +64,8 @@ void ClusterClient::require_library(std::string code) {
 
 bool ClusterClient::call(std::string_view routing_key, std::span<const std::string_view> args, int64_t deadline_ns,
                          Call& call) {
-  if (free_calls_.empty()) {
+  // Before start() there is no loop hook to report a failure from: refused like a full table.
+  if (free_calls_.empty() || !hooked_) {
     counters_.refused.add();
     return false;
   }
@@ -79,11 +81,15 @@ bool ClusterClient::call(std::string_view routing_key, std::span<const std::stri
   c.retry_pending = false;
   c.deadline_ns = deadline_ns;
   c.started_ns = reactor_.clock().monotonic_ns();
+  if (stopped_) {  // fails from the loop hook; no wake to arm for a call that never leaves
+    deferred_.push_back({index, c.generation});
+    return true;
+  }
   push_due({deadline_ns, index, c.generation, false});
   const uint16_t owner = slot_owner_[c.slot];
   NodeConnection* node = owner == kNoOwner ? nullptr : nodes_[owner].get();
   // A failure found here is reported from the loop hook: never inside call().
-  if (stopped_ || !started_ || c.command.empty() || !send_call(index, node)) deferred_.push_back({index, c.generation});
+  if (c.command.empty() || !send_call(index, node)) deferred_.push_back({index, c.generation});
   return true;
 }
 
@@ -233,7 +239,7 @@ void ClusterClient::run_due() {
 // One wake in the ring for the earliest due time; a later one armed before it is left to
 // complete and be ignored, and the latest is cancelled when every wake is taken.
 void ClusterClient::arm_wake() {
-  if (due_.empty() || stopped_) return;
+  if (due_.empty()) return;
   const int64_t at_ns = due_.front().at_ns;
   Wake* free_wake = nullptr;
   Wake* latest = nullptr;
@@ -276,12 +282,17 @@ void ClusterClient::before_wait() {
   }
   deferred_.erase(deferred_.begin(), deferred_.begin() + static_cast<ptrdiff_t>(count));
   if (!deferred_.empty()) push_due({reactor_.clock().monotonic_ns(), UINT32_MAX, 0, true});
-  for (NodeConnection* node : with_output_) node->flush();
+  for (NodeConnection* node : with_output_) {
+    node->output_listed = false;
+    node->flush();
+  }
   with_output_.clear();
 }
 
 void ClusterClient::on_node_has_output(NodeConnection& node) {
-  if (std::find(with_output_.begin(), with_output_.end(), &node) == with_output_.end()) with_output_.push_back(&node);
+  if (node.output_listed) return;
+  node.output_listed = true;
+  with_output_.push_back(&node);
 }
 
 }  // namespace redis_cluster

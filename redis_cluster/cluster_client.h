@@ -33,8 +33,9 @@ class ClusterClient final : public NodeListener, public runtime::FileCompletion,
 
   // Non-blocking: connects to the seeds through the ring and asks for CLUSTER SHARDS.
   void start();
-  // Closes every connection; calls still pending fail (kUnavailable) before it returns.
-  // The object must outlive the completions still in the ring: quiescent() says when.
+  // Closes every connection; calls still pending fail (kUnavailable) before it returns, and
+  // later calls fail (kUnavailable) from the loop. The object must outlive the completions
+  // still in the ring: quiescent() says when.
   void stop();
   bool quiescent() const;
 
@@ -45,7 +46,8 @@ class ClusterClient final : public NodeListener, public runtime::FileCompletion,
 
   // Sends args (args[0] the command) to the primary of key_slot(routing_key); args are
   // copied before it returns. Exactly one of call.on_reply / call.on_failed follows, never
-  // inside call(), unless call() returns false (refused at max_in_flight: no callback).
+  // inside call(), unless call() returns false (refused at max_in_flight, or before
+  // start(): no callback).
   // on_failed(kTimeout) fires at deadline_ns (monotonic, the reactor's clock) if no reply
   // has come; a reply arriving later is dropped and never touches the Call.
   bool call(std::string_view routing_key, std::span<const std::string_view> args, int64_t deadline_ns, Call& call);
@@ -143,6 +145,7 @@ class ClusterClient final : public NodeListener, public runtime::FileCompletion,
   ClusterState state_ = ClusterState::kStarting;
   ClusterState fatal_ = ClusterState::kStarting;  // kNotCluster or kAuthFailed until a slot map comes
   bool started_ = false;
+  bool hooked_ = false;  // the loop hook stays from start() to the destructor
   bool stopped_ = false;
   bool topology_known_ = false;
   bool refresh_in_flight_ = false;

@@ -25,13 +25,17 @@ std::string_view state_name(ClusterState state) {
 }
 
 void ClusterClient::start() {
-  if (started_) return;
+  if (started_ && !stopped_) return;
   started_ = true;
   stopped_ = false;
-  reactor_.add_loop_hook(*this);
+  if (!hooked_) reactor_.add_loop_hook(*this);
+  hooked_ = true;
   for (const NodeAddress& seed : config_.seeds) {
     NodeConnection* node = node_at(to_host_port(seed), nullptr);
     if (node != nullptr) node->seed = true;
+  }
+  for (auto& node : nodes_) {  // after a stop(), the nodes known then come back
+    if (wanted(*node)) node->connect();
   }
   refresh_wanted_ = true;
   update_state("started");
@@ -57,9 +61,8 @@ void ClusterClient::stop() {
     wakes_[i].cancelling = true;
     reactor_.cancel(*this, static_cast<uint8_t>(i));
   }
+  for (NodeConnection* node : with_output_) node->output_listed = false;
   with_output_.clear();
-  reactor_.remove_loop_hook(*this);
-  started_ = false;
   counters_.connected_primaries.set(0);
   update_state("stopped");
 }
@@ -175,7 +178,11 @@ void ClusterClient::apply_topology(NodeConnection& from, const Reply& reply) {
   fatal_ = ClusterState::kStarting;
   from.failed_attempts = 0;
   for (auto& node : nodes_) {
-    if (wanted(*node) && node->state() == NodeConnection::State::kIdle && !node->reconnect_scheduled()) node->connect();
+    if (!wanted(*node)) {
+      node->cancel_reconnect();  // a primary replaced by a failover, a seed that is a replica
+    } else if (node->state() == NodeConnection::State::kIdle && !node->reconnect_scheduled()) {
+      node->connect();
+    }
   }
   update_state("slot map read");
 }

@@ -94,6 +94,7 @@ class NodeConnection final : public runtime::SocketEvents, public runtime::FileC
   bool seed = false;
   uint32_t failed_attempts = 0;  // since the last connection that answered
   bool ever_connected = false;
+  bool output_listed = false;  // in the client's list of nodes to flush this turn
 
   // SocketEvents
   void on_receive(std::string_view bytes) override;

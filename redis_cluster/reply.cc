@@ -78,7 +78,9 @@ void* ReplyArena::create_string(const redisReadTask* task, char* bytes, size_t l
 
 void* ReplyArena::create_array(const redisReadTask* task, int elements) {
   auto* arena = static_cast<ReplyArena*>(task->privdata);
-  if (elements < 0 || arena->nodes_.size() + static_cast<size_t>(elements) > kMaxNodes) return nullptr;
+  // A root clears the arena first: the last reply's size does not count against this one.
+  const size_t in_use = task->parent == nullptr ? 1 : arena->nodes_.size();
+  if (elements < 0 || in_use + static_cast<size_t>(elements) > kMaxNodes) return nullptr;
   uint32_t index = 0;
   Node* node = place(task, index);
   node->kind = Reply::Kind::kArray;
