@@ -131,6 +131,9 @@ void ClusterClient::reply_call(uint32_t index, const Reply& reply) {
 }
 
 void ClusterClient::on_node_reply(NodeConnection& node, const ExpectedReply& expected, const Reply& reply) {
+  // A node that answers (not with an error: AUTH refused, no cluster) starts its next
+  // backoff afresh.
+  if (!reply.is_error()) node.failed_attempts = 0;
   if (expected.kind != ExpectedReply::Kind::kCall) {
     on_handshake_reply(node, expected, reply);
     return;

@@ -176,7 +176,6 @@ void ClusterClient::apply_topology(NodeConnection& from, const Reply& reply) {
   }
   topology_known_ = true;
   fatal_ = ClusterState::kStarting;
-  from.failed_attempts = 0;
   for (auto& node : nodes_) {
     if (!wanted(*node)) {
       node->cancel_reconnect();  // a primary replaced by a failover, a seed that is a replica
@@ -208,7 +207,6 @@ void ClusterClient::on_handshake_reply(NodeConnection& node, const ExpectedReply
     default:
       return;
   }
-  node.failed_attempts = 0;  // the node answers: the next loss starts the backoff afresh
 }
 
 void ClusterClient::on_node_connecting(NodeConnection& node) {

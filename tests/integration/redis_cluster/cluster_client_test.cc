@@ -305,6 +305,25 @@ TEST_F(ClusterClientTest, ACallToAStoppedNodeTimesOutAtItsDeadlineAndTheLateRepl
   EXPECT_EQ(client.counters().timeouts.get(), 1u);
 }
 
+TEST_F(ClusterClientTest, ALostConnectionFailsCallsFastThenComesBack) {
+  ClusterClient& client = start_up();
+  const std::string key = "reconnect:key";
+  ASSERT_EQ(call({"SET", key, "v"}).text, "OK");
+  const std::string owner = client.owner_of(key_slot(key));
+  cli(owner, "client kill type normal");
+  run_until([&] { return client.counters().connection_failures.get() > 0; }, 2000);
+  ASSERT_GT(client.counters().connection_failures.get(), 0u);
+  const int64_t asked_ns = reactor_.clock().monotonic_ns();
+  const RecordingCall during = call({"GET", key}, 5000);
+  if (during.failure) {  // unless the reconnection won the race
+    EXPECT_EQ(during.failure, CallFailure::kUnavailable);
+    EXPECT_LT(reactor_.clock().monotonic_ns() - asked_ns, 1'000'000'000) << "failed fast, not at the deadline";
+  }
+  run_until([&] { return client.state() == ClusterState::kUp; }, 5000);
+  EXPECT_EQ(call({"GET", key}).text, "v");
+  EXPECT_GE(client.counters().reconnects.get(), 1u);
+}
+
 constexpr char kLibrary[] =
     "#!lua name=decisiond_test\n"
     "redis.register_function('decisiond_test_echo', function(keys, args) return args[1] end)";
