@@ -1,5 +1,6 @@
 // The reactor's loop: setting up the ring, waiting for completions and handing each to the
-// part that issued it (reactor_sockets.cc, reactor_files.cc, reactor_messages.cc).
+// part that issued it (reactor_sockets.cc, reactor_files.cc, reactor_async.cc,
+// reactor_messages.cc).
 #include "runtime/reactor.h"
 
 #include <cerrno>

@@ -3,6 +3,7 @@
 // receiving end of the mailbox. Everything a core does happens on its reactor's thread;
 // the reactor knows bytes and file descriptors, nothing of what they carry.
 #include <liburing.h>
+#include <sys/socket.h>
 
 #include <cstdint>
 #include <optional>
@@ -130,6 +131,20 @@ class Reactor final : public FileIo {
   void rename(const char* from, const char* to, FileCompletion& done, uint8_t tag) override;
   void unlink(const char* path, FileCompletion& done, uint8_t tag) override;
   void add_loop_hook(LoopHook& hook) override { loop_hooks_.push_back(&hook); }
+
+  // Outgoing connections and precise wakes (reactor_async.cc), completed like the file
+  // operations: done.on_file_complete(tag, result) on this thread.
+  // Connects fd (a socket the caller made) to addr: 0 or -errno. addr must stay valid until
+  // the completion (the kernel may read it when the operation runs, not when submitted).
+  void connect(int fd, const sockaddr* addr, socklen_t length, FileCompletion& done, uint8_t tag);
+  // Completes with -ETIME once `relative` has passed (-ECANCELED when cancelled): for
+  // deadlines finer than the timer wheel's tick. The timespec must stay valid until the
+  // completion.
+  void wake_after(const __kernel_timespec& relative, FileCompletion& done, uint8_t tag);
+  // Asks the ring to cancel the operation submitted with (done, tag); that operation still
+  // completes (usually with -ECANCELED, or its own result if it won the race), so its
+  // owner waits for that completion before reusing what it gave the kernel.
+  void cancel(FileCompletion& done, uint8_t tag);
   void remove_loop_hook(LoopHook& hook) override;
 
   void run();

@@ -1,0 +1,46 @@
+// Commands formatted as RESP arrays of bulk strings (redis_cluster/command.h).
+#include "redis_cluster/command.h"
+
+#include <string>
+#include <vector>
+
+#include "gtest/gtest.h"
+
+namespace redis_cluster {
+namespace {
+
+TEST(FormattedCommand, IsAnArrayOfBulkStrings) {
+  const std::string_view args[] = {"SET", "key", "a value"};
+  const FormattedCommand command(args);
+  EXPECT_EQ(command.bytes(), "*3\r\n$3\r\nSET\r\n$3\r\nkey\r\n$7\r\na value\r\n");
+}
+
+TEST(FormattedCommand, BinaryArgumentsAndEmptyOnesSurvive) {
+  const std::string binary("a\0\r\nb", 5);
+  const std::string_view args[] = {"FCALL", binary, ""};
+  const FormattedCommand command(args);
+  EXPECT_EQ(command.bytes(), std::string("*3\r\n$5\r\nFCALL\r\n$5\r\na\0\r\nb\r\n$0\r\n\r\n", 32));
+}
+
+TEST(FormattedCommand, ManyArgumentsAreFormattedToo) {
+  std::vector<std::string_view> args(40, "x");
+  args[0] = "MSET";
+  const FormattedCommand command(args);
+  EXPECT_TRUE(command.bytes().starts_with("*40\r\n$4\r\nMSET\r\n$1\r\nx\r\n"));
+}
+
+TEST(FormattedCommand, NoArgumentsIsEmpty) {
+  const FormattedCommand command(std::span<const std::string_view>{});
+  EXPECT_TRUE(command.empty());
+}
+
+TEST(FormattedCommand, MovingHandsTheBytesOver) {
+  const std::string_view args[] = {"PING"};
+  FormattedCommand first(args);
+  FormattedCommand second(std::move(first));
+  EXPECT_TRUE(first.empty());
+  EXPECT_EQ(second.bytes(), "*1\r\n$4\r\nPING\r\n");
+}
+
+}  // namespace
+}  // namespace redis_cluster
