@@ -73,6 +73,7 @@ class ClusterClient final : public NodeListener, public runtime::FileCompletion,
   static constexpr size_t kMaxNodes = 1024;  // a Redis cluster's practical size
   static constexpr size_t kWakes = 4;        // precise wakes in the ring at once
   static constexpr int64_t kRefreshIntervalNs = 100'000'000;
+  static constexpr int64_t kDegradedRefreshMs = 500;  // slot map re-read while some slots are unserved
   static constexpr int64_t kRetryDelayNs = 5'000'000;  // first retry after TRYAGAIN & co., doubling
 
   struct PendingCall {

@@ -279,6 +279,12 @@ void ClusterClient::update_state(std::string_view reason) {
   } else if (served_slots > 0) {
     next = ClusterState::kPartial;
   }
+  // With slots unserved, nothing else may ever show the way back (calls to them fail at
+  // once, so no MOVED comes; a failed primary left the map): read it again regularly.
+  if ((next == ClusterState::kPartial || next == ClusterState::kDown) && topology_known_ && !stopped_ &&
+      !refresh_alarm_.armed()) {
+    reactor_.timers().schedule(refresh_alarm_, kDegradedRefreshMs);
+  }
   if (next == state_) return;
   std::fprintf(stderr, "decisiond: core %u: redis cluster %.*s -> %.*s (%.*s)\n", reactor_.index(),
                static_cast<int>(state_name(state_).size()), state_name(state_).data(),

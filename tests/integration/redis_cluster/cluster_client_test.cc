@@ -324,6 +324,38 @@ TEST_F(ClusterClientTest, ALostConnectionFailsCallsFastThenComesBack) {
   EXPECT_GE(client.counters().reconnects.get(), 1u);
 }
 
+// The value of one configuration parameter of a node (CONFIG GET answers name, value).
+std::string config_of(const std::string& node, const std::string& name) {
+  const std::string both = cli(node, "config get " + name);
+  const size_t newline = both.find('\n');
+  return newline == std::string::npos ? std::string() : both.substr(newline + 1);
+}
+
+TEST_F(ClusterClientTest, APrimaryKilledIsReplacedByItsPromotedReplica) {
+  ClusterClient& client = start_up();
+  const std::string key = "failover:key";
+  ASSERT_EQ(call({"SET", key, "kept"}).text, "OK");
+  ASSERT_EQ(call({"WAIT", "1", "1000"}, 2000, key).kind, Reply::Kind::kInteger);
+  const std::string victim = client.owner_of(key_slot(key));
+  // What it takes to bring the node back afterwards, as a replica of whoever replaced it.
+  const std::string restart = absl::StrCat(
+      "redis-server --port ", victim.substr(victim.rfind(':') + 1), " --bind 127.0.0.1 --cluster-enabled yes",
+      " --cluster-config-file ", config_of(victim, "cluster-config-file"), " --cluster-port ",
+      config_of(victim, "cluster-port"), " --cluster-node-timeout ", config_of(victim, "cluster-node-timeout"),
+      " --dir ", config_of(victim, "dir"), " --save '' --appendonly no --daemonize yes --logfile /dev/null");
+  const int64_t pid = pid_of(victim);
+  ASSERT_GT(pid, 0);
+  ASSERT_EQ(::kill(static_cast<pid_t>(pid), SIGKILL), 0);
+  run_until([&] { return client.state() != ClusterState::kUp; }, 5000);
+  EXPECT_EQ(client.state(), ClusterState::kPartial);
+  EXPECT_EQ(call({"GET", key}).failure, CallFailure::kUnavailable) << "no wait for the deadline";
+  run_until([&] { return client.state() == ClusterState::kUp; }, 60000);
+  EXPECT_EQ(client.state(), ClusterState::kUp);
+  EXPECT_NE(client.owner_of(key_slot(key)), victim);
+  EXPECT_EQ(call({"GET", key}).text, "kept");
+  shell(restart);
+}
+
 constexpr char kLibrary[] =
     "#!lua name=decisiond_test\n"
     "redis.register_function('decisiond_test_echo', function(keys, args) return args[1] end)";
