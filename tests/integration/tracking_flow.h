@@ -57,6 +57,7 @@ struct LogLine {
   bool has_user = false;
   bool duplicate = false;
   std::string token;
+  std::string store;  // cluster mode: "unapplied", "reapplied" or empty
   std::string event;
   int64_t code = -1;
 };

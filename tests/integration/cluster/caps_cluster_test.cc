@@ -1,0 +1,111 @@
+// Cluster mode (docs/cluster.md): frequency caps, pending serves and exactly-once
+// impressions shared by several decisiond nodes through a real Redis Cluster of six
+// redis-server processes on loopback (tests/integration/redis_cluster/).
+#include <signal.h>
+
+#include <chrono>
+#include <set>
+#include <thread>
+
+#include "gtest/gtest.h"
+#include "tests/integration/cluster/cluster_nodes.h"
+#include "tests/integration/metrics_scrape.h"
+#include "tests/integration/redis_cluster/redis_cluster_fixture.h"
+
+namespace integration {
+namespace {
+
+// Impressions counted: first sightings, as a consumer of the nodes' logs counts them (an
+// unapplied line counts once its reapplied line says it was not a repeat).
+size_t counted_impressions(const std::vector<LogLine>& lines, uint64_t ad) {
+  size_t n = 0;
+  for (const LogLine& l : lines) {
+    if (l.kind == "impression" && l.ad == ad && !l.duplicate && l.store != "unapplied") ++n;
+  }
+  return n;
+}
+
+void settle() { std::this_thread::sleep_for(std::chrono::milliseconds(300)); }
+
+class CapsCluster : public ::testing::Test {
+ protected:
+  void SetUp() override { ASSERT_TRUE(redis_.ok()) << redis_.error(); }
+  RedisCluster redis_;
+};
+
+TEST_F(CapsCluster, ACapOfTwoHoldsAcrossThreeNodes) {
+  ClusterNodes nodes(3, redis_.seed_url());
+  ASSERT_TRUE(nodes.ok()) << nodes.error();
+  int impressed = 0;
+  // Decided on one node, impressed on the next: ad 1 is capped at 2 an hour.
+  for (int i = 0; i < 30 && impressed < 3; ++i) {
+    const CurlReply reply = decide(nodes.node(i), "roaming-user", 3);
+    ASSERT_EQ(reply.status, 200) << reply.body;
+    for (const CreativeTokens& c : tokens_of(reply.body)) {
+      if (c.ad_id != "ad_1") continue;
+      ASSERT_EQ(call_tracking(nodes.node(i + 1), c.impression).status, 204);
+      ++impressed;
+      settle();  // the impression reaches the store before the next decision asks
+    }
+  }
+  EXPECT_EQ(impressed, 2) << "served past its cap";
+  for (size_t n = 0; n < nodes.size(); ++n) {
+    for (int i = 0; i < 5; ++i) {
+      const CurlReply reply = decide(nodes.node(n), "roaming-user", 3);
+      for (const CreativeTokens& c : tokens_of(reply.body)) EXPECT_NE(c.ad_id, "ad_1") << "node " << n;
+    }
+  }
+  settle();
+  EXPECT_EQ(counted_impressions(nodes.all_lines(), 1), 2u);
+}
+
+TEST_F(CapsCluster, OneImpressionCalledOnEveryNodeAtOnceCountsOnce) {
+  ClusterNodes nodes(3, redis_.seed_url());
+  ASSERT_TRUE(nodes.ok()) << nodes.error();
+  const CurlReply reply = decide(nodes.node(0), "busy-user", 3);
+  std::string token;
+  for (const CreativeTokens& c : tokens_of(reply.body)) {
+    if (c.ad_id == "ad_2") token = c.impression;
+  }
+  ASSERT_FALSE(token.empty()) << reply.body;
+  std::vector<std::thread> callers;
+  for (int n = 0; n < 3; ++n) {
+    for (int k = 0; k < 3; ++k) {
+      callers.emplace_back([&, n] { EXPECT_EQ(call_tracking(nodes.node(n), token).status, 204); });
+    }
+  }
+  for (std::thread& t : callers) t.join();
+  settle();
+  const std::vector<LogLine> lines = nodes.all_lines();
+  size_t calls = 0;
+  for (const LogLine& l : lines) calls += (l.kind == "impression" && l.ad == 2) ? 1 : 0;
+  EXPECT_EQ(calls, 9u) << "every call is logged on the node that took it";
+  EXPECT_EQ(counted_impressions(lines, 2), 1u);
+}
+
+TEST_F(CapsCluster, WithAServeWindowQuickDecisionsOnThreeNodesStayWithinTheCap) {
+  ClusterNodes nodes(3, redis_.seed_url(), {"--cap-serve-window=60s"});
+  ASSERT_TRUE(nodes.ok()) << nodes.error();
+  std::multiset<std::string> served;
+  for (int i = 0; i < 20; ++i) {
+    const CurlReply reply = decide(nodes.node(i), "reloading-user", 3);
+    ASSERT_EQ(reply.status, 200) << reply.body;
+    for (const CreativeTokens& c : tokens_of(reply.body)) served.insert(c.ad_id);
+  }
+  EXPECT_LE(served.count("ad_1"), 2u) << "ad 1 is capped at 2 an hour";
+  EXPECT_LE(served.count("ad_2"), 1u) << "ad 2 is capped at 1 a day";
+  EXPECT_EQ(served.count("ad_3"), 20u) << "the uncapped ad still serves";
+}
+
+TEST_F(CapsCluster, ADecisionWithNothingCappedNeverAsksTheStore) {
+  ClusterNodes nodes(1, redis_.seed_url());
+  ASSERT_TRUE(nodes.ok()) << nodes.error();
+  ASSERT_EQ(decide(nodes.node(0), "", 3).status, 200);  // no user: caps do not apply
+  const std::string page = scrape_metrics(nodes.node(0));
+  EXPECT_EQ(sum_samples(page, "decisiond_caps_store_reads_total", {}).value_or(-1), 0.0) << page;
+  ASSERT_EQ(decide(nodes.node(0), "someone", 3).status, 200);
+  EXPECT_EQ(sum_samples(scrape_metrics(nodes.node(0)), "decisiond_caps_store_reads_total", {}).value_or(-1), 1.0);
+}
+
+}  // namespace
+}  // namespace integration

@@ -1,0 +1,104 @@
+// Cluster mode's bad configurations (docs/cluster.md, docs/flags.md): a flag that cannot
+// work is exit 2 with one line naming it; a cap store that cannot be reached, is not a
+// cluster, or refuses the password leaves the node serving, its capped ads held back (fail
+// closed), the state logged and counted.
+#include <sys/stat.h>
+
+#include <chrono>
+#include <fstream>
+#include <set>
+#include <thread>
+
+#include "gtest/gtest.h"
+#include "tests/integration/cluster/cluster_nodes.h"
+#include "tests/integration/metrics_scrape.h"
+#include "tests/integration/redis_cluster/redis_cluster_fixture.h"
+
+namespace integration {
+namespace {
+
+ExitStatus exit_of(std::vector<std::string> flags) {
+  ServerProcess server(standard_flags(std::move(flags)));
+  EXPECT_FALSE(server.serving());
+  return server.wait_for_exit().value_or(ExitStatus{});
+}
+
+TEST(CapsClusterConfig, AMalformedStoreIsExitTwo) {
+  for (const char* store : {"redis://", "redis://127.0.0.1", "redis://127.0.0.1:0", "redis://127.0.0.1:99999",
+                            "redis://cache.example:6379", "http://127.0.0.1:6379", "redis://127.0.0.1:6379,"}) {
+    ServerProcess server(standard_flags({std::string("--caps-store=") + store}));
+    const std::optional<ExitStatus> status = server.wait_for_exit();
+    ASSERT_TRUE(status) << store;
+    EXPECT_EQ(status->code, 2) << store << ": " << server.stderr_text();
+    EXPECT_NE(server.stderr_text().find("--caps-store"), std::string::npos) << server.stderr_text();
+  }
+}
+
+TEST(CapsClusterConfig, APasswordFileOthersCanReadIsExitTwo) {
+  TempFile password("password", "secret\n");
+  chmod(password.path().c_str(), 0644);
+  ServerProcess server(standard_flags({"--caps-store=redis://127.0.0.1:7000",
+                                       "--caps-store-password-file=" + password.path()}));
+  const std::optional<ExitStatus> status = server.wait_for_exit();
+  ASSERT_TRUE(status);
+  EXPECT_EQ(status->code, 2);
+  EXPECT_NE(server.stderr_text().find("--caps-store-password-file"), std::string::npos) << server.stderr_text();
+}
+
+// The node serves; a user's capped ads are held back, the uncapped one serves.
+void expect_fail_closed(ClusterNodes& nodes) {
+  for (int i = 0; i < 3; ++i) {
+    const CurlReply reply = decide(nodes.node(0), "some-user", 3);
+    ASSERT_EQ(reply.status, 200) << reply.body;
+    for (const CreativeTokens& c : tokens_of(reply.body)) EXPECT_EQ(c.ad_id, "ad_3") << reply.body;
+  }
+  const std::string page = scrape_metrics(nodes.node(0));
+  EXPECT_GE(sum_samples(page, "decisiond_caps_store_unavailable_total", {}).value_or(0), 3.0) << page;
+}
+
+TEST(CapsClusterConfig, AnUnreachableStoreLeavesTheNodeServingWithoutCappedAds) {
+  ClusterNodes nodes(1, "redis://127.0.0.1:1");
+  ASSERT_TRUE(nodes.ok()) << nodes.error();
+  expect_fail_closed(nodes);
+}
+
+TEST(CapsClusterConfig, ARedisThatIsNotAClusterIsLoggedAndFailsClosed) {
+  RedisServer plain;
+  ASSERT_TRUE(plain.ok()) << plain.error();
+  ClusterNodes nodes(1, plain.url());
+  ASSERT_TRUE(nodes.ok()) << nodes.error();
+  expect_fail_closed(nodes);
+  EXPECT_NE(nodes.node(0).stderr_text().find("not_cluster"), std::string::npos) << nodes.node(0).stderr_text();
+}
+
+TEST(CapsClusterConfig, AWrongPasswordIsLoggedAndFailsClosed) {
+  RedisClusterOptions options;
+  options.password = "right-password";
+  RedisCluster redis(options);
+  ASSERT_TRUE(redis.ok()) << redis.error();
+  TempFile password("password", "wrong-password\n");
+  chmod(password.path().c_str(), 0600);
+  ClusterNodes nodes(1, redis.seed_url(), {"--caps-store-password-file=" + password.path()});
+  ASSERT_TRUE(nodes.ok()) << nodes.error();
+  expect_fail_closed(nodes);
+  EXPECT_NE(nodes.node(0).stderr_text().find("auth"), std::string::npos) << nodes.node(0).stderr_text();
+}
+
+TEST(CapsClusterConfig, TheRightPasswordServesCappedAds) {
+  RedisClusterOptions options;
+  options.password = "right-password";
+  RedisCluster redis(options);
+  ASSERT_TRUE(redis.ok()) << redis.error();
+  TempFile password("password", "right-password\n");
+  chmod(password.path().c_str(), 0600);
+  ClusterNodes nodes(1, redis.seed_url(), {"--caps-store-password-file=" + password.path()});
+  ASSERT_TRUE(nodes.ok()) << nodes.error();
+  std::this_thread::sleep_for(std::chrono::milliseconds(500));  // the client connects and loads its library
+  const CurlReply reply = decide(nodes.node(0), "some-user", 3);
+  std::set<std::string> ads;
+  for (const CreativeTokens& c : tokens_of(reply.body)) ads.insert(c.ad_id);
+  EXPECT_EQ(ads.count("ad_1"), 1u) << reply.body;
+}
+
+}  // namespace
+}  // namespace integration

@@ -1,0 +1,50 @@
+#include "tests/integration/cluster/cluster_nodes.h"
+
+#include <sys/stat.h>
+
+#include <filesystem>
+
+namespace integration {
+
+ClusterNodes::ClusterNodes(int count, const std::string& caps_store_url, std::vector<std::string> extra)
+    : caps_store_url_(caps_store_url), extra_(std::move(extra)) {
+  for (int i = 0; i < count; ++i) dirs_.push_back(std::make_unique<StateDir>());
+  for (int i = 0; i < count; ++i) {
+    if (i > 0) {
+      // The first node created keys.json: every other node holds the same file (docs/keys.md).
+      const std::filesystem::path keys = std::filesystem::path(dirs_[0]->path()) / "keys.json";
+      const std::filesystem::path copy = std::filesystem::path(dirs_[i]->path()) / "keys.json";
+      std::filesystem::copy_file(keys, copy, std::filesystem::copy_options::overwrite_existing);
+      chmod(copy.c_str(), 0600);
+    }
+    nodes_.push_back(std::make_unique<ServerProcess>(standard_flags(flags_for(i))));
+    if (!nodes_.back()->serving()) {
+      error_ = "node " + std::to_string(i) + ": " + nodes_.back()->start_error();
+      return;
+    }
+  }
+}
+
+std::vector<std::string> ClusterNodes::flags_for(size_t i) const {
+  std::vector<std::string> flags = {"--catalog=" + catalog_.path(), dirs_[i]->flag(), "--events-flush=100ms",
+                                    "--node-id=node" + std::to_string(i), "--caps-store=" + caps_store_url_};
+  flags.insert(flags.end(), extra_.begin(), extra_.end());
+  return flags;
+}
+
+bool ClusterNodes::restart(size_t i, int signal) {
+  nodes_[i]->send_signal(signal);
+  if (!nodes_[i]->wait_for_exit()) return false;
+  nodes_[i] = std::make_unique<ServerProcess>(standard_flags(flags_for(i)));
+  return nodes_[i]->serving();
+}
+
+std::vector<LogLine> ClusterNodes::all_lines() const {
+  std::vector<LogLine> lines;
+  for (const auto& dir : dirs_) {
+    for (LogLine& l : read_event_log(dir->path())) lines.push_back(std::move(l));
+  }
+  return lines;
+}
+
+}  // namespace integration
