@@ -165,7 +165,7 @@ absl::Status CoreServices::start() {
   access_log_.observe(admin_server_, "admin");
   snapshots_.start();
   reactor_.timers().schedule(sweeper_, 100);
-  if (cluster_) cluster_->start();
+  if (cluster_) cluster_->start(view_.config, reactor_.index(), reactor_.clock().wall_s());
   return absl::OkStatus();
 }
 

@@ -1,7 +1,10 @@
 #include "service/cluster/cluster_caps.h"
 
 #include "caps/redis_store/redis_cap_metrics.h"
+#include <cstdio>
+
 #include "redis_cluster/cluster_metrics.h"
+#include "tracking/shared_impressions/unapplied_scan.h"
 #include "tracking/shared_impressions/shared_impression_metrics.h"
 
 namespace service {
@@ -45,6 +48,22 @@ ClusterCaps::ClusterCaps(runtime::Reactor& reactor, const ServiceConfig& config,
       impressions_(reactor.index(), store_, ad_caps, log, reactor.timers(), impression_settings(config)) {}
 
 ClusterCaps::~ClusterCaps() = default;
+
+void ClusterCaps::start(const ServiceConfig& config, uint32_t core, int64_t now_s) {
+  // The store recognises an identity until its token expires plus the grace (store_settings):
+  // one older than that could count twice if applied, so it is left out, and said.
+  const int64_t grace_s = absl::ToInt64Seconds(config.tracking_ttl);
+  const tracking::shared_impressions::UnappliedScan scan =
+      tracking::shared_impressions::scan_unapplied(config.state_dir, core, config.cores, now_s - grace_s);
+  for (const tracking::impressions::ImpressionNotice& notice : scan.unapplied) impressions_.keep(notice);
+  if (!scan.unapplied.empty() || scan.expired > 0) {
+    std::fprintf(stderr,
+                 "decisiond: core %u: %zu unapplied impression(s) from the event log to apply again to the cap "
+                 "store; %llu too old to apply exactly once, left out\n",
+                 core, scan.unapplied.size(), static_cast<unsigned long long>(scan.expired));
+  }
+  client_.start();
+}
 
 void ClusterCaps::register_metrics(runtime::MetricRegistry& metrics, uint32_t core) const {
   metrics.add(core, redis_cluster::kClusterMetricTable, client_.counters());

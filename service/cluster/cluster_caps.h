@@ -21,7 +21,9 @@ class ClusterCaps {
               tracking::events::EventLog& log);
   ~ClusterCaps();
 
-  void start() { client_.start(); }
+  // Connects, and keeps to apply again what this core's share of the event log says was
+  // logged unapplied and never reapplied (tracking/shared_impressions/unapplied_scan.h).
+  void start(const ServiceConfig& config, uint32_t core, int64_t now_s);
   void stop() { client_.stop(); }
   caps::SharedCapStore* store() { return &store_; }
   tracking::shared_impressions::SharedImpressionCounter* impressions() { return &impressions_; }

@@ -109,3 +109,49 @@ TEST_F(CapsCluster, ADecisionWithNothingCappedNeverAsksTheStore) {
 
 }  // namespace
 }  // namespace integration
+
+namespace integration {
+namespace {
+
+// The store down when an impression arrives: logged unapplied; the node killed before it
+// could apply it, started again with the store up: applied then, once, and a repeat of it
+// on another node is recognised.
+TEST_F(CapsCluster, AnImpressionLoggedUnappliedIsAppliedOnceAfterAKillAndRestart) {
+  ClusterNodes nodes({"redis://127.0.0.1:1", redis_.seed_url()});
+  ASSERT_TRUE(nodes.ok()) << nodes.error();
+  const CurlReply reply = decide(nodes.node(1), "patient-user", 3);
+  std::string token;
+  for (const CreativeTokens& c : tokens_of(reply.body)) {
+    if (c.ad_id == "ad_2") token = c.impression;
+  }
+  ASSERT_FALSE(token.empty()) << reply.body;
+  ASSERT_EQ(call_tracking(nodes.node(0), token).status, 204);  // its store is down
+  settle();
+  std::vector<LogLine> lines = nodes.all_lines();
+  ASSERT_EQ(counted_impressions(lines, 2), 0u);
+  ASSERT_TRUE(nodes.restart(0, SIGKILL, redis_.seed_url()));
+  settle();
+  std::this_thread::sleep_for(std::chrono::seconds(2));  // applied again within a retry interval
+  ASSERT_EQ(call_tracking(nodes.node(1), token).status, 204);  // a repeat
+  settle();
+  lines = nodes.all_lines();
+  EXPECT_EQ(counted_impressions(lines, 2), 1u);
+  size_t unapplied = 0, reapplied = 0, repeats = 0;
+  for (const LogLine& l : lines) {
+    if (l.kind != "impression" || l.ad != 2) continue;
+    unapplied += l.store == "unapplied" ? 1 : 0;
+    reapplied += l.store == "reapplied" ? 1 : 0;
+    repeats += l.duplicate ? 1 : 0;
+  }
+  EXPECT_EQ(unapplied, 1u);
+  EXPECT_EQ(reapplied, 1u);
+  EXPECT_EQ(repeats, 1u) << "the call on the other node after the re-application";
+  // And the cap of 1 a day now holds on both nodes.
+  for (size_t n = 0; n < 2; ++n) {
+    const CurlReply again = decide(nodes.node(n), "patient-user", 3);
+    for (const CreativeTokens& c : tokens_of(again.body)) EXPECT_NE(c.ad_id, "ad_2") << "node " << n;
+  }
+}
+
+}  // namespace
+}  // namespace integration

@@ -7,9 +7,13 @@
 namespace integration {
 
 ClusterNodes::ClusterNodes(int count, const std::string& caps_store_url, std::vector<std::string> extra)
-    : caps_store_url_(caps_store_url), extra_(std::move(extra)) {
-  for (int i = 0; i < count; ++i) dirs_.push_back(std::make_unique<StateDir>());
-  for (int i = 0; i < count; ++i) {
+    : ClusterNodes(std::vector<std::string>(count, caps_store_url), std::move(extra)) {}
+
+ClusterNodes::ClusterNodes(std::vector<std::string> caps_store_urls, std::vector<std::string> extra)
+    : caps_store_urls_(std::move(caps_store_urls)), extra_(std::move(extra)) {
+  const size_t count = caps_store_urls_.size();
+  for (size_t i = 0; i < count; ++i) dirs_.push_back(std::make_unique<StateDir>());
+  for (size_t i = 0; i < count; ++i) {
     if (i > 0) {
       // The first node created keys.json: every other node holds the same file (docs/keys.md).
       const std::filesystem::path keys = std::filesystem::path(dirs_[0]->path()) / "keys.json";
@@ -27,9 +31,14 @@ ClusterNodes::ClusterNodes(int count, const std::string& caps_store_url, std::ve
 
 std::vector<std::string> ClusterNodes::flags_for(size_t i) const {
   std::vector<std::string> flags = {"--catalog=" + catalog_.path(), dirs_[i]->flag(), "--events-flush=100ms",
-                                    "--node-id=node" + std::to_string(i), "--caps-store=" + caps_store_url_};
+                                    "--node-id=node" + std::to_string(i), "--caps-store=" + caps_store_urls_[i]};
   flags.insert(flags.end(), extra_.begin(), extra_.end());
   return flags;
+}
+
+bool ClusterNodes::restart(size_t i, int signal, const std::string& caps_store_url) {
+  caps_store_urls_[i] = caps_store_url;
+  return restart(i, signal);
 }
 
 bool ClusterNodes::restart(size_t i, int signal) {

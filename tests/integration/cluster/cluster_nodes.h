@@ -17,6 +17,8 @@ class ClusterNodes {
   // Starts count nodes with --caps-store=caps_store_url and the extra flags; ok() says
   // whether every one serves.
   ClusterNodes(int count, const std::string& caps_store_url, std::vector<std::string> extra = {});
+  // One node per URL, each with its own --caps-store.
+  ClusterNodes(std::vector<std::string> caps_store_urls, std::vector<std::string> extra = {});
   bool ok() const { return error_.empty(); }
   const std::string& error() const { return error_; }
 
@@ -25,13 +27,15 @@ class ClusterNodes {
   const std::string& state_dir(size_t i) const { return dirs_[i % dirs_.size()]->path(); }
   // Stops node i with signal and starts it again on the same state directory.
   bool restart(size_t i, int signal);
+  // The same, with another --caps-store from then on.
+  bool restart(size_t i, int signal, const std::string& caps_store_url);
   // Every node's event log lines, in node order.
   std::vector<LogLine> all_lines() const;
 
  private:
   std::vector<std::string> flags_for(size_t i) const;
 
-  std::string caps_store_url_;
+  std::vector<std::string> caps_store_urls_;  // by node
   std::vector<std::string> extra_;
   TempFile catalog_{"catalog.json", capped_catalog_json()};
   std::vector<std::unique_ptr<StateDir>> dirs_;

@@ -1,0 +1,83 @@
+#include "tracking/shared_impressions/unapplied_scan.h"
+
+#include <charconv>
+#include <filesystem>
+#include <map>
+
+#include "tracking/events/event_log_reader.h"
+
+namespace tracking::shared_impressions {
+
+namespace {
+
+bool request_id_of(std::string_view hex, std::array<uint8_t, 16>& out) {
+  if (hex.size() != 32) return false;
+  for (size_t i = 0; i < 16; ++i) {
+    const char* begin = hex.data() + 2 * i;
+    if (std::from_chars(begin, begin + 2, out[i], 16).ptr != begin + 2) return false;
+  }
+  return true;
+}
+
+// The core number of an events/core-<N> directory, or -1.
+int64_t core_of(const std::filesystem::path& directory) {
+  const std::string name = directory.filename().string();
+  if (name.rfind("core-", 0) != 0) return -1;
+  uint32_t n = 0;
+  const char* begin = name.data() + 5;
+  const char* end = name.data() + name.size();
+  if (std::from_chars(begin, end, n).ptr != end) return -1;
+  return n;
+}
+
+}  // namespace
+
+UnappliedScan scan_unapplied(const std::string& state_dir, uint32_t core, uint32_t cores, int64_t expired_before_s) {
+  UnappliedScan scan;
+  // By identity, in log order: an unapplied line waits until a reapplied line of the same
+  // identity settles it.
+  std::map<std::pair<uint64_t, uint64_t>, impressions::ImpressionNotice> waiting;  // (seq order, id)
+  std::map<uint64_t, std::pair<uint64_t, uint64_t>> by_identity;
+  uint64_t order = 0;
+  std::error_code error;
+  const std::filesystem::path events = std::filesystem::path(state_dir) / "events";
+  for (const auto& entry : std::filesystem::directory_iterator(events, error)) {
+    const int64_t owner = core_of(entry.path());
+    if (owner < 0 || static_cast<uint32_t>(owner) % cores != core) continue;
+    const events::ReadStats stats = events::read_core_log(entry.path().string(), 0, [&](const events::ParsedEvent& e) {
+      if (e.kind != "impression" || e.store.empty()) return;
+      if (e.store == "reapplied") {
+        if (auto found = by_identity.find(e.token_id); found != by_identity.end()) {
+          waiting.erase(found->second);
+          by_identity.erase(found);
+        }
+        return;
+      }
+      impressions::ImpressionNotice notice;
+      notice.time_ms = e.time_ms;
+      notice.token_id = e.token_id;
+      notice.issued_s = e.issued_s;
+      notice.expires_s = e.expires_s;
+      notice.ad_id = e.ad;
+      notice.creative_id = e.creative;
+      notice.placement_id = e.placement;
+      if (!request_id_of(e.request, notice.request_id)) return;
+      notice.has_user = e.user.has_value();
+      notice.user_id.assign(e.user.value_or(""));
+      const std::pair<uint64_t, uint64_t> key{order++, e.token_id};
+      by_identity[e.token_id] = key;
+      waiting[key] = std::move(notice);
+    });
+    scan.lines += stats.lines;
+  }
+  for (auto& [key, notice] : waiting) {
+    if (notice.expires_s < expired_before_s) {
+      ++scan.expired;
+      continue;
+    }
+    scan.unapplied.push_back(std::move(notice));
+  }
+  return scan;
+}
+
+}  // namespace tracking::shared_impressions
