@@ -36,6 +36,7 @@ class CapsCluster : public ::testing::Test {
 TEST_F(CapsCluster, ACapOfTwoHoldsAcrossThreeNodes) {
   ClusterNodes nodes(3, redis_.seed_url());
   ASSERT_TRUE(nodes.ok()) << nodes.error();
+  for (size_t n = 0; n < nodes.size(); ++n) ASSERT_TRUE(nodes.wait_connected(n)) << "node " << n;
   int impressed = 0;
   // Decided on one node, impressed on the next: ad 1 is capped at 2 an hour.
   for (int i = 0; i < 30 && impressed < 3; ++i) {
@@ -62,6 +63,7 @@ TEST_F(CapsCluster, ACapOfTwoHoldsAcrossThreeNodes) {
 TEST_F(CapsCluster, OneImpressionCalledOnEveryNodeAtOnceCountsOnce) {
   ClusterNodes nodes(3, redis_.seed_url());
   ASSERT_TRUE(nodes.ok()) << nodes.error();
+  for (size_t n = 0; n < nodes.size(); ++n) ASSERT_TRUE(nodes.wait_connected(n)) << "node " << n;
   const CurlReply reply = decide(nodes.node(0), "busy-user", 3);
   std::string token;
   for (const CreativeTokens& c : tokens_of(reply.body)) {
@@ -86,6 +88,7 @@ TEST_F(CapsCluster, OneImpressionCalledOnEveryNodeAtOnceCountsOnce) {
 TEST_F(CapsCluster, WithAServeWindowQuickDecisionsOnThreeNodesStayWithinTheCap) {
   ClusterNodes nodes(3, redis_.seed_url(), {"--cap-serve-window=60s"});
   ASSERT_TRUE(nodes.ok()) << nodes.error();
+  for (size_t n = 0; n < nodes.size(); ++n) ASSERT_TRUE(nodes.wait_connected(n)) << "node " << n;
   std::multiset<std::string> served;
   for (int i = 0; i < 20; ++i) {
     const CurlReply reply = decide(nodes.node(i), "reloading-user", 3);
@@ -119,6 +122,7 @@ namespace {
 TEST_F(CapsCluster, AnImpressionLoggedUnappliedIsAppliedOnceAfterAKillAndRestart) {
   ClusterNodes nodes({"redis://127.0.0.1:1", redis_.seed_url()});
   ASSERT_TRUE(nodes.ok()) << nodes.error();
+  ASSERT_TRUE(nodes.wait_connected(1));
   const CurlReply reply = decide(nodes.node(1), "patient-user", 3);
   std::string token;
   for (const CreativeTokens& c : tokens_of(reply.body)) {
@@ -130,7 +134,7 @@ TEST_F(CapsCluster, AnImpressionLoggedUnappliedIsAppliedOnceAfterAKillAndRestart
   std::vector<LogLine> lines = nodes.all_lines();
   ASSERT_EQ(counted_impressions(lines, 2), 0u);
   ASSERT_TRUE(nodes.restart(0, SIGKILL, redis_.seed_url()));
-  settle();
+  ASSERT_TRUE(nodes.wait_connected(0));
   std::this_thread::sleep_for(std::chrono::seconds(2));  // applied again within a retry interval
   ASSERT_EQ(call_tracking(nodes.node(1), token).status, 204);  // a repeat
   settle();

@@ -93,7 +93,7 @@ TEST(CapsClusterConfig, TheRightPasswordServesCappedAds) {
   chmod(password.path().c_str(), 0600);
   ClusterNodes nodes(1, redis.seed_url(), {"--caps-store-password-file=" + password.path()});
   ASSERT_TRUE(nodes.ok()) << nodes.error();
-  std::this_thread::sleep_for(std::chrono::milliseconds(500));  // the client connects and loads its library
+  ASSERT_TRUE(nodes.wait_connected(0));
   const CurlReply reply = decide(nodes.node(0), "some-user", 3);
   std::set<std::string> ads;
   for (const CreativeTokens& c : tokens_of(reply.body)) ads.insert(c.ad_id);

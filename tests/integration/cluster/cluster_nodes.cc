@@ -2,7 +2,11 @@
 
 #include <sys/stat.h>
 
+#include <chrono>
 #include <filesystem>
+#include <thread>
+
+#include "tests/integration/metrics_scrape.h"
 
 namespace integration {
 
@@ -46,6 +50,17 @@ bool ClusterNodes::restart(size_t i, int signal) {
   if (!nodes_[i]->wait_for_exit()) return false;
   nodes_[i] = std::make_unique<ServerProcess>(standard_flags(flags_for(i)));
   return nodes_[i]->serving();
+}
+
+bool ClusterNodes::wait_connected(size_t i) {
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+  while (std::chrono::steady_clock::now() < deadline) {
+    const std::string page = scrape_metrics(node(i));
+    const double cores = sum_samples(page, "decisiond_redis_connected_primaries", {}).has_value() ? 2.0 : 0.0;
+    if (cores > 0 && sum_samples(page, "decisiond_redis_cluster_state", {}).value_or(0) == cores) return true;
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  return false;
 }
 
 std::vector<LogLine> ClusterNodes::all_lines() const {

@@ -29,6 +29,9 @@ class ClusterNodes {
   bool restart(size_t i, int signal);
   // The same, with another --caps-store from then on.
   bool restart(size_t i, int signal, const std::string& caps_store_url);
+  // Whether node i's cores all see the cluster up (decisiond_redis_cluster_state 1 on each),
+  // polled for up to 10 s: a node serves at once, its store connects in the background.
+  bool wait_connected(size_t i);
   // Every node's event log lines, in node order.
   std::vector<LogLine> all_lines() const;
 
