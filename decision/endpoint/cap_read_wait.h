@@ -1,22 +1,48 @@
 #pragma once
-// A decision waiting for its user's cap state from the shared cap store (cluster mode,
+// Requests waiting for their user's cap state from the shared cap store (cluster mode,
 // docs/cluster.md): the request as it arrived (forwarded_request.h), kept while the store
-// answers; then the handler decides again with the state that came back, or without its
-// capped ads when none came in time.
+// answers; then its handler runs it again with the state that came back, or without the
+// capped ads when none came in time. Decisions and explains both wait so.
+#include <cstdint>
+#include <memory>
+#include <vector>
+
 #include "caps/shared_cap_store.h"
 #include "decision/endpoint/forwarded_request.h"
 
 namespace decision::endpoint {
 
-class DecisionHandler;
+class CapReadWait;
+
+class CapReadWaiter {
+ public:
+  virtual ~CapReadWaiter() = default;
+  // The user's cap state came back (null: not in time): run the request and complete
+  // wait, then hand it back (CapReadWaits::give_back).
+  virtual void finish_cap_read(CapReadWait& wait, const caps::CapReader* state) = 0;
+};
 
 class CapReadWait final : public ForwardedRequest, public caps::CapReadDone {
  public:
-  explicit CapReadWait(DecisionHandler& handler) : handler_(handler) {}
-  void on_caps_read(const caps::CapReader* state) override;
+  explicit CapReadWait(CapReadWaiter& waiter) : waiter_(waiter) {}
+  void on_caps_read(const caps::CapReader* state) override { waiter_.finish_cap_read(*this, state); }
 
  private:
-  DecisionHandler& handler_;
+  CapReadWaiter& waiter_;
+};
+
+// One handler's waits, allocated at start; at most size at once.
+class CapReadWaits {
+ public:
+  CapReadWaits(CapReadWaiter& waiter, uint32_t size);
+  // Asks store for user_key's state and defers response until it answers. False, with
+  // response untouched, when no wait is free or the store refused: run the request now.
+  bool ask(caps::SharedCapStore& store, uint64_t user_key, const http::Request& request, http::Response& response);
+  void give_back(CapReadWait& wait) { free_.push_back(&wait); }
+
+ private:
+  std::vector<std::unique_ptr<CapReadWait>> pool_;
+  std::vector<CapReadWait*> free_;
 };
 
 }  // namespace decision::endpoint

@@ -30,15 +30,8 @@ DecisionHandler::DecisionHandler(const runtime::Clock& clock, uint32_t core_inde
       request_ids_(settings.process_start_wall_ns, core_index),
       core_links_(links),
       core_index_(core_index),
-      asks_(*this, links.channel, links.peers, settings.max_cross_core_asks) {
-  if (links.shared_caps == nullptr) return;
-  for (uint32_t i = 0; i < settings.max_cross_core_asks; ++i) {
-    cap_read_pool_.push_back(std::make_unique<CapReadWait>(*this));
-    free_cap_reads_.push_back(cap_read_pool_.back().get());
-  }
-}
-
-void CapReadWait::on_caps_read(const caps::CapReader* state) { handler_.finish_cap_read(*this, state); }
+      asks_(*this, links.channel, links.peers, settings.max_cross_core_asks),
+      cap_reads_(*this, links.shared_caps != nullptr ? settings.max_cross_core_asks : 0) {}
 
 void DecisionHandler::handle(const http::Request& request, http::Response& response) {
   serve(request, response, Arrival::kDirect);
@@ -93,16 +86,9 @@ const caps::CapReader* DecisionHandler::shared_caps_for(const ServedCatalog& ser
   }
   // No candidate carries a cap: the store is not asked (the rule reads caps of capped ads only).
   if (!asks_for_capped_placements(served)) return &caps_unavailable_;
-  // The store answers later, never inside read(): capturing after it is safe, and a refusal
-  // leaves the reply undeferred, decided here without the capped ads.
-  if (free_cap_reads_.empty() || !core_links_.shared_caps->read(user_key, *free_cap_reads_.back())) {
-    counters_.caps_store_unavailable.add();
-    return &caps_unavailable_;
-  }
-  CapReadWait* wait = free_cap_reads_.back();
-  free_cap_reads_.pop_back();
-  wait->capture(request, response);
-  return nullptr;
+  if (cap_reads_.ask(*core_links_.shared_caps, user_key, request, response)) return nullptr;
+  counters_.caps_store_unavailable.add();  // decided here, now, without the capped ads
+  return &caps_unavailable_;
 }
 
 bool DecisionHandler::asks_for_capped_placements(const ServedCatalog& served) const {
@@ -121,7 +107,7 @@ void DecisionHandler::finish_cap_read(CapReadWait& wait, const caps::CapReader* 
   serve(request, wait.reply(), Arrival::kCapsRead);
   fetched_caps_ = nullptr;
   wait.complete();
-  free_cap_reads_.push_back(&wait);
+  cap_reads_.give_back(wait);
 }
 
 void DecisionHandler::hold_pending_serves(const ServedCatalog& served, uint64_t user_key, int64_t now_s) {

@@ -101,7 +101,7 @@ struct DecisionCounters {
   std::array<PlacementCounters, PlacementLabels::kSlots> by_placement;
 };
 
-class DecisionHandler final : public http::Handler {
+class DecisionHandler final : public http::Handler, public CapReadWaiter {
  public:
   // versions and keys must outlive the handler.
   DecisionHandler(const runtime::Clock& clock, uint32_t core_index,
@@ -116,7 +116,7 @@ class DecisionHandler final : public http::Handler {
   void serve_ask(DecisionAsk& ask, uint32_t from_core);
   bool finish_ask(DecisionAsk& ask) { return ask.complete(); }
   // Cluster mode: the user's cap state came back (null: not in time); decide and reply.
-  void finish_cap_read(CapReadWait& wait, const caps::CapReader* state);
+  void finish_cap_read(CapReadWait& wait, const caps::CapReader* state) override;
   // Decisions handed over (sent), decided here for others (served), refused at a bound
   // (503 10098) and answered after the client left (abandoned).
   const runtime::AskCounters& ask_counters() const { return asks_.counters(); }
@@ -173,8 +173,7 @@ class DecisionHandler final : public http::Handler {
   uint32_t core_index_ = 0;
   runtime::CrossCoreAsks<DecisionAsk> asks_;
   // Cluster mode: decisions waiting for the shared cap store, bounded by the pool.
-  std::vector<std::unique_ptr<CapReadWait>> cap_read_pool_;
-  std::vector<CapReadWait*> free_cap_reads_;
+  CapReadWaits cap_reads_;
   const caps::CapReader* fetched_caps_ = nullptr;  // during a kCapsRead replay
   capping::CapsUnavailable caps_unavailable_;
   std::array<selection::Pick, request::kMaxPlacements * request::kCountMax> picks_{};

@@ -23,7 +23,8 @@ ExplainHandler::ExplainHandler(const runtime::Clock& clock, uint32_t core_index,
       walk_(settings.geo, settings.seed),
       links_(links),
       core_index_(core_index),
-      asks_(*this, links.channel, links.peers, std::min(kMaxAsksInFlight, settings.max_cross_core_asks)) {}
+      asks_(*this, links.channel, links.peers, std::min(kMaxAsksInFlight, settings.max_cross_core_asks)),
+      cap_reads_(*this, links.shared_caps != nullptr ? kMaxAsksInFlight : 0) {}
 
 void ExplainHandler::handle(const http::Request& request, http::Response& response) {
   serve(request, response, std::nullopt);
@@ -59,8 +60,15 @@ void ExplainHandler::explain(const http::Request& request, int64_t now_s, http::
   // lives on the core that owns the user.
   std::optional<uint64_t> user_key;
   if (walk_.user_id_usable() && asked.user.id) user_key = caps::user_key(*asked.user.id);
+  const caps::CapReader* caps = links_.caps;
   std::optional<uint32_t> owner;
-  if (user_key) owner = asks_.wired() ? caps::owner_core(*user_key, links_.channel->cores()) : core_index_;
+  if (user_key && links_.shared_caps != nullptr) {
+    // Cluster mode: the user's state is read from the shared store, from this core.
+    if (!caps_read_ && cap_reads_.ask(*links_.shared_caps, *user_key, request, response)) return;
+    caps = caps_read_ && fetched_caps_ != nullptr ? fetched_caps_ : &caps_unavailable_;
+  } else if (user_key) {
+    owner = asks_.wired() ? caps::owner_core(*user_key, links_.channel->cores()) : core_index_;
+  }
   if (owner && *owner != core_index_ && !forwarded_from && asks_.wired()) {
     if (!forward(request, response, *owner)) {
       intake_.refuse_overloaded(response, "overloaded: too many explains waiting on other cores, retry later");
@@ -68,7 +76,7 @@ void ExplainHandler::explain(const http::Request& request, int64_t now_s, http::
     return;
   }
 
-  walk_.explain(input, links_.caps, user_key, explanation_);
+  walk_.explain(input, caps, user_key, explanation_);
   explanation_.facts.received_on_core = forwarded_from.value_or(core_index_);
   explanation_.facts.decided_on_core = core_index_;
   explanation_.facts.owner_core = owner;
@@ -94,6 +102,18 @@ void ExplainHandler::serve_ask(ExplainAsk& ask, uint32_t from_core) {
   const http::Request request = ask.replay("/admin/explain");
   ask.reply().reset();
   serve(request, ask.reply(), from_core);
+}
+
+void ExplainHandler::finish_cap_read(endpoint::CapReadWait& wait, const caps::CapReader* state) {
+  const http::Request request = wait.replay("/admin/explain");
+  wait.reply().reset();
+  caps_read_ = true;
+  fetched_caps_ = state;
+  serve(request, wait.reply(), std::nullopt);
+  caps_read_ = false;
+  fetched_caps_ = nullptr;
+  wait.complete();
+  cap_reads_.give_back(wait);
 }
 
 }  // namespace decision::explain

@@ -20,6 +20,9 @@
 #include <vector>
 
 #include "caps/cap_store.h"
+#include "caps/shared_cap_store.h"
+#include "decision/capping/frequency_cap_rule.h"
+#include "decision/endpoint/cap_read_wait.h"
 #include "decision/endpoint/decision_handler.h"
 #include "decision/endpoint/decision_intake.h"
 #include "decision/endpoint/served_catalog.h"
@@ -42,6 +45,8 @@ struct ExplainLinks {
   runtime::CoreChannel* channel = nullptr;
   runtime::AskPeers<ExplainAsk>* peers = nullptr;  // every core's explain asks; null: one core
   const caps::CapReader* caps = nullptr;  // this core's partition, read only
+  // Cluster mode: the store shared by every node, read from this core (no owner hop).
+  caps::SharedCapStore* shared_caps = nullptr;
 };
 
 // Per core, single writer; read by metrics scrapes.
@@ -53,7 +58,7 @@ struct ExplainCounters {
   runtime::CoreCounter bodies_too_large;    // 413: past the public listener's body limit
 };
 
-class ExplainHandler final : public http::Handler {
+class ExplainHandler final : public http::Handler, public endpoint::CapReadWaiter {
  public:
   // Explains a core may have waiting on other cores at once, all peers together. Explains
   // are an operator's tool, not traffic: a handful is plenty.
@@ -81,6 +86,8 @@ class ExplainHandler final : public http::Handler {
   // owner core, explain; back home, reply to the waiting connection.
   void serve_ask(ExplainAsk& ask, uint32_t from_core);
   bool finish_ask(ExplainAsk& ask) { return ask.complete(); }
+  // Cluster mode: the user's cap state came back (null: not in time); explain and reply.
+  void finish_cap_read(endpoint::CapReadWait& wait, const caps::CapReader* state) override;
 
  private:
   // forwarded_from: the core that received the request and found this one owns the user.
@@ -99,6 +106,11 @@ class ExplainHandler final : public http::Handler {
   ExplainLinks links_;
   uint32_t core_index_ = 0;
   runtime::CrossCoreAsks<ExplainAsk> asks_;
+  endpoint::CapReadWaits cap_reads_;
+  // During the replay of a request whose cap state came back (cluster mode).
+  bool caps_read_ = false;
+  const caps::CapReader* fetched_caps_ = nullptr;
+  capping::CapsUnavailable caps_unavailable_;
   ExplainCounters counters_;
 };
 

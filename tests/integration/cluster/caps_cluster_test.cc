@@ -9,6 +9,8 @@
 
 #include "gtest/gtest.h"
 #include "tests/integration/cluster/cluster_nodes.h"
+#include "tests/integration/curl_session.h"
+#include "tests/integration/json_body.h"
 #include "tests/integration/metrics_scrape.h"
 #include "tests/integration/redis_cluster/redis_cluster_fixture.h"
 
@@ -155,6 +157,49 @@ TEST_F(CapsCluster, AnImpressionLoggedUnappliedIsAppliedOnceAfterAKillAndRestart
     const CurlReply again = decide(nodes.node(n), "patient-user", 3);
     for (const CreativeTokens& c : tokens_of(again.body)) EXPECT_NE(c.ad_id, "ad_2") << "node " << n;
   }
+}
+
+}  // namespace
+}  // namespace integration
+
+namespace integration {
+namespace {
+
+simdjson::dom::element explained_candidate(const JsonBody& reply, const std::string& ad) {
+  for (simdjson::dom::element c : reply.root()["data"]["placements"].at(0)["candidates"].get_array()) {
+    if (string_member(c, "ad") == ad) return c;
+  }
+  ADD_FAILURE() << "no candidate " << ad;
+  return {};
+}
+
+// Explain reads the shared store too: an impression counted through one node, and a serve
+// pending on another, show on a third.
+TEST_F(CapsCluster, ExplainOnAnyNodeShowsCountedAndPendingFromTheStore) {
+  ClusterNodes nodes(3, redis_.seed_url(), {"--cap-serve-window=60s"});
+  ASSERT_TRUE(nodes.ok()) << nodes.error();
+  for (size_t n = 0; n < nodes.size(); ++n) ASSERT_TRUE(nodes.wait_connected(n)) << "node " << n;
+  const CurlReply decision = decide(nodes.node(0), "explained-user", 3);
+  std::string token;
+  for (const CreativeTokens& c : tokens_of(decision.body)) {
+    if (c.ad_id == "ad_1") token = c.impression;  // ad 1 (2 an hour) is served and impressed
+  }
+  ASSERT_FALSE(token.empty()) << decision.body;
+  ASSERT_EQ(call_tracking(nodes.node(1), token).status, 204);
+  ASSERT_EQ(decide(nodes.node(1), "explained-user", 3).status, 200);  // ad 1 pending once more
+  settle();
+  CurlSession curl;
+  const CurlReply reply = curl.post_with_headers(
+      nodes.node(2).admin_url("/admin/explain"),
+      R"({"placements":[{"key":"home_top","count":3}],"user":{"id":"explained-user"}})",
+      {"X-Decision-Version: 2025-11-01", "Content-Type: application/json"});
+  ASSERT_EQ(reply.status, 200) << reply.body;
+  const JsonBody explained(reply.body);
+  ASSERT_TRUE(explained.ok()) << explained.error();
+  const simdjson::dom::element ad_1 = explained_candidate(explained, "ad_1");
+  EXPECT_EQ(string_member(ad_1, "outcome"), "excluded") << reply.body;
+  EXPECT_EQ(int_member(ad_1["rule"]["caps"].at(0), "counted"), 1) << reply.body;
+  EXPECT_EQ(int_member(ad_1["rule"]["caps"].at(0), "pending"), 1) << reply.body;
 }
 
 }  // namespace
