@@ -158,7 +158,9 @@ TEST_F(EventLogTool, SummaryCountsByKindAdAndHourWhatTheFilesHold) {
   const std::vector<EventLine> files = read_event_lines(state_->path());
   std::map<std::string, int64_t> kinds, ads, hours;
   int64_t duplicates = 0;
+  int64_t counted = 0;
   for (const EventLine& l : files) {
+    if (l.kind == "impression" && !l.duplicate.value_or(false)) ++counted;
     ++kinds[l.kind];
     ++ads[std::to_string(l.ad.value_or(0))];
     ++hours[hour_of(l.time_ms.value_or(0))];
@@ -170,6 +172,8 @@ TEST_F(EventLogTool, SummaryCountsByKindAdAndHourWhatTheFilesHold) {
   EXPECT_EQ(int_member(json.root(), "events").value_or(-1), static_cast<int64_t>(files.size()));
   EXPECT_EQ(int_member(json.root(), "duplicate_impressions").value_or(-1), duplicates);
   EXPECT_GT(duplicates, 0);
+  EXPECT_EQ(int_member(json.root(), "counted_impressions").value_or(-1), counted);
+  EXPECT_EQ(int_member(json.root(), "unapplied_impressions").value_or(-1), 0) << "embedded mode marks none";
   const auto as_map = [&](std::string_view key) {
     std::map<std::string, int64_t> out_map;
     const auto object = member(json.root(), key);

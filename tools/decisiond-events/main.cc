@@ -141,6 +141,11 @@ void json_string(std::string& out, std::string_view text) {
 struct Summary {
   uint64_t events = 0;
   uint64_t duplicates = 0;  // impression calls of a token already counted
+  // Impressions that count, across the logs of every node of a cluster: neither repeats nor
+  // lines the shared cap store has not settled yet (docs/events.md "store").
+  uint64_t counted = 0;
+  uint64_t unapplied = 0;  // cluster mode: lines not yet settled by the store
+  uint64_t reapplied = 0;  // cluster mode: lines that settled an unapplied one later
   std::map<std::string, uint64_t> kinds;
   std::map<uint64_t, uint64_t> ads;
   std::map<std::string, uint64_t> hours;
@@ -148,8 +153,11 @@ struct Summary {
 
 void print_summary(const Summary& s, bool json) {
   if (!json) {
-    std::printf("events %llu (duplicate impressions %llu)\nby kind:\n", static_cast<unsigned long long>(s.events),
+    std::printf("events %llu (duplicate impressions %llu)\n", static_cast<unsigned long long>(s.events),
                 static_cast<unsigned long long>(s.duplicates));
+    std::printf("impressions counted %llu (unapplied %llu, reapplied %llu)\nby kind:\n",
+                static_cast<unsigned long long>(s.counted), static_cast<unsigned long long>(s.unapplied),
+                static_cast<unsigned long long>(s.reapplied));
     for (const auto& [k, n] : s.kinds) std::printf("  %-28s %llu\n", k.c_str(), static_cast<unsigned long long>(n));
     std::printf("by ad:\n");
     for (const auto& [ad, n] : s.ads) std::printf("  %-28llu %llu\n", static_cast<unsigned long long>(ad), static_cast<unsigned long long>(n));
@@ -158,6 +166,8 @@ void print_summary(const Summary& s, bool json) {
     return;
   }
   std::string out = "{\"events\":" + std::to_string(s.events) + ",\"duplicate_impressions\":" + std::to_string(s.duplicates) +
+                    ",\"counted_impressions\":" + std::to_string(s.counted) + ",\"unapplied_impressions\":" +
+                    std::to_string(s.unapplied) + ",\"reapplied_impressions\":" + std::to_string(s.reapplied) +
                     ",\"kinds\":{";
   bool first = true;
   for (const auto& [k, n] : s.kinds) {
@@ -213,7 +223,12 @@ int main(int argc, char** argv) {
           }
           ++summary.events;
           ++summary.kinds[std::string(e.kind)];
-          if (e.kind == "impression" && e.duplicate) ++summary.duplicates;
+          if (e.kind == "impression") {
+            if (e.duplicate) ++summary.duplicates;
+            if (!e.duplicate && e.store != "unapplied") ++summary.counted;
+            if (e.store == "unapplied") ++summary.unapplied;
+            if (e.store == "reapplied") ++summary.reapplied;
+          }
           ++summary.ads[e.ad];
           ++summary.hours[hour_of(e.time_ms)];
         });

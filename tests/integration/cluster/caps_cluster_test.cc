@@ -31,6 +31,19 @@ size_t counted_impressions(const std::vector<LogLine>& lines, uint64_t ad) {
 
 void settle() { std::this_thread::sleep_for(std::chrono::milliseconds(300)); }
 
+// decisiond-events summary --json of one node's state directory.
+std::string run_events_summary(const std::string& state_dir) {
+  const std::string command = std::string(DECISIOND_EVENTS_BINARY) + " --state-dir " + state_dir + " summary --json";
+  std::string out;
+  if (FILE* pipe = popen(command.c_str(), "r"); pipe != nullptr) {
+    char buffer[4096];
+    size_t n = 0;
+    while ((n = fread(buffer, 1, sizeof(buffer), pipe)) > 0) out.append(buffer, n);
+    pclose(pipe);
+  }
+  return out;
+}
+
 class CapsCluster : public ::testing::Test {
  protected:
   void SetUp() override { ASSERT_TRUE(redis_.ok()) << redis_.error(); }
@@ -154,6 +167,11 @@ TEST_F(CapsCluster, AnImpressionLoggedUnappliedIsAppliedOnceAfterAKillAndRestart
   EXPECT_EQ(unapplied, 1u);
   EXPECT_EQ(reapplied, 1u);
   EXPECT_EQ(repeats, 1u) << "the call on the other node after the re-application";
+  // The tool reads the node's log as a consumer would.
+  const std::string summary = run_events_summary(nodes.state_dir(0));
+  EXPECT_NE(summary.find(R"("counted_impressions":1,"unapplied_impressions":1,"reapplied_impressions":1)"),
+            std::string::npos)
+      << summary;
   // And the cap of 1 a day now holds on both nodes.
   for (size_t n = 0; n < 2; ++n) {
     const CurlReply again = decide(nodes.node(n), "patient-user", 3);
