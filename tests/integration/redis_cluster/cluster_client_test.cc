@@ -1,18 +1,17 @@
 // The Redis Cluster client (redis_cluster/cluster_client.h) against a real cluster of three
-// primaries with a replica each, whose seeds DECISIOND_TEST_REDIS_SEEDS names
-// (redis://127.0.0.1:7101,...): routing, pipelining, MOVED and ASK while a slot moves, a
-// deadline on a stopped node, a function library lost and loaded again, AUTH refused, and
-// a server that is not a cluster. The reactor runs on the test's thread, in stretches
-// between the steps that change the cluster (redis-cli), so nothing races.
+// primaries with a replica each, which the fixture (redis_cluster_fixture.h) starts on
+// loopback for every test and always stops: routing, pipelining, MOVED and ASK while a slot
+// moves, a deadline on a stopped node, a primary killed and replaced, a function library
+// lost and loaded again, an ACL user and a wrong password, and a server that is not a
+// cluster. The reactor runs on the test's thread, in stretches between the steps that
+// change the cluster (the fixture's calls), so nothing races.
 #include <signal.h>
-#include <sys/socket.h>
-#include <netinet/in.h>
-#include <unistd.h>
 
-#include <cstdio>
+#include <cstdint>
 #include <cstdlib>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -22,28 +21,11 @@
 #include "runtime/clock.h"
 #include "runtime/mailbox.h"
 #include "runtime/reactor.h"
+#include "tests/integration/redis_cluster/redis_cluster_fixture.h"
+#include "tests/integration/redis_cluster/redis_server.h"
 
 namespace redis_cluster {
 namespace {
-
-std::string shell(const std::string& command) {
-  std::string out;
-  FILE* pipe = ::popen(command.c_str(), "r");
-  if (pipe == nullptr) return out;
-  char buffer[4096];
-  size_t n = 0;
-  while ((n = std::fread(buffer, 1, sizeof(buffer), pipe)) > 0) out.append(buffer, n);
-  ::pclose(pipe);
-  while (!out.empty() && (out.back() == '\n' || out.back() == '\r')) out.pop_back();
-  return out;
-}
-
-// redis-cli against one node, "host:port".
-std::string cli(const std::string& host_port, const std::string& args) {
-  const size_t colon = host_port.rfind(':');
-  return shell(absl::StrCat("redis-cli -h ", host_port.substr(0, colon), " -p ", host_port.substr(colon + 1), " ",
-                            args, " 2>&1"));
-}
 
 struct RecordingCall final : Call {
   void on_reply(const Reply& reply) override {
@@ -95,18 +77,17 @@ runtime::ReactorConfig test_reactor() {
   return c;
 }
 
-class ClusterClientTest : public ::testing::Test {
- protected:
-  ClusterClientTest() : mailbox_(1), reactor_(0, mailbox_, runtime::SystemClock::instance(), test_reactor()) {}
+// The port of a "host:port" as the client names nodes.
+uint16_t port_of(const std::string& host_port) {
+  return static_cast<uint16_t>(std::atoi(host_port.c_str() + host_port.rfind(':') + 1));
+}
 
-  void SetUp() override {
-    const char* seeds = std::getenv("DECISIOND_TEST_REDIS_SEEDS");
-    if (seeds == nullptr || *seeds == '\0') GTEST_SKIP() << "DECISIOND_TEST_REDIS_SEEDS is not set";
-    ASSERT_TRUE(reactor_.init().ok());
-    auto parsed = parse_seed_list(seeds);
-    ASSERT_TRUE(parsed.ok()) << parsed.status();
-    seeds_ = *parsed;
-  }
+// A reactor on the test's thread and one client on it; the servers are the subclasses'.
+class ClientOnReactorTest : public ::testing::Test {
+ protected:
+  ClientOnReactorTest() : mailbox_(1), reactor_(0, mailbox_, runtime::SystemClock::instance(), test_reactor()) {}
+
+  void SetUp() override { ASSERT_TRUE(reactor_.init().ok()); }
   void TearDown() override {
     if (client_ == nullptr) return;
     client_->stop();
@@ -114,6 +95,11 @@ class ClusterClientTest : public ::testing::Test {
     client_.reset();
   }
 
+  void use_seeds(const std::string& url) {
+    auto parsed = parse_seed_list(url);
+    ASSERT_TRUE(parsed.ok()) << parsed.status();
+    seeds_ = *parsed;
+  }
   ClusterClient& start(ClusterConfig config = {}) {
     config.seeds = seeds_;
     client_ = std::make_unique<ClusterClient>(reactor_, std::move(config));
@@ -148,54 +134,29 @@ class ClusterClientTest : public ::testing::Test {
   std::unique_ptr<ClusterClient> client_;
 };
 
-// Every node of the cluster, "host:port", from CLUSTER NODES.
-std::vector<std::string> all_nodes(const std::string& seed) {
-  std::vector<std::string> nodes;
-  const std::string text = cli(seed, "cluster nodes");
-  size_t at = 0;
-  while (at < text.size()) {
-    const size_t end = std::min(text.find('\n', at), text.size());
-    const std::string line = text.substr(at, end - at);
-    const size_t first = line.find(' ');
-    const size_t cluster_bus = line.find('@', first);
-    if (first != std::string::npos && cluster_bus != std::string::npos) {
-      nodes.push_back(line.substr(first + 1, cluster_bus - first - 1));
-    }
-    at = end + 1;
-  }
-  return nodes;
-}
+// A cluster of its own for every test: tests kill nodes, move slots, flush libraries.
+class ClusterClientTest : public ClientOnReactorTest {
+ protected:
+  virtual integration::RedisClusterOptions cluster_options() const { return {}; }
 
-// Moves a slot between primaries the way redis-cli --cluster reshard does, in steps so
-// that a test can stand in the middle (keys moved, slot still the source's: ASK).
-struct SlotMove {
-  uint16_t slot;
-  std::string from, to;
-  void begin() const {
-    cli(to, absl::StrCat("cluster setslot ", slot, " importing ", cli(from, "cluster myid")));
-    cli(from, absl::StrCat("cluster setslot ", slot, " migrating ", cli(to, "cluster myid")));
+  void SetUp() override {
+    ClientOnReactorTest::SetUp();
+    if (HasFatalFailure()) return;
+    cluster_ = std::make_unique<integration::RedisCluster>(cluster_options());
+    ASSERT_TRUE(cluster_->ok()) << cluster_->error();
+    use_seeds(cluster_->seed_url());
   }
-  void move_keys() const {
-    const std::string keys = cli(from, absl::StrCat("cluster getkeysinslot ", slot, " 1000"));
-    const size_t colon = to.rfind(':');
-    size_t at = 0;
-    while (at < keys.size()) {
-      const size_t end = std::min(keys.find('\n', at), keys.size());
-      cli(from, absl::StrCat("migrate ", to.substr(0, colon), " ", to.substr(colon + 1), " ", keys.substr(at, end - at),
-                             " 0 5000"));
-      at = end + 1;
-    }
+  // The client is stopped before the cluster, so it never sees the whole cluster go.
+  void TearDown() override {
+    ClientOnReactorTest::TearDown();
+    if (cluster_ != nullptr) cluster_->stop();
   }
-  void finish(const std::vector<std::string>& nodes) const {
-    const std::string to_id = cli(to, "cluster myid");
-    for (const std::string& node : nodes) cli(node, absl::StrCat("cluster setslot ", slot, " node ", to_id));
+
+  integration::CliReply cli(const std::vector<std::string>& args, const std::string& node) {
+    return cluster_->cli(args, port_of(node));
   }
-  void all(const std::vector<std::string>& nodes) const {
-    begin();
-    move_keys();
-    finish(nodes);
-  }
-  SlotMove back() const { return {slot, to, from}; }
+
+  std::unique_ptr<integration::RedisCluster> cluster_;
 };
 
 std::string another_primary(const ClusterClient& client, const std::string& than) {
@@ -203,12 +164,6 @@ std::string another_primary(const ClusterClient& client, const std::string& than
     if (client.owner_of(slot) != than) return client.owner_of(slot);
   }
   return {};
-}
-
-int64_t pid_of(const std::string& node) {
-  const std::string info = cli(node, "info server");
-  const size_t at = info.find("process_id:");
-  return at == std::string::npos ? -1 : std::atoll(info.c_str() + at + 11);
 }
 
 TEST_F(ClusterClientTest, SetAndGetGoStraightToTheOwningPrimaryForManyKeys) {
@@ -262,15 +217,15 @@ TEST_F(ClusterClientTest, MovedAfterASlotMovesUpdatesTheOwnerAndResends) {
   const std::string key = "moved:key";
   ASSERT_EQ(call({"SET", key, "before the move"}).text, "OK");
   const uint16_t slot = key_slot(key);
-  const SlotMove move{slot, client.owner_of(slot), another_primary(client, client.owner_of(slot))};
-  const std::vector<std::string> nodes = all_nodes(move.from);
-  move.all(nodes);
+  const std::string from = client.owner_of(slot);
+  const std::string to = another_primary(client, from);
+  ASSERT_TRUE(cluster_->migrate_slot_start(slot, port_of(from), port_of(to))) << cluster_->error();
+  ASSERT_TRUE(cluster_->migrate_slot_finish(slot, port_of(from), port_of(to))) << cluster_->error();
   EXPECT_EQ(call({"GET", key}).text, "before the move");
   EXPECT_EQ(client.counters().moved.get(), 1u);
-  EXPECT_EQ(client.owner_of(slot), move.to);
+  EXPECT_EQ(client.owner_of(slot), to);
   EXPECT_EQ(call({"GET", key}).text, "before the move");
   EXPECT_EQ(client.counters().moved.get(), 1u) << "the second call goes straight to the new owner";
-  move.back().all(nodes);
 }
 
 TEST_F(ClusterClientTest, AskDuringAMigrationSendsAskingThenTheCommandToTheImportingNode) {
@@ -278,26 +233,27 @@ TEST_F(ClusterClientTest, AskDuringAMigrationSendsAskingThenTheCommandToTheImpor
   const std::string key = "ask:key";
   ASSERT_EQ(call({"SET", key, "migrating"}).text, "OK");
   const uint16_t slot = key_slot(key);
-  const SlotMove move{slot, client.owner_of(slot), another_primary(client, client.owner_of(slot))};
-  const std::vector<std::string> nodes = all_nodes(move.from);
-  move.begin();
-  move.move_keys();
+  const std::string from = client.owner_of(slot);
+  const std::string to = another_primary(client, from);
+  ASSERT_TRUE(cluster_->migrate_slot_start(slot, port_of(from), port_of(to))) << cluster_->error();
+  // The key moved, the slot still the source's: the source answers ASK.
+  const integration::CliReply moved =
+      cli({"MIGRATE", "127.0.0.1", std::to_string(port_of(to)), key, "0", "5000"}, from);
+  ASSERT_TRUE(moved) << moved.error;
   EXPECT_EQ(call({"GET", key}).text, "migrating");
   EXPECT_EQ(client.counters().asked.get(), 1u);
-  EXPECT_EQ(client.owner_of(slot), move.from) << "ASK changes no owner";
-  move.finish(nodes);
-  move.back().all(nodes);
+  EXPECT_EQ(client.owner_of(slot), from) << "ASK changes no owner";
+  ASSERT_TRUE(cluster_->migrate_slot_finish(slot, port_of(from), port_of(to))) << cluster_->error();
 }
 
 TEST_F(ClusterClientTest, ACallToAStoppedNodeTimesOutAtItsDeadlineAndTheLateReplyIsDropped) {
   ClusterClient& client = start_up();
   const std::string key = "deadline:key";
   ASSERT_EQ(call({"SET", key, "v"}).text, "OK");
-  const int64_t pid = pid_of(client.owner_of(key_slot(key)));
-  ASSERT_GT(pid, 0);
-  ASSERT_EQ(::kill(static_cast<pid_t>(pid), SIGSTOP), 0);
+  const uint16_t owner = port_of(client.owner_of(key_slot(key)));
+  ASSERT_TRUE(cluster_->kill_node(owner, SIGSTOP)) << cluster_->error();
   const RecordingCall late = call({"GET", key}, 200);
-  ::kill(static_cast<pid_t>(pid), SIGCONT);
+  ASSERT_TRUE(cluster_->kill_node(owner, SIGCONT)) << cluster_->error();
   ASSERT_TRUE(late.done);
   EXPECT_EQ(late.failure, CallFailure::kTimeout);
   EXPECT_EQ(client.counters().timeouts.get(), 1u);
@@ -310,7 +266,8 @@ TEST_F(ClusterClientTest, ALostConnectionFailsCallsFastThenComesBack) {
   const std::string key = "reconnect:key";
   ASSERT_EQ(call({"SET", key, "v"}).text, "OK");
   const std::string owner = client.owner_of(key_slot(key));
-  cli(owner, "client kill type normal");
+  const integration::CliReply killed = cli({"CLIENT", "KILL", "TYPE", "NORMAL"}, owner);
+  ASSERT_TRUE(killed) << killed.error;
   run_until([&] { return client.counters().connection_failures.get() > 0; }, 2000);
   ASSERT_GT(client.counters().connection_failures.get(), 0u);
   const int64_t asked_ns = reactor_.clock().monotonic_ns();
@@ -324,28 +281,13 @@ TEST_F(ClusterClientTest, ALostConnectionFailsCallsFastThenComesBack) {
   EXPECT_GE(client.counters().reconnects.get(), 1u);
 }
 
-// The value of one configuration parameter of a node (CONFIG GET answers name, value).
-std::string config_of(const std::string& node, const std::string& name) {
-  const std::string both = cli(node, "config get " + name);
-  const size_t newline = both.find('\n');
-  return newline == std::string::npos ? std::string() : both.substr(newline + 1);
-}
-
 TEST_F(ClusterClientTest, APrimaryKilledIsReplacedByItsPromotedReplica) {
   ClusterClient& client = start_up();
   const std::string key = "failover:key";
   ASSERT_EQ(call({"SET", key, "kept"}).text, "OK");
   ASSERT_EQ(call({"WAIT", "1", "1000"}, 2000, key).kind, Reply::Kind::kInteger);
   const std::string victim = client.owner_of(key_slot(key));
-  // What it takes to bring the node back afterwards, as a replica of whoever replaced it.
-  const std::string restart = absl::StrCat(
-      "redis-server --port ", victim.substr(victim.rfind(':') + 1), " --bind 127.0.0.1 --cluster-enabled yes",
-      " --cluster-config-file ", config_of(victim, "cluster-config-file"), " --cluster-port ",
-      config_of(victim, "cluster-port"), " --cluster-node-timeout ", config_of(victim, "cluster-node-timeout"),
-      " --dir ", config_of(victim, "dir"), " --save '' --appendonly no --daemonize yes --logfile /dev/null");
-  const int64_t pid = pid_of(victim);
-  ASSERT_GT(pid, 0);
-  ASSERT_EQ(::kill(static_cast<pid_t>(pid), SIGKILL), 0);
+  ASSERT_TRUE(cluster_->kill_node(port_of(victim))) << cluster_->error();
   run_until([&] { return client.state() != ClusterState::kUp; }, 5000);
   EXPECT_EQ(client.state(), ClusterState::kPartial);
   EXPECT_EQ(call({"GET", key}).failure, CallFailure::kUnavailable) << "no wait for the deadline";
@@ -353,7 +295,12 @@ TEST_F(ClusterClientTest, APrimaryKilledIsReplacedByItsPromotedReplica) {
   EXPECT_EQ(client.state(), ClusterState::kUp);
   EXPECT_NE(client.owner_of(key_slot(key)), victim);
   EXPECT_EQ(call({"GET", key}).text, "kept");
-  shell(restart);
+  // The node back, as a replica of whoever replaced it; the client still served.
+  ASSERT_TRUE(cluster_->wait_for_failover(port_of(victim))) << cluster_->error();
+  ASSERT_TRUE(cluster_->restart_node(port_of(victim))) << cluster_->error();
+  EXPECT_NE(client.owner_of(key_slot(key)), victim);
+  EXPECT_EQ(call({"GET", key}).text, "kept");
+  EXPECT_EQ(client.state(), ClusterState::kUp);
 }
 
 constexpr char kLibrary[] =
@@ -370,27 +317,25 @@ TEST_F(ClusterClientTest, ALibraryLostByANodeIsLoadedAgainAndTheCallRetriedOnce)
   const std::string key = "library:key";
   EXPECT_EQ(call({"FCALL", "decisiond_test_echo", "1", key, "hello"}, 1000, key).text, "hello");
   const uint64_t loads = client_->counters().library_loads.get();
-  cli(client_->owner_of(key_slot(key)), "function flush");
+  const integration::CliReply flushed = cli({"FUNCTION", "FLUSH"}, client_->owner_of(key_slot(key)));
+  ASSERT_TRUE(flushed) << flushed.error;
   EXPECT_EQ(call({"FCALL", "decisiond_test_echo", "1", key, "again"}, 1000, key).text, "again");
   EXPECT_EQ(client_->counters().library_loads.get(), loads + 1);
   EXPECT_EQ(client_->counters().error_replies.get(), 0u);
 }
 
-class AclUser {
- public:
-  explicit AclUser(std::vector<std::string> nodes) : nodes_(std::move(nodes)) {
-    for (const std::string& node : nodes_) cli(node, "acl setuser decisiond_test on '>right password' '~*' '&*' '+@all'");
+// Every node lets in only this user, with this password (the default user is off).
+class AclClusterClientTest : public ClusterClientTest {
+ protected:
+  integration::RedisClusterOptions cluster_options() const override {
+    integration::RedisClusterOptions options;
+    options.acl_user = "decisiond_test";
+    options.password = "right password";
+    return options;
   }
-  ~AclUser() {
-    for (const std::string& node : nodes_) cli(node, "acl deluser decisiond_test");
-  }
-
- private:
-  std::vector<std::string> nodes_;
 };
 
-TEST_F(ClusterClientTest, AnAclUserWithItsPasswordGetsIn) {
-  const AclUser user(all_nodes(to_host_port(seeds_[0])));
+TEST_F(AclClusterClientTest, AnAclUserWithItsPasswordGetsIn) {
   ClusterConfig config;
   config.user = "decisiond_test";
   config.password = "right password";
@@ -400,8 +345,7 @@ TEST_F(ClusterClientTest, AnAclUserWithItsPasswordGetsIn) {
   EXPECT_EQ(call({"PING"}).text, "PONG");
 }
 
-TEST_F(ClusterClientTest, AWrongPasswordIsAuthFailed) {
-  const AclUser user(all_nodes(to_host_port(seeds_[0])));
+TEST_F(AclClusterClientTest, AWrongPasswordIsAuthFailed) {
   ClusterConfig config;
   config.user = "decisiond_test";
   config.password = "wrong password";
@@ -412,24 +356,16 @@ TEST_F(ClusterClientTest, AWrongPasswordIsAuthFailed) {
   EXPECT_EQ(refused.failure, CallFailure::kUnavailable);
 }
 
-TEST_F(ClusterClientTest, AServerWithoutClusterSupportIsNotACluster) {
-  const int probe = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-  sockaddr_in address{.sin_family = AF_INET, .sin_port = 0, .sin_addr = {htonl(INADDR_LOOPBACK)}, .sin_zero = {}};
-  socklen_t length = sizeof(address);
-  ASSERT_EQ(::bind(probe, reinterpret_cast<sockaddr*>(&address), sizeof(address)), 0);
-  ASSERT_EQ(::getsockname(probe, reinterpret_cast<sockaddr*>(&address), &length), 0);
-  const int port = ntohs(address.sin_port);
-  ::close(probe);
-  const std::string pidfile = absl::StrCat("/tmp/decisiond-not-cluster-", port, ".pid");
-  shell(absl::StrCat("redis-server --port ", port, " --bind 127.0.0.1 --save '' --appendonly no --daemonize yes",
-                     " --pidfile ", pidfile, " --logfile /dev/null"));
-  seeds_ = {{"127.0.0.1", static_cast<uint16_t>(port)}};
-  run_until([] { return false; }, 200);  // the server's start
+using PlainServerClientTest = ClientOnReactorTest;
+
+TEST_F(PlainServerClientTest, AServerWithoutClusterSupportIsNotACluster) {
+  integration::RedisServer server;
+  ASSERT_TRUE(server.ok()) << server.error();
+  use_seeds(server.url());
   start();
   run_until([&] { return client_->state() == ClusterState::kNotCluster; }, 5000);
   EXPECT_EQ(client_->state(), ClusterState::kNotCluster);
-  const std::string pid = shell(absl::StrCat("cat ", pidfile));
-  if (!pid.empty()) ::kill(static_cast<pid_t>(std::atoll(pid.c_str())), SIGTERM);
+  ClientOnReactorTest::TearDown();  // the client stopped while the server still runs
 }
 
 }  // namespace
