@@ -3,6 +3,8 @@
 // redis-server processes on loopback (tests/integration/redis_cluster/).
 #include <signal.h>
 
+#include <sys/wait.h>
+
 #include <atomic>
 #include <chrono>
 #include <cstdio>
@@ -263,6 +265,43 @@ TEST_F(CapsCluster, SimultaneousDecisionsOvershootByAtMostThoseInFlightThenPendi
     const CurlReply reply = decide(nodes.node(n), "burst-user", 3);
     for (const CreativeTokens& c : tokens_of(reply.body)) EXPECT_NE(c.ad_id, "ad_1") << "node " << n;
   }
+}
+
+}  // namespace
+}  // namespace integration
+
+namespace integration {
+namespace {
+
+// The cluster families on a node's /metrics after decisions and impressions through the
+// store: Prometheus' own checker finds nothing to say, and the counters agree with what was
+// done (one store read per decision with a user, one round trip recorded per call).
+TEST_F(CapsCluster, TheStoresMetricsPassPromtoolAndCountWhatWasDone) {
+  ClusterNodes nodes(1, redis_.seed_url());
+  ASSERT_TRUE(nodes.ok()) << nodes.error();
+  ASSERT_TRUE(nodes.wait_connected(0));
+  for (int i = 0; i < 5; ++i) {
+    const CurlReply reply = decide(nodes.node(0), "metered-user-" + std::to_string(i), 3);
+    ASSERT_EQ(reply.status, 200);
+    for (const CreativeTokens& c : tokens_of(reply.body)) ASSERT_EQ(call_tracking(nodes.node(0), c.impression).status, 204);
+  }
+  settle();
+  const std::string page = scrape_metrics(nodes.node(0));
+  const TempFile file("metrics.txt", page);
+  std::string output;
+  FILE* pipe = ::popen(("promtool check metrics < '" + file.path() + "' 2>&1").c_str(), "r");
+  ASSERT_NE(pipe, nullptr);
+  char buffer[4096];
+  size_t n = 0;
+  while ((n = std::fread(buffer, 1, sizeof(buffer), pipe)) > 0) output.append(buffer, n);
+  const int status = ::pclose(pipe);
+  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << output;
+  EXPECT_EQ(output, "");
+  EXPECT_EQ(sum_samples(page, "decisiond_caps_store_reads_total", {}).value_or(-1), 5.0) << page;
+  EXPECT_EQ(sum_samples(page, "decisiond_caps_store_reads_answered_total", {}).value_or(-1), 5.0) << page;
+  EXPECT_EQ(sum_samples(page, "decisiond_shared_impressions_total", {}).value_or(-1), 15.0) << "3 ads served each time";
+  EXPECT_EQ(sum_samples(page, "decisiond_caps_store_unavailable_total", {}).value_or(-1), 0.0);
+  EXPECT_GT(sum_samples(page, "decisiond_redis_round_trip_seconds_count", {}).value_or(0), 0.0);
 }
 
 }  // namespace
