@@ -54,7 +54,8 @@ void ClusterCaps::start(const ServiceConfig& config, uint32_t core, int64_t now_
   // one older than that could count twice if applied, so it is left out, and said.
   const int64_t grace_s = absl::ToInt64Seconds(config.tracking_ttl);
   const tracking::shared_impressions::UnappliedScan scan =
-      tracking::shared_impressions::scan_unapplied(config.state_dir, core, config.cores, now_s - grace_s);
+      tracking::shared_impressions::scan_unapplied(config.state_dir, core, config.cores, now_s - grace_s,
+                                                   now_s - grace_s - absl::ToInt64Seconds(config.tracking_ttl));
   for (const tracking::impressions::ImpressionNotice& notice : scan.unapplied) impressions_.keep(notice);
   if (!scan.unapplied.empty() || scan.expired > 0) {
     std::fprintf(stderr,

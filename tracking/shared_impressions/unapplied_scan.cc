@@ -1,10 +1,13 @@
 #include "tracking/shared_impressions/unapplied_scan.h"
 
+#include <sys/stat.h>
+
 #include <charconv>
 #include <filesystem>
 #include <map>
 
 #include "tracking/events/event_log_reader.h"
+#include "tracking/events/log_files.h"
 
 namespace tracking::shared_impressions {
 
@@ -30,9 +33,20 @@ int64_t core_of(const std::filesystem::path& directory) {
   return n;
 }
 
+// The sequence number to read a core's log from: the first file written at or after
+// written_before_s (a file's lines are no newer than its last write).
+uint64_t first_recent_seq(const std::string& core_directory, int64_t written_before_s) {
+  for (const events::LogFile& file : events::list_log_files(core_directory)) {
+    struct stat st {};
+    if (stat(file.path.c_str(), &st) != 0 || int64_t{st.st_mtime} >= written_before_s) return file.first_seq;
+  }
+  return UINT64_MAX;
+}
+
 }  // namespace
 
-UnappliedScan scan_unapplied(const std::string& state_dir, uint32_t core, uint32_t cores, int64_t expired_before_s) {
+UnappliedScan scan_unapplied(const std::string& state_dir, uint32_t core, uint32_t cores, int64_t expired_before_s,
+                             int64_t written_before_s) {
   UnappliedScan scan;
   // By identity, in log order: an unapplied line waits until a reapplied line of the same
   // identity settles it.
@@ -44,7 +58,9 @@ UnappliedScan scan_unapplied(const std::string& state_dir, uint32_t core, uint32
   for (const auto& entry : std::filesystem::directory_iterator(events, error)) {
     const int64_t owner = core_of(entry.path());
     if (owner < 0 || static_cast<uint32_t>(owner) % cores != core) continue;
-    const events::ReadStats stats = events::read_core_log(entry.path().string(), 0, [&](const events::ParsedEvent& e) {
+    const uint64_t from_seq = first_recent_seq(entry.path().string(), written_before_s);
+    if (from_seq == UINT64_MAX) continue;
+    const events::ReadStats stats = events::read_core_log(entry.path().string(), from_seq, [&](const events::ParsedEvent& e) {
       if (e.kind != "impression" || e.store.empty()) return;
       if (e.store == "reapplied") {
         if (auto found = by_identity.find(e.token_id); found != by_identity.end()) {
