@@ -272,3 +272,39 @@ TEST_F(ClusterFaults, AStoreNotAnsweringAtStartIsUsedOnceItAnswers) {
 
 }  // namespace
 }  // namespace integration
+
+namespace integration {
+namespace {
+
+// Disabled: it fails, and shows a product bug (docs/cluster.md "Failure policy"). An
+// impression whose store call passes its deadline is logged unapplied, but the call may
+// still run on the primary (here one paused with SIGSTOP, its requests waiting in its
+// socket; equally a reply slower than --caps-timeout, or a primary killed after it
+// replicated and before its reply left). Sent again, the store finds the identity and
+// answers a repeat: the reapplied line says duplicate, and the impression, counted against
+// the caps in Redis, is counted by no line of any log. The store cannot tell its own
+// earlier attempt from another node's. Run with --gtest_also_run_disabled_tests.
+TEST_F(ClusterFaults, DISABLED_AnImpressionTheStoreRanAfterItsDeadlineIsCountedOnce) {
+  ClusterNodes nodes(1, redis_.seed_url());
+  ASSERT_TRUE(nodes.ok()) << nodes.error();
+  ASSERT_TRUE(nodes.wait_connected(0));
+  const std::string user = "paused-user";
+  const CurlReply reply = decide(nodes.node(0), user, 3);
+  ASSERT_EQ(reply.status, 200) << reply.body;
+  const std::optional<uint16_t> primary = redis_.primary_for_key(user_hash_key(user));
+  ASSERT_TRUE(primary) << redis_.error();
+  ASSERT_TRUE(redis_.kill_node(*primary, SIGSTOP)) << redis_.error();
+  std::vector<AckedImpression> acked;
+  for (const CreativeTokens& c : tokens_of(reply.body)) {
+    ASSERT_EQ(call_tracking(nodes.node(0), c.impression).status, 204);
+    acked.push_back({user, c.ad_id, c.impression, unix_now_ms()});
+  }
+  ASSERT_FALSE(acked.empty());
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));  // past every deadline
+  ASSERT_TRUE(redis_.kill_node(*primary, SIGCONT)) << redis_.error();
+  ASSERT_TRUE(wait_for_empty_backlogs(nodes)) << "impressions still wait for the store";
+  EXPECT_TRUE(EveryAcknowledgedImpressionCountedOnce(identities_of(nodes, acked), nodes.all_lines()));
+}
+
+}  // namespace
+}  // namespace integration
