@@ -42,6 +42,10 @@ struct ImpressionStep {
   int64_t now_s = 0;
   int64_t issued_s = 0;   // when its token was issued: which pending serve it ends
   int64_t expires_s = 0;  // when its token expires: until then a repeat is recognised
+  // Names this impression's first attempt, the same when it is sent again: the identity is
+  // stored with it, so an attempt whose answer was lost (a deadline passed, a primary killed
+  // after replying) is recognised as the one that counted it, not taken for a repeat.
+  uint64_t attempt = 0;
 };
 
 class SharedCapStore {

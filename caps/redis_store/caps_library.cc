@@ -131,14 +131,18 @@ local function extend(hash, until_s)
 end
 
 redis.register_function('decisiond_impression', function(keys, args)
-  local now, until_s = tonumber(args[1]), tonumber(args[2])
-  if not redis.call('SET', keys[2], '1', 'NX', 'EXAT', until_s) then return 0 end
-  local window, issued, ad = tonumber(args[3]), tonumber(args[4]), args[5]
+  local now, until_s, attempt = tonumber(args[1]), tonumber(args[2]), args[3]
+  local previous = redis.call('SET', keys[2], attempt, 'NX', 'EXAT', until_s, 'GET')
+  if previous then
+    if previous == attempt then return 1 end  -- this attempt counted it; its answer was lost
+    return 0
+  end
+  local window, issued, ad = tonumber(args[4]), tonumber(args[5]), args[6]
   local hash = keys[1]
   prune(hash, now)
   local latest = 0
-  if args[6] ~= '' then latest = math.max(latest, record_recent(hash, args[6], tonumber(args[7]), now)) end
-  for i = 8, #args, 3 do
+  if args[7] ~= '' then latest = math.max(latest, record_recent(hash, args[7], tonumber(args[8]), now)) end
+  for i = 9, #args, 3 do
     latest = math.max(latest, record_bucketed(hash, args[i], tonumber(args[i + 1]), tonumber(args[i + 2]), now))
   end
   if window > 0 then clear_pending(hash, 'p' .. ad, math.min(U32, math.max(0, issued + window)), now) end

@@ -4,11 +4,14 @@
 // client (FUNCTION LOAD REPLACE) and again on any primary that has lost it.
 //
 //   decisiond_impression(keys: user hash, impression key;
-//                        args: now_s, impression_until_s, serve_window_s, issued_s, ad (8 bytes),
-//                              recent field (8 bytes, or empty), longest recent window_s,
-//                              then per bucketed cap: field (8 bytes), window_s, bucket width_s)
-//       -> 1 when the impression counted (its identity unseen: counted against every cap of
-//          the ad, its pending serve cleared), 0 when it is a repeat (nothing written).
+//                        args: now_s, impression_until_s, attempt, serve_window_s, issued_s,
+//                              ad (8 bytes), recent field (8 bytes, or empty), longest recent
+//                              window_s, then per bucketed cap: field (8 bytes), window_s,
+//                              bucket width_s)
+//       -> 1 when the impression counted: its identity unseen (stored with the attempt;
+//          counted against every cap of the ad, its pending serve cleared), or seen with
+//          this same attempt (counted before, its answer lost: nothing written again);
+//          0 when it is a repeat of another attempt's (nothing written).
 //   decisiond_pend(keys: user hash; args: now_s, lapses_s, ad (8 bytes))
 //       -> 1 when the serve is held pending, 0 at the bound (kMaxPending).
 //

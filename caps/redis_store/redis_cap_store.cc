@@ -59,6 +59,7 @@ class RedisCapStore::ImpressionCall final : public redis_cluster::Call {
   void on_failed(CallFailure) override { store_.finish_impression(*this, nullptr); }
 
   ImpressionDone* done = nullptr;
+  std::array<char, 16> attempt{};  // hex; a lone impression's SET ... GET is compared with it
 
  private:
   RedisCapStore& store_;
@@ -104,9 +105,19 @@ class NumberArgs {
   size_t used_ = 0;
 };
 
-// FCALL name numkeys key key now until window issued ad recent recent_window: 11, then 3 per
-// bucketed cap. An ad's caps are bounded by the catalog (decision/catalog/limits.h).
-constexpr size_t kFixedImpressionArgs = 11;
+// FCALL name numkeys key key now until attempt window issued ad recent recent_window: 12,
+// then 3 per bucketed cap. An ad's caps are bounded by the catalog (at most 8).
+constexpr size_t kFixedImpressionArgs = 12;
+
+std::array<char, 16> hex_of(uint64_t value) {
+  static constexpr char kDigits[] = "0123456789abcdef";
+  std::array<char, 16> hex{};
+  for (int i = 15; i >= 0; --i) {
+    hex[i] = kDigits[value & 0xf];
+    value >>= 4;
+  }
+  return hex;
+}
 constexpr size_t kMaxCapArgs = 3 * 16;
 
 }  // namespace
@@ -160,13 +171,15 @@ bool RedisCapStore::count_impression(const ImpressionStep& step, ImpressionDone&
   ImpressionCall* call = impressions_->take();
   if (call == nullptr) return false;
   call->done = &done;
+  call->attempt = hex_of(step.attempt);
+  const std::string_view attempt(call->attempt.data(), call->attempt.size());
   NumberArgs numbers;
   const int64_t until_s = std::max(step.expires_s, step.now_s) + settings_.identity_grace_s;
   bool sent = false;
   if (!step.user_key) {
-    // No user: only the identity, which needs no function.
+    // No user: only the identity, which needs no function. GET returns what was there.
     const KeyName key = KeyName::lone_impression(step.impression_id);
-    const std::string_view args[] = {"SET", key.view(), "1", "NX", "EXAT", numbers.add(until_s)};
+    const std::string_view args[] = {"SET", key.view(), attempt, "NX", "EXAT", numbers.add(until_s), "GET"};
     sent = client_.call(key.view(), args, deadline_ns(), *call);
   } else {
     const KeyName hash = KeyName::user_hash(*step.user_key);
@@ -182,6 +195,7 @@ bool RedisCapStore::count_impression(const ImpressionStep& step, ImpressionDone&
     }
     args[n++] = numbers.add(step.now_s);
     args[n++] = numbers.add(until_s);
+    args[n++] = attempt;
     args[n++] = numbers.add(settings_.serve_window_s);
     args[n++] = numbers.add(step.issued_s);
     args[n++] = {ad.data(), ad.size()};
@@ -213,14 +227,17 @@ bool RedisCapStore::count_impression(const ImpressionStep& step, ImpressionDone&
 
 void RedisCapStore::finish_impression(ImpressionCall& call, const Reply* reply) {
   ImpressionDone* done = call.done;
+  const std::array<char, 16> attempt = call.attempt;
   impressions_->give_back(&call);
   ImpressionOutcome outcome = ImpressionOutcome::kUnapplied;
   if (reply != nullptr && reply->kind() == Reply::Kind::kInteger) {
     outcome = reply->integer() == 1 ? ImpressionOutcome::kCounted : ImpressionOutcome::kRepeat;
-  } else if (reply != nullptr && reply->kind() == Reply::Kind::kStatus) {
-    outcome = ImpressionOutcome::kCounted;  // SET NX answered OK: a first sighting
   } else if (reply != nullptr && reply->kind() == Reply::Kind::kNil) {
-    outcome = ImpressionOutcome::kRepeat;  // SET NX found the identity
+    outcome = ImpressionOutcome::kCounted;  // SET NX GET: nothing was there, a first sighting
+  } else if (reply != nullptr && reply->kind() == Reply::Kind::kString) {
+    // The identity was there: counted by this attempt before (its answer lost), or a repeat.
+    outcome = reply->text() == std::string_view(attempt.data(), attempt.size()) ? ImpressionOutcome::kCounted
+                                                                                  : ImpressionOutcome::kRepeat;
   }
   switch (outcome) {
     case ImpressionOutcome::kCounted: counters_.impressions_counted.add(); break;

@@ -1,7 +1,11 @@
 #include "service/cluster/cluster_caps.h"
 
 #include "caps/redis_store/redis_cap_metrics.h"
+#include <xxhash.h>
+
 #include <cstdio>
+
+#include "absl/strings/str_cat.h"
 
 #include "redis_cluster/cluster_metrics.h"
 #include "tracking/shared_impressions/unapplied_scan.h"
@@ -33,9 +37,12 @@ caps::redis_store::RedisCapStoreSettings store_settings(const ServiceConfig& con
   return s;
 }
 
-tracking::shared_impressions::SharedImpressionSettings impression_settings(const ServiceConfig& config) {
+tracking::shared_impressions::SharedImpressionSettings impression_settings(const ServiceConfig& config,
+                                                                          uint32_t core, int64_t start_ns) {
   tracking::shared_impressions::SharedImpressionSettings s;
   s.max_in_flight = config.max_cross_core_asks;
+  const std::string seed = absl::StrCat(config.cluster.node_id, "/", core, "/", start_ns);
+  s.attempt_seed = XXH3_64bits(seed.data(), seed.size());
   return s;
 }
 
@@ -45,7 +52,8 @@ ClusterCaps::ClusterCaps(runtime::Reactor& reactor, const ServiceConfig& config,
                          const tracking::impressions::AdCaps& ad_caps, tracking::events::EventLog& log)
     : client_(reactor, client_config(config)),
       store_(client_, reactor.clock(), store_settings(config)),
-      impressions_(reactor.index(), store_, ad_caps, log, reactor.timers(), impression_settings(config)) {}
+      impressions_(reactor.index(), store_, ad_caps, log, reactor.timers(),
+                   impression_settings(config, reactor.index(), reactor.clock().wall_ns())) {}
 
 ClusterCaps::~ClusterCaps() = default;
 

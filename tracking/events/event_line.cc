@@ -108,6 +108,14 @@ void append_event_line(const EventRecord& r, uint64_t seq, std::string& out) {
         member(out, "store");
         append_string(out, r.store);
       }
+      if (r.attempt != 0) {
+        member(out, "attempt");
+        out.push_back('"');
+        uint8_t stamp[8];
+        for (int i = 0; i < 8; ++i) stamp[i] = static_cast<uint8_t>(r.attempt >> (56 - 8 * i));
+        append_hex(out, stamp, sizeof(stamp));
+        out.push_back('"');
+      }
     }
     if (r.code) {
       member(out, "code");
@@ -170,6 +178,13 @@ bool EventLineParser::parse(std::string_view line, ParsedEvent& out) {
     out.token_id = id;
   }
   optional_member(object["store"].get_string(), out.store);
+  std::string_view attempt;
+  if (object["attempt"].get_string().get(attempt) == simdjson::SUCCESS) {
+    if (attempt.size() != 16 || std::from_chars(attempt.data(), attempt.data() + 16, out.attempt, 16).ptr !=
+                                    attempt.data() + 16) {
+      return false;
+    }
+  }
   int64_t code = 0;
   if (object["code"].get_int64().get(code) == simdjson::SUCCESS) out.code = code;
   int64_t reason = 0;

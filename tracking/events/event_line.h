@@ -32,6 +32,7 @@ struct ParsedEvent {
   int64_t expires_s = 0;
   uint64_t token_id = 0;
   std::string_view store;  // "unapplied", "reapplied" or empty (event_record.h)
+  uint64_t attempt = 0;    // with store "unapplied"
   std::optional<int64_t> code;
   std::optional<int64_t> reason;
 };

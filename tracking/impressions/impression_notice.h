@@ -18,6 +18,9 @@ struct ImpressionNotice {
   uint64_t creative_id = 0;
   uint64_t placement_id = 0;
   std::array<uint8_t, 16> request_id{};
+  // Cluster mode: the stamp of the first attempt to count it in the shared store, kept
+  // when it is sent again (tracking/shared_impressions/); 0 until then.
+  uint64_t attempt = 0;
   bool has_user = false;
   std::string user_id;  // capacity kept from call to call
 };

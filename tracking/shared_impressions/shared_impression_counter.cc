@@ -1,5 +1,7 @@
 #include "tracking/shared_impressions/shared_impression_counter.h"
 
+#include <xxhash.h>
+
 #include "caps/user_key.h"
 #include "runtime/check.h"
 
@@ -30,10 +32,20 @@ SharedImpressionCounter::SharedImpressionCounter(uint32_t core, caps::SharedCapS
 SharedImpressionCounter::~SharedImpressionCounter() = default;
 
 void SharedImpressionCounter::count(const impressions::ImpressionNotice& notice) {
-  if (send(notice, /*again=*/false)) return;
-  log_line(notice, /*duplicate=*/false, "unapplied");
+  // Stamped before anything can fail: the unapplied line carries the stamp, so that the
+  // attempt sent again (now or after a restart) is recognised as this one.
+  stamped_ = notice;
+  stamped_.attempt = next_attempt();
+  if (send(stamped_, /*again=*/false)) return;
+  log_line(stamped_, /*duplicate=*/false, "unapplied");
   counters_.unapplied.add();
-  keep(notice);
+  keep(stamped_);
+}
+
+uint64_t SharedImpressionCounter::next_attempt() {
+  const uint64_t n = ++attempts_;
+  const uint64_t stamp = XXH3_64bits_withSeed(&n, sizeof(n), settings_.attempt_seed);
+  return stamp != 0 ? stamp : 1;
 }
 
 void SharedImpressionCounter::keep(const impressions::ImpressionNotice& notice) {
@@ -49,6 +61,7 @@ bool SharedImpressionCounter::send(const impressions::ImpressionNotice& notice, 
   if (free_.empty()) return false;
   InFlight* call = free_.back();
   static_cast<impressions::ImpressionNotice&>(*call) = notice;
+  if (call->attempt == 0) call->attempt = next_attempt();  // a line written before stamps existed
   call->again = again;
   caps::ImpressionStep step;
   if (notice.has_user) step.user_key = caps::user_key(notice.user_id);
@@ -58,6 +71,7 @@ bool SharedImpressionCounter::send(const impressions::ImpressionNotice& notice, 
   step.now_s = notice.time_ms / 1000;
   step.issued_s = notice.issued_s;
   step.expires_s = notice.expires_s;
+  step.attempt = call->attempt;
   if (!store_.count_impression(step, *call)) return false;
   free_.pop_back();
   return true;
@@ -96,6 +110,7 @@ void SharedImpressionCounter::log_line(const impressions::ImpressionNotice& noti
   record.expires_s = notice.expires_s;
   record.token_id = notice.token_id;
   record.store = store;
+  if (store == "unapplied") record.attempt = notice.attempt;
   log_.append(record);
 }
 

@@ -39,6 +39,9 @@ struct SharedImpressionSettings {
   uint32_t max_in_flight = 1024;      // impressions waiting for the store at once
   size_t max_backlog = 1'000'000;     // kept in memory to apply again
   int64_t retry_interval_ms = 1000;
+  // Makes this core's attempt stamps differ from every other core's and every other run's
+  // (a hash of the node id, the core and the start time).
+  uint64_t attempt_seed = 0;
 };
 
 class SharedImpressionCounter {
@@ -68,6 +71,8 @@ class SharedImpressionCounter {
   void answered(InFlight& call, caps::ImpressionOutcome outcome);
   void log_line(const impressions::ImpressionNotice& notice, bool duplicate, std::string_view store);
   void retry();
+  // The stamp of a new first attempt: never 0, never twice.
+  uint64_t next_attempt();
 
   const uint32_t core_;
   caps::SharedCapStore& store_;
@@ -78,6 +83,8 @@ class SharedImpressionCounter {
   std::vector<std::unique_ptr<InFlight>> pool_;
   std::vector<InFlight*> free_;
   std::deque<impressions::ImpressionNotice> backlog_;
+  uint64_t attempts_ = 0;
+  impressions::ImpressionNotice stamped_;  // count()'s copy, capacity kept
   RetryTimer retry_timer_{*this};
   SharedImpressionCounters counters_;
 };

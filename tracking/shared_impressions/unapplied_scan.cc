@@ -72,6 +72,7 @@ UnappliedScan scan_unapplied(const std::string& state_dir, uint32_t core, uint32
       impressions::ImpressionNotice notice;
       notice.time_ms = e.time_ms;
       notice.token_id = e.token_id;
+      notice.attempt = e.attempt;
       notice.issued_s = e.issued_s;
       notice.expires_s = e.expires_s;
       notice.ad_id = e.ad;

@@ -276,15 +276,12 @@ TEST_F(ClusterFaults, AStoreNotAnsweringAtStartIsUsedOnceItAnswers) {
 namespace integration {
 namespace {
 
-// Disabled: it fails, and shows a product bug (docs/cluster.md "Failure policy"). An
-// impression whose store call passes its deadline is logged unapplied, but the call may
+// An impression whose store call passes its deadline is logged unapplied, but the call may
 // still run on the primary (here one paused with SIGSTOP, its requests waiting in its
 // socket; equally a reply slower than --caps-timeout, or a primary killed after it
-// replicated and before its reply left). Sent again, the store finds the identity and
-// answers a repeat: the reapplied line says duplicate, and the impression, counted against
-// the caps in Redis, is counted by no line of any log. The store cannot tell its own
-// earlier attempt from another node's. Run with --gtest_also_run_disabled_tests.
-TEST_F(ClusterFaults, DISABLED_AnImpressionTheStoreRanAfterItsDeadlineIsCountedOnce) {
+// replicated and before its reply left). Sent again with the same attempt stamp, the store
+// recognises its own earlier attempt: the reapplied line says counted, once.
+TEST_F(ClusterFaults, AnImpressionTheStoreRanAfterItsDeadlineIsCountedOnce) {
   ClusterNodes nodes(1, redis_.seed_url());
   ASSERT_TRUE(nodes.ok()) << nodes.error();
   ASSERT_TRUE(nodes.wait_connected(0));
