@@ -211,7 +211,7 @@ TEST_F(ClusterFaults, AStoreNotAnsweringAtStartIsUsedOnceItAnswers) {
   std::vector<uint16_t> ports;
   for (const RedisClusterNode& r : redis_.nodes()) ports.push_back(r.port);
   for (uint16_t port : ports) ASSERT_TRUE(redis_.kill_node(port, SIGSTOP)) << redis_.error();
-  ClusterNodes nodes(2, redis_.seed_url());
+  ClusterNodes nodes(2, redis_.seed_url(), {"--caps-timeout=25ms"});
   ASSERT_TRUE(nodes.ok()) << nodes.error();
 
   // Served meanwhile, capped ads held back; the uncapped ad's impressions wait for the store.
@@ -282,7 +282,7 @@ namespace {
 // replicated and before its reply left). Sent again with the same attempt stamp, the store
 // recognises its own earlier attempt: the reapplied line says counted, once.
 TEST_F(ClusterFaults, AnImpressionTheStoreRanAfterItsDeadlineIsCountedOnce) {
-  ClusterNodes nodes(1, redis_.seed_url());
+  ClusterNodes nodes(1, redis_.seed_url(), {"--caps-timeout=25ms"});
   ASSERT_TRUE(nodes.ok()) << nodes.error();
   ASSERT_TRUE(nodes.wait_connected(0));
   const std::string user = "paused-user";

@@ -34,8 +34,12 @@ ClusterNodes::ClusterNodes(std::vector<std::string> caps_store_urls, std::vector
 }
 
 std::vector<std::string> ClusterNodes::flags_for(size_t i) const {
+  // A patient store and no overload shedding: these tests check what is counted, on
+  // machines as slow as a sanitizer build under load; a test of the deadline or of shedding
+  // sets its own (later flags win).
   std::vector<std::string> flags = {"--catalog=" + catalog_.path(), dirs_[i]->flag(), "--events-flush=100ms",
-                                    "--node-id=node" + std::to_string(i), "--caps-store=" + caps_store_urls_[i]};
+                                    "--node-id=node" + std::to_string(i), "--caps-store=" + caps_store_urls_[i],
+                                    "--caps-timeout=1s", "--shed-lag=0"};
   flags.insert(flags.end(), extra_.begin(), extra_.end());
   return flags;
 }

@@ -14,8 +14,8 @@ namespace integration {
 
 class ClusterNodes {
  public:
-  // Starts count nodes with --caps-store=caps_store_url and the extra flags; ok() says
-  // whether every one serves.
+  // Starts count nodes with --caps-store=caps_store_url, --caps-timeout=1s, --shed-lag=0
+  // and the extra flags (which win); ok() says whether every one serves.
   ClusterNodes(int count, const std::string& caps_store_url, std::vector<std::string> extra = {});
   // One node per URL, each with its own --caps-store.
   ClusterNodes(std::vector<std::string> caps_store_urls, std::vector<std::string> extra = {});
