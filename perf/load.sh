@@ -12,7 +12,7 @@
 #   CONNECTIONS   wrk -c                                     (64)
 #   WARMUP        wrk -d of one uncounted run per server     (1s; 0 skips it)
 #   SEED          decisiond --seed                           (1)
-#   TARGET        decision, video, vast, tracking, mixed or healthz (decision)
+#   TARGET        decision, video, vast, tracking, mixed, cluster or healthz (decision)
 # With TARGET=decision: POST /v1/decision on the public plane, through perf/decision.lua.
 #   DECISION_BODY     the request body; each @USER@ in it becomes u1, u2, ... u$USERS
 #                     ({"placements":[{"key":"home_top","count":2}],"user":{"id":"@USER@"}})
@@ -53,6 +53,15 @@
 #   Decisions are counted from decisiond_decisions_total deltas (wrk counts both kinds of
 #   request). The demo catalog's home_top ads 1001, 1004 and 1007 (and the targeted 1002,
 #   1006) have frequency caps, so each impression updates a cap on the user's owner core.
+# With TARGET=cluster: perf/cluster_load.sh runs instead (its header has the details).
+#   It starts a Redis Cluster of six redis-server processes on loopback (three primaries,
+#   one replica each), then one decisiond with the embedded cap store and one with
+#   --caps-store=redis://... to it, in alternating rounds of perf/decision.lua (home_top,
+#   USERS users, default 100000, after a FILL run of perf/mixed.lua per store so the users
+#   have cap state). Per store: decisions/s, decisiond CPU per decision, p50/p99, store
+#   round trips per decision, decisions made without capped ads, the Redis processes' CPU
+#   per decision; then cluster/embedded CPU and the latency the store adds, and the
+#   primaries' INFO commandstats. Redis runs on the CPUs left (on 2 CPUs: wrk's).
 # With TARGET=healthz: GET, no body, no script.
 #   TARGET_PLANE  which decisiond listener: admin or public  (admin)
 #   TARGET_PATH   the request path; any GET with a fixed reply will do (/healthz)
@@ -91,6 +100,9 @@
 # demo catalog (video and vast: VIDEO_CATALOG), and none of the caller's DECISIOND_<FLAG> environment variables (they
 # would set its flags).
 set -euo pipefail
+
+# TARGET=cluster is another script's, with the same conventions (the environment passes on).
+[[ "${TARGET:-}" != cluster ]] || exec "$(dirname "${BASH_SOURCE[0]}")/cluster_load.sh"
 
 DECISIOND=${DECISIOND:-build/decisiond}
 ROUNDS=${ROUNDS:-3}
@@ -189,7 +201,7 @@ case "$TARGET" in
     TARGET_PLANE=${TARGET_PLANE:-admin}
     TARGET_PATH=${TARGET_PATH:-/healthz}
     ;;
-  *) die "TARGET must be decision, video, vast, tracking, mixed or healthz, not '$TARGET'" ;;
+  *) die "TARGET must be decision, video, vast, tracking, mixed, cluster or healthz, not '$TARGET'" ;;
 esac
 [[ "$TARGET_PATH" == /* ]] || die "TARGET_PATH must start with '/', not '$TARGET_PATH'"
 case "$TARGET_PLANE" in
