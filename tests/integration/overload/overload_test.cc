@@ -17,6 +17,7 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <csignal>
 #include <cstdio>
 #include <string>
 #include <thread>
@@ -332,31 +333,49 @@ TEST(Overload, APipelinedBurstOnOneConnectionIsShedRequestByRequest) {
   for (int i = 0; i < kBurst; ++i) burst += decision_request(i);
   RawConnection connection(server.public_port());
   ASSERT_TRUE(connection.connected());
-  ASSERT_TRUE(connection.send(burst));
-  std::vector<int> statuses;
-  for (int i = 0; i < kBurst; ++i) {
-    const std::optional<HttpReply> reply = connection.read_reply();
-    ASSERT_TRUE(reply.has_value()) << "reply " << i << ": " << connection.last_error();
-    statuses.push_back(reply->status);
-    ASSERT_TRUE(reply->status == 200 || reply->status == 503) << reply->status_line;
-    EXPECT_FALSE(reply->closes_connection());
-    if (reply->status == 503) {
-      EXPECT_EQ(reply->header("Retry-After"), "1");
-      EXPECT_TRUE(IsErrorEnvelope(reply->body, 10098));
+  // The server is stopped while the burst is written, so one turn finds all of it that
+  // fits in the socket buffers: a server on another CPU would otherwise read it in small
+  // pieces as it arrives, one short turn each, and never fall behind. Lag is wall time
+  // since the turn began, so a core preempted before it reaches the first request sheds
+  // the whole burst (right under overload, and what a loaded test machine does at times):
+  // up to 5 bursts, one must show both answers.
+  uint64_t shed_total = 0;
+  bool mixed = false;
+  for (int attempt = 0; attempt < 5 && !mixed; ++attempt) {
+    server.send_signal(SIGSTOP);
+    std::atomic<bool> sent{false};
+    std::thread sender([&] { sent = connection.send(burst); });
+    // Until the kernel buffers hold the burst or are full; either way the next turn has work.
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    server.send_signal(SIGCONT);
+    sender.join();
+    ASSERT_TRUE(sent.load());
+    std::vector<int> statuses;
+    for (int i = 0; i < kBurst; ++i) {
+      const std::optional<HttpReply> reply = connection.read_reply();
+      ASSERT_TRUE(reply.has_value()) << "reply " << i << ": " << connection.last_error();
+      statuses.push_back(reply->status);
+      ASSERT_TRUE(reply->status == 200 || reply->status == 503) << reply->status_line;
+      EXPECT_FALSE(reply->closes_connection());
+      if (reply->status == 503) {
+        EXPECT_EQ(reply->header("Retry-After"), "1");
+        EXPECT_TRUE(IsErrorEnvelope(reply->body, 10098));
+      }
     }
+    const auto shed = static_cast<uint64_t>(std::count(statuses.begin(), statuses.end(), 503));
+    shed_total += shed;
+    std::printf("burst of %d: %llu shed, first shed at %ld\n", kBurst, static_cast<unsigned long long>(shed),
+                static_cast<long>(std::find(statuses.begin(), statuses.end(), 503) - statuses.begin()));
+    mixed = shed > 0 && shed < kBurst;
   }
-  const auto shed = static_cast<uint64_t>(std::count(statuses.begin(), statuses.end(), 503));
-  std::printf("burst of %d: %llu shed, first shed at %ld\n", kBurst, static_cast<unsigned long long>(shed),
-              static_cast<long>(std::find(statuses.begin(), statuses.end(), 503) - statuses.begin()));
-  EXPECT_GT(std::count(statuses.begin(), statuses.end(), 200), 0);
-  EXPECT_GT(shed, 0u);
+  EXPECT_TRUE(mixed) << "no burst was both admitted in part and shed in part";
 
   // The same connection is served again once the burst is answered.
   ASSERT_TRUE(connection.send(decision_request(0)));
   const std::optional<HttpReply> after = connection.read_reply();
   ASSERT_TRUE(after.has_value()) << connection.last_error();
   EXPECT_EQ(after->status, 200);
-  EXPECT_EQ(shed_counter(server), static_cast<double>(shed));
+  EXPECT_EQ(shed_counter(server), static_cast<double>(shed_total));
 }
 
 }  // namespace
