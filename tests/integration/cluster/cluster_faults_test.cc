@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <functional>
 #include <map>
 #include <set>
 #include <sstream>
@@ -206,12 +207,11 @@ TEST_F(ClusterFaults, SlotsReshardedUnderLoadLoseAndDoubleNothing) {
   EXPECT_GT(checked, 0u) << "no user reached ad 1's cap under the load";
 }
 
-TEST_F(ClusterFaults, AStoreNotAnsweringAtStartIsUsedOnceItAnswers) {
-  // The ports read while the nodes answer: nodes() asks them their roles.
-  std::vector<uint16_t> ports;
-  for (const RedisClusterNode& r : redis_.nodes()) ports.push_back(r.port);
-  for (uint16_t port : ports) ASSERT_TRUE(redis_.kill_node(port, SIGSTOP)) << redis_.error();
-  ClusterNodes nodes(2, redis_.seed_url(), {"--caps-timeout=25ms"});
+// Two nodes start while every store process is away (taken away by the caller), serve
+// without capped ads and log their impressions unapplied; once bring_back() has the store
+// answering again, capped ads serve on both nodes and every impression is counted once.
+void ServeWhileTheStoreIsAwayThenCatchUp(const std::string& seed_url, const std::function<bool()>& bring_back) {
+  ClusterNodes nodes(2, seed_url, {"--caps-timeout=25ms"});
   ASSERT_TRUE(nodes.ok()) << nodes.error();
 
   // Served meanwhile, capped ads held back; the uncapped ad's impressions wait for the store.
@@ -242,7 +242,7 @@ TEST_F(ClusterFaults, AStoreNotAnsweringAtStartIsUsedOnceItAnswers) {
   std::map<std::string, size_t> unapplied = unapplied_lines();
   for (const std::string& id : ids) EXPECT_EQ(unapplied[id], 1u) << "identity " << id;
 
-  for (uint16_t port : ports) ASSERT_TRUE(redis_.kill_node(port, SIGCONT)) << redis_.error();
+  ASSERT_TRUE(bring_back());
   const int64_t resumed_ms = unix_now_ms();
   // Capped ads serve again (a fresh user each try, so no cap holds them back).
   for (size_t node = 0; node < nodes.size(); ++node) {
@@ -268,6 +268,33 @@ TEST_F(ClusterFaults, AStoreNotAnsweringAtStartIsUsedOnceItAnswers) {
     if (l.kind == "impression" && l.store == "reapplied") ++reapplied[l.token];
   }
   for (const std::string& id : ids) EXPECT_EQ(reapplied[id], 1u) << "identity " << id;
+}
+
+
+TEST_F(ClusterFaults, AStoreNotAnsweringAtStartIsUsedOnceItAnswers) {
+  // Paused: connections are accepted by the kernel and requests wait unanswered.
+  std::vector<uint16_t> ports;
+  for (const RedisClusterNode& r : redis_.nodes()) ports.push_back(r.port);
+  for (uint16_t port : ports) ASSERT_TRUE(redis_.kill_node(port, SIGSTOP)) << redis_.error();
+  ServeWhileTheStoreIsAwayThenCatchUp(redis_.seed_url(), [&] {
+    for (uint16_t port : ports) {
+      if (!redis_.kill_node(port, SIGCONT)) return false;
+    }
+    return true;
+  });
+}
+
+TEST_F(ClusterFaults, AClusterDownAtStartIsUsedOnceItComesUp) {
+  // Down: every process killed, so connecting is refused; restarted later on the same
+  // ports from the same nodes.conf files, the cluster comes back whole.
+  std::vector<uint16_t> ports;
+  for (const RedisClusterNode& r : redis_.nodes()) ports.push_back(r.port);
+  for (uint16_t port : ports) ASSERT_TRUE(redis_.kill_node(port, SIGKILL)) << redis_.error();
+  ServeWhileTheStoreIsAwayThenCatchUp(redis_.seed_url(), [&] {
+    const bool up = redis_.restart_nodes(ports);
+    EXPECT_TRUE(up) << redis_.error();
+    return up;
+  });
 }
 
 }  // namespace

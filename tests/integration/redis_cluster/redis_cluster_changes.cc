@@ -120,10 +120,14 @@ bool RedisCluster::wait_for_failover(uint16_t dead_port, std::chrono::millisecon
                   timeout, promoted);
 }
 
-bool RedisCluster::restart_node(uint16_t port) {
-  RedisNode* node = find(port);
-  if (node == nullptr || node->running()) return fail("restart_node: no stopped node on port " + std::to_string(port));
-  if (!node->start(cli_)) return fail("restart_node: " + node->error());
+bool RedisCluster::restart_node(uint16_t port) { return restart_nodes({port}); }
+
+bool RedisCluster::restart_nodes(const std::vector<uint16_t>& ports) {
+  for (uint16_t port : ports) {
+    RedisNode* node = find(port);
+    if (node == nullptr || node->running()) return fail("restart_node: no stopped node on port " + std::to_string(port));
+    if (!node->start(cli_)) return fail("restart_node: " + node->error());
+  }
   return wait_until_settled();
 }
 

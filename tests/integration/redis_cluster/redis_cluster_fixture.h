@@ -79,6 +79,9 @@ class RedisCluster {
   bool wait_for_failover(uint16_t dead_port, std::chrono::milliseconds timeout = kClusterSettleTimeout);
   // The same port, folder and nodes.conf: the node rejoins (as a replica after a failover).
   bool restart_node(uint16_t port);
+  // Several at once, then until settled: a whole cluster stopped comes back from its
+  // nodes.conf files with the same ids, roles and slots (its keys gone: no persistence).
+  bool restart_nodes(const std::vector<uint16_t>& ports);
   // redis-cli --cluster reshard, then until every node agrees.
   bool reshard(uint16_t from_port, uint16_t to_port, int slot_count);
   // For ASK tests: the slot IMPORTING on `to` and MIGRATING on `from`, then its keys moved
