@@ -23,7 +23,7 @@ configure: deps
 	  || { cat $(BUILD_DIR).configure.log; exit 1; }
 
 build: configure
-	@cmake --build $(BUILD_DIR) --target decisiond -j$(JOBS)
+	@cmake --build $(BUILD_DIR) --target programs -j$(JOBS)
 
 run: build
 	$(BUILD_DIR)/decisiond $(ARGS)
