@@ -129,10 +129,10 @@ TEST(CatalogSwapUnderLoad, NoRequestFailsNoReplyMixesTwoCatalogsAndMemoryReturns
   const std::string catalog_a = attributable_catalog_json('A', "swap-A", kAdsPerCatalog);
   const std::string catalog_b = attributable_catalog_json('B', "swap-B", kAdsPerCatalog);
   const TempFile start_file("catalog.json", catalog_a);
-  std::vector<std::string> flags = {"--cores=2", "--catalog=" + start_file.path()};
-  // Under ASan a core's loop runs a few times slower and passes --shed-lag's 20 ms now and
-  // then: shedding is not what this test is about.
-  if (decision::testing::kAddressSanitizer) flags.push_back("--shed-lag=0");
+  // Shedding is not what this test is about: under ASan, or on a machine other work keeps
+  // busy, a core's loop passes --shed-lag's 20 ms now and then and sheds (88 of about
+  // 30,000 requests in one run beside two other builds), which is no swap's fault.
+  std::vector<std::string> flags = {"--cores=2", "--catalog=" + start_file.path(), "--shed-lag=0"};
   ServerProcess server(standard_flags(flags));
   ASSERT_TRUE(server.serving()) << server.start_error();
   const pid_t pid = server.pid();
