@@ -49,8 +49,10 @@ class ServerProcess {
   std::string admin_url(const std::string& path) const;
   std::string public_url(const std::string& path) const;
 
-  // The server's process id while it runs (for /proc reads), -1 once it has been reaped.
+  // The server's process id (for /proc reads and signals of its own), -1 if it never started.
   pid_t pid() const { return pid_; }
+  // Sends signal; one that may end the process (anything but SIGSTOP and SIGCONT) makes
+  // its exit expected, so the destructor does not report it.
   void send_signal(int signal);
   // nullopt while it is still running at the deadline.
   std::optional<ExitStatus> wait_for_exit(std::chrono::milliseconds timeout = kExitTimeout);
@@ -68,6 +70,7 @@ class ServerProcess {
   bool serving_ = false;
   std::string start_error_;
   std::optional<ExitStatus> exit_;
+  bool signalled_ = false;  // a signal that may end it was sent: its exit is expected
   std::string public_host_;
   uint16_t public_port_ = 0;
   std::string admin_host_;
