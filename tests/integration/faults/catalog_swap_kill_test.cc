@@ -118,13 +118,16 @@ TEST_F(CatalogSwapKill, Kill9DuringAnUploadRestartsOnTheWholeCatalogFileLosingNo
     std::thread flow([&] { sender_.send(*server, "upload-" + std::to_string(cycle) + "-flowing-", 100000, &stop); });
     std::atomic<long> reply_status{0};
     std::thread upload([&] { reply_status = upload_catalog(*server, uploaded).status; });
+    // What the server showed just before the kill, to assert the kill landed where named.
+    std::string served_before_kill;
     if (point == Point::kWhileBuilding) {
       std::this_thread::sleep_for(std::chrono::milliseconds(30));
+      served_before_kill = served_revision(*server);
     } else if (point == Point::kWhileCoresAdopt) {
       // The first scrape that shows the upload's revision: some core serves it, and the
       // reply may not have left yet.
       const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
-      while (served_revision(*server) != "uploaded-2" && reply_status == 0 &&
+      while ((served_before_kill = served_revision(*server)) != "uploaded-2" && reply_status == 0 &&
              std::chrono::steady_clock::now() < deadline) {
       }
     } else {
@@ -139,7 +142,15 @@ TEST_F(CatalogSwapKill, Kill9DuringAnUploadRestartsOnTheWholeCatalogFileLosingNo
     flow.join();
     upload.join();
     ASSERT_TRUE(server->wait_for_exit());
-    std::printf("kill %d: upload answered %ld before the kill (0: not answered)\n", cycle, reply_status.load());
+    std::printf("kill %d: upload answered %ld before the kill (0: not answered), revision served then %s\n", cycle,
+                reply_status.load(), served_before_kill.c_str());
+    if (point == Point::kWhileBuilding) {
+      // Not answered, and no core served the upload yet: the kill landed in the build.
+      EXPECT_EQ(reply_status, 0) << "kill " << cycle << " landed after the upload's reply, not in its build";
+      EXPECT_EQ(served_before_kill, "file-1") << "kill " << cycle << " landed after a core adopted the upload";
+    } else if (point == Point::kWhileCoresAdopt) {
+      EXPECT_EQ(served_before_kill, "uploaded-2") << "kill " << cycle << " landed before any core served the upload";
+    }
     ++cycle;
   }
   std::unique_ptr<ServerProcess> server = start();
