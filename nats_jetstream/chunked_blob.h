@@ -53,7 +53,8 @@ struct BlobReadOptions {
 absl::StatusOr<std::string> read_blob(jsCtx* jetstream, const BlobPlace& place, const StoredBlob& blob,
                                       const BlobReadOptions& options = {});
 
-// Removes the messages of subjects matching filter stored before sequence seq.
+// Removes the messages of subjects matching filter stored before sequence seq (none for a
+// seq of 0 or 1).
 absl::Status purge_before(jsCtx* jetstream, const std::string& stream, const std::string& filter, uint64_t seq);
 
 // 64 lower-case hex digits.

@@ -44,7 +44,7 @@ absl::StatusOr<KeyValueBucket> KeyValueBucket::open_or_create(jsCtx* jetstream, 
   config.Bucket = spec.name.c_str();
   config.Replicas = spec.replicas;
   config.History = static_cast<uint8_t>(spec.history);
-  config.TTL = spec.max_age.count() * 1000;  // the library takes milliseconds
+  config.TTL = spec.max_age.count() * 1'000'000'000;  // nanoseconds: the stream's MaxAge as it is
   config.MaxValueSize = spec.max_value_bytes;
   config.StorageType = js_FileStorage;
   kvStore* store = nullptr;
