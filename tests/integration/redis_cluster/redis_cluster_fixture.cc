@@ -5,6 +5,7 @@
 #include <thread>
 
 #include "tests/integration/redis_cluster/child_command.h"
+#include "tests/integration/redis_cluster/fixture_files.h"
 
 namespace integration {
 
