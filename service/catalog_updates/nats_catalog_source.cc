@@ -70,6 +70,7 @@ NatsCatalogSource::NatsCatalogSource(NatsCatalogSettings settings,
     std::abort();
   }
   report_.node_id = settings_.node_id;
+  report_.waiting = "starting";
 }
 
 NatsCatalogSource::~NatsCatalogSource() {
@@ -234,7 +235,11 @@ void NatsCatalogSource::consider(const nats_jetstream::KeyValueEntry& entry) {
 bool NatsCatalogSource::fetch(const RevisionRecord& record) {
   {
     const std::lock_guard<std::mutex> lock(mutex_);
-    if (wait_.load() != CatalogWait::kNone) wait_.store(CatalogWait::kFetching);
+    if (wait_.load() != CatalogWait::kNone) {
+      wait_.store(CatalogWait::kFetching);
+      report_.waiting = wait_text(CatalogWait::kFetching);
+      report_changed_ = true;
+    }
   }
   const Clock::time_point started = Clock::now();
   nats_jetstream::BlobReadOptions options;
