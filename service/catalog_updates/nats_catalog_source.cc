@@ -307,10 +307,14 @@ void NatsCatalogSource::report_if_due() {
   report.reported_unix_ms = wall_now_ms();
   absl::StatusOr<uint64_t> written = nodes_->put(node_key(name(), settings_.node_id), to_json(report));
   if (!written.ok()) {
-    note(wait_.load(), absl::StrCat("the node report could not be written: ", written.status().message()));
+    // A bucket just created has no leader for a moment: said once, retried quietly.
+    const std::string why = absl::StrCat("the node report could not be written: ", written.status().message());
+    if (why != last_report_error_) std::fprintf(stderr, "decisiond: catalog %s: %s\n", described_.c_str(), why.c_str());
+    last_report_error_ = why;
     nodes_.reset();
     return again();
   }
+  last_report_error_.clear();
   report_at_ = Clock::now() + kNodeReportInterval;
 }
 

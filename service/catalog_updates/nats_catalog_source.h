@@ -119,6 +119,7 @@ class NatsCatalogSource {
   std::chrono::steady_clock::time_point report_at_;
   std::string last_note_;
   std::string last_fetch_error_;
+  std::string last_report_error_;
 
   std::atomic<CatalogWait> wait_{CatalogWait::kServers};
   NatsCatalogCounters counters_;
