@@ -11,6 +11,7 @@
 #include "http/limits.h"
 #include "runtime/socket_address.h"
 #include "service/cluster_flags.h"
+#include "service/events_sink_flags.h"
 
 namespace service {
 
@@ -39,6 +40,7 @@ struct ServiceConfig {
   http::HttpLimits public_limits;
   http::HttpLimits admin_limits;
   ClusterSettings cluster;
+  EventsSinkSettings events_sink;
 };
 
 // Reads the flags (already loaded by load_flags) into a checked configuration; the error
