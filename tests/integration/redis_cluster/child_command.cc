@@ -38,7 +38,7 @@ void tie_to_parent(pid_t parent) {
 
 void exec_or_exit(std::vector<char*>& argv) {
   ::execve(argv[0], argv.data(), environ);
-  const char message[] = "redis fixture: execve failed\n";
+  const char message[] = "test fixture: execve failed\n";
   [[maybe_unused]] ssize_t n = ::write(STDERR_FILENO, message, sizeof(message) - 1);
   ::_exit(127);
 }
@@ -158,6 +158,14 @@ bool reap_within(pid_t pid, std::chrono::milliseconds timeout) {
     // Polling interval only; the bound is the caller's timeout.
     std::this_thread::sleep_for(std::chrono::milliseconds(5));
   }
+}
+
+bool end_process_group(pid_t pid, int signal, std::chrono::milliseconds grace) {
+  ::kill(-pid, signal);
+  ::kill(-pid, SIGCONT);  // a paused process must run to act on SIGTERM
+  if (!reap_within(pid, grace)) return false;
+  ::kill(-pid, SIGKILL);  // anything it forked
+  return true;
 }
 
 void stop_process_groups(const std::vector<pid_t>& pids, std::chrono::milliseconds grace) {

@@ -1,6 +1,6 @@
 #pragma once
-// The child processes of the Redis fixtures: redis-server in the background, tied to the
-// test process so it dies with it, and redis-cli run to its end under a deadline.
+// The child processes of the test fixtures (Redis, NATS): a server in the background, tied
+// to the test process so it dies with it, and a client tool run to its end under a deadline.
 #include <sys/types.h>
 
 #include <chrono>
@@ -30,6 +30,10 @@ pid_t start_background(const std::vector<std::string>& argv, const std::string& 
 
 // Reaps pid if it exits within timeout.
 bool reap_within(pid_t pid, std::chrono::milliseconds timeout);
+
+// Sends signal, one that ends a process, to the group of pid (from start_background): true
+// once pid exited within grace and was reaped, and whatever it forked got SIGKILL.
+bool end_process_group(pid_t pid, int signal, std::chrono::milliseconds grace);
 
 // SIGTERM to each group, then SIGKILL to whatever is still running at the deadline; every
 // pid is reaped on return.

@@ -1,46 +1,18 @@
 #include "tests/integration/redis_cluster/redis_node.h"
 
-#include <arpa/inet.h>
-#include <netinet/in.h>
 #include <signal.h>
-#include <stdlib.h>
-#include <sys/socket.h>
-#include <unistd.h>
 
-#include <deque>
 #include <filesystem>
 #include <fstream>
-#include <thread>
 
 #include "tests/integration/redis_cluster/child_command.h"
+#include "tests/integration/redis_cluster/deadline_poll.h"
+#include "tests/integration/redis_cluster/fixture_files.h"
+#include "tests/integration/redis_cluster/loopback_ports.h"
 
 namespace integration {
 
 namespace {
-
-// Free loopback ports, learned by binding port 0; all sockets stay open until every port
-// is known so that the ports differ from each other. Another process may still take one
-// before redis-server binds it: start() then picks again.
-std::vector<uint16_t> free_ports(size_t count) {
-  std::vector<int> fds;
-  std::vector<uint16_t> ports;
-  for (size_t i = 0; i < count; ++i) {
-    const int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-    if (fd < 0) break;
-    fds.push_back(fd);
-    sockaddr_in address{};
-    address.sin_family = AF_INET;
-    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    socklen_t length = sizeof(address);
-    if (::bind(fd, reinterpret_cast<sockaddr*>(&address), sizeof(address)) != 0 ||
-        ::getsockname(fd, reinterpret_cast<sockaddr*>(&address), &length) != 0) {
-      break;
-    }
-    ports.push_back(ntohs(address.sin_port));
-  }
-  for (int fd : fds) ::close(fd);
-  return ports.size() == count ? ports : std::vector<uint16_t>{};
-}
 
 std::string trim(const std::string& text) {
   const size_t begin = text.find_first_not_of(" \t\r\n");
@@ -49,28 +21,10 @@ std::string trim(const std::string& text) {
   return text.substr(begin, end - begin + 1);
 }
 
-std::string tail_of_file(const std::string& path, size_t lines) {
-  std::ifstream in(path);
-  std::deque<std::string> last;
-  std::string line;
-  while (std::getline(in, line)) {
-    last.push_back(line);
-    if (last.size() > lines) last.pop_front();
-  }
-  std::string out;
-  for (const std::string& l : last) out += "    " + l + "\n";
-  return out;
-}
-
 constexpr int kStartAttempts = 3;
+constexpr std::chrono::milliseconds kStartPollInterval{20};
 
 }  // namespace
-
-std::string make_temp_dir(const std::string& prefix) {
-  std::string pattern = (std::filesystem::temp_directory_path() / (prefix + "-XXXXXX")).string();
-  if (::mkdtemp(pattern.data()) == nullptr) return {};
-  return pattern;
-}
 
 RedisCli::RedisCli(RedisCredentials credentials)
     : program_(find_program("redis-cli")), credentials_(std::move(credentials)) {}
@@ -181,7 +135,7 @@ bool RedisNode::start(const RedisCli& cli) {
   const bool pick_ports = port_ == 0;
   for (int attempt = 0; attempt < kStartAttempts; ++attempt) {
     if (pick_ports) {
-      const std::vector<uint16_t> ports = free_ports(settings_.cluster ? 2 : 1);
+      const std::vector<uint16_t> ports = free_loopback_ports(settings_.cluster ? 2 : 1);
       if (ports.empty()) {
         error_ = "no free loopback port";
         return false;
@@ -204,39 +158,37 @@ bool RedisNode::start_once(const RedisCli& cli, bool* port_taken) {
     error_ = "fork failed for redis-server";
     return false;
   }
-  const auto deadline = std::chrono::steady_clock::now() + kRedisStartTimeout;
-  CliReply last;
-  while (std::chrono::steady_clock::now() < deadline) {
-    last = cli.run(port_, {"PING"}, std::chrono::milliseconds(2000));
-    if (last.ok && last.out == "PONG") {
-      error_.clear();
-      return true;
-    }
-    if (reap_within(pid_, std::chrono::milliseconds(0))) {  // it exited
-      pid_ = -1;
-      const std::string log = log_tail(40);
-      *port_taken = log.find("Address already in use") != std::string::npos;
-      error_ = "redis-server on port " + std::to_string(port_) + " exited during start:\n" + log;
-      return false;
-    }
-    // Polling interval only; the bound is kRedisStartTimeout.
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  bool exited = false;
+  const PollResult waited = poll_until_settled(kRedisStartTimeout, kStartPollInterval, [&](bool* give_up) {
+    const CliReply ping = cli.run(port_, {"PING"}, std::chrono::milliseconds(2000));
+    if (ping.ok && ping.out == "PONG") return std::string();
+    exited = *give_up = reap_within(pid_, std::chrono::milliseconds(0));
+    return ping.ok ? "PING answered " + ping.out : ping.error;
+  });
+  if (waited.settled) {
+    error_.clear();
+    return true;
+  }
+  if (exited) {
+    pid_ = -1;
+    const std::string log = log_tail(40);
+    *port_taken = log.find("Address already in use") != std::string::npos;
+    error_ = "redis-server on port " + std::to_string(port_) + " exited during start:\n" + log;
+    return false;
   }
   error_ = "redis-server on port " + std::to_string(port_) + " did not answer PING within " +
-           std::to_string(kRedisStartTimeout.count()) + " ms (" + last.error + "):\n" + log_tail();
+           std::to_string(kRedisStartTimeout.count()) + " ms (" + waited.last_problem + "):\n" + log_tail();
   return false;
 }
 
 bool RedisNode::signal(int signal) {
   if (pid_ <= 0) return false;
   if (signal == SIGSTOP || signal == SIGCONT) return ::kill(pid_, signal) == 0;
-  ::kill(-pid_, signal);
-  if (!reap_within(pid_, kRedisStopGrace)) {
+  if (!end_process_group(pid_, signal, kRedisStopGrace)) {
     error_ = "redis-server on port " + std::to_string(port_) + " still running " +
              std::to_string(kRedisStopGrace.count()) + " ms after signal " + std::to_string(signal);
     return false;
   }
-  ::kill(-pid_, SIGKILL);  // anything it forked
   pid_ = -1;
   return true;
 }

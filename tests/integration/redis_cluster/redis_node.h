@@ -46,9 +46,6 @@ class RedisCli {
   RedisCredentials credentials_;
 };
 
-// A fresh directory under $TMPDIR (or /tmp) named prefix-XXXXXX; empty on failure.
-std::string make_temp_dir(const std::string& prefix);
-
 struct RedisNodeSettings {
   std::string dir;  // the node's own folder; created if missing
   bool cluster = false;

@@ -2,6 +2,8 @@
 
 #include <filesystem>
 
+#include "tests/integration/redis_cluster/fixture_files.h"
+
 namespace integration {
 
 RedisServer::RedisServer(std::string password) : cli_(RedisCredentials{std::move(password), ""}) {
