@@ -12,6 +12,7 @@
 #include "service/cross_origin.h"
 #include "service/process_metrics.h"
 #include "tracking/endpoint/tracking_metrics.h"
+#include "tracking/event_shipping/ship_metrics.h"
 #include "tracking/events/event_log_metrics.h"
 #include "tracking/events/log_files.h"
 #include "tracking/impressions/impression_metrics.h"
@@ -152,6 +153,10 @@ void CoreServices::register_metrics() {
   metrics.add(core, access_log::kAccessLogMetricTable, access_log_.counters());
   metrics.add(core, runtime::kReactorLoadMetricTable, reactor_.load());
   if (cluster_) cluster_->register_metrics(metrics, core);
+  if (view_.shipper != nullptr) {
+    metrics.add(core, tracking::event_shipping::kShipCoreMetricTable, view_.shipper->core_counters(core));
+    metrics.add(core, tracking::event_shipping::kShipperMetricTable, view_.shipper->counters());
+  }
 }
 
 absl::Status CoreServices::start() {

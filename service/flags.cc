@@ -253,6 +253,7 @@ absl::StatusOr<ServiceConfig> resolve_config() {
     if (absl::Status s = resolve(c); !s.ok()) return s;
   }
   if (absl::Status s = resolve_cluster_flags(c.cluster); !s.ok()) return s;
+  if (absl::Status s = resolve_events_sink_flags(c.cluster.node_id, c.events_sink); !s.ok()) return s;
   return c;
 }
 

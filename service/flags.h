@@ -12,6 +12,7 @@
 #include "nats_jetstream/server_list.h"
 #include "runtime/socket_address.h"
 #include "service/cluster_flags.h"
+#include "service/events_sink_flags.h"
 
 namespace service {
 
@@ -43,6 +44,7 @@ struct ServiceConfig {
   http::HttpLimits public_limits;
   http::HttpLimits admin_limits;
   ClusterSettings cluster;
+  EventsSinkSettings events_sink;
 };
 
 // Reads the flags (already loaded by load_flags) into a checked configuration; the error

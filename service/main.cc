@@ -20,6 +20,7 @@
 #include "service/catalog_updates/catalog_build.h"
 #include "service/catalog_updates/update_loop.h"
 #include "service/core_services.h"
+#include "service/events_sink.h"
 #include "service/flag_loader.h"
 #include "service/flags.h"
 #include "service/process_view.h"
@@ -337,12 +338,16 @@ int serve(const service::ServiceConfig& config) {
   if (!recover(config, clock, *inputs.catalog.served, recovered)) return 1;
   view.recovered = &recovered.cores;
 
+  // Made before the cores, which register its metrics; started once they have made their logs.
+  std::unique_ptr<tracking::event_shipping::EventShipper> shipper = service::make_event_shipper(config);
+  view.shipper = shipper.get();
   std::vector<std::unique_ptr<service::CoreServices>> owned(config.cores);
   runtime::CoreGroup group(core_group_config(config), clock);
   if (absl::Status started = start_cores(group, view, listeners, owned); !started.ok()) {
     std::fprintf(stderr, "decisiond: cannot start: %s\n", std::string(started.message()).c_str());
     return 1;
   }
+  if (shipper) shipper->start();
   std::fprintf(stderr, "decisiond: serving public=%s admin=%s cores=%u io_uring=%s catalog=%s\n",
                listeners.public_bound.to_string().c_str(), listeners.admin_bound.to_string().c_str(), config.cores,
                view.io_uring_mode.c_str(), view.catalog->snapshot->revision().data());
@@ -356,6 +361,8 @@ int serve(const service::ServiceConfig& config) {
   std::fprintf(stderr, "decisiond: shutting down\n");
   if (inputs.nats_catalog) inputs.nats_catalog->stop();
   stop_cores(group, view, config.cores);
+  // The cores have written and synced every line: a last effort ships them, bounded.
+  if (shipper) shipper->stop(std::chrono::milliseconds(absl::ToInt64Milliseconds(config.drain_timeout)));
   std::fprintf(stderr, "decisiond: stopped\n");
   return 0;
 }

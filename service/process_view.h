@@ -20,6 +20,7 @@
 #include "service/catalog_updates/upload_queue.h"
 #include "service/flags.h"
 #include "tracking/endpoint/tracking_handler.h"
+#include "tracking/event_shipping/event_shipper.h"
 #include "tracking/tokens/key_ring.h"
 #include "tracking/state/core_state.h"
 
@@ -69,6 +70,9 @@ struct ProcessView {
   // Catalog uploads on their way to the update loop, and what it reports back.
   UploadQueue uploads;
   UpdateStats updates;
+  // The event shipper of --events-sink (owned by main), or null; each core registers its
+  // metrics.
+  const tracking::event_shipping::EventShipper* shipper = nullptr;
   // What each core exports on /metrics, in page order; each core fills its own list during
   // set-up (CoreServices::register_metrics), before any core serves.
   runtime::MetricRegistry metrics;

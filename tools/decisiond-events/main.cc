@@ -1,120 +1,31 @@
-// decisiond-events: reads the event log of a state directory (docs/events.md).
+// decisiond-events: reads the event log (docs/events.md), from state directories or from
+// the NATS JetStream stream the nodes of a cluster ship their logs to.
 //
-//   decisiond-events --state-dir DIR print   [filters] [--json]
-//   decisiond-events --state-dir DIR summary [filters] [--json]
+//   decisiond-events --state-dir DIR [--state-dir DIR...] (print|summary) [filters] [--json]
+//   decisiond-events --from nats://HOST:PORT[,...] [--stream NAME] [--node ID] [--creds FILE]
+//                    (print|summary) [filters] [--json]
 //
 // filters: --kind K, --ad ID, --user U, --since T, --until T (T: unix milliseconds or an
 // RFC 3339 time; since inclusive, until exclusive). `print` writes the matching lines as
-// stored, every core's files (rotated and live) merged by time; `summary` counts them by
-// kind, by ad and by hour (UTC). Lines that are not whole events (a torn last line) are
-// skipped and counted on stderr. Exit status: 0, or 2 for bad arguments.
+// stored, merged by time (then core, seq and the line itself, so that the union of several
+// nodes' logs and the stream they were shipped to print the same, line for line);
+// `summary` counts them by kind, by ad and by hour (UTC). Lines that are not whole events
+// (a torn last line) are skipped and counted on stderr. Exit status: 0; 1 when the stream
+// cannot be read; 2 for bad arguments.
+#include <algorithm>
 #include <cstdio>
-#include <cstring>
-#include <map>
-#include <optional>
 #include <string>
+#include <tuple>
 #include <vector>
 
-#include "absl/strings/numbers.h"
-#include "absl/time/time.h"
-#include "tracking/events/event_log_reader.h"
-#include "tracking/events/log_files.h"
+#include "tools/decisiond-events/command_line.h"
+#include "tools/decisiond-events/event_sources.h"
+#include "tools/decisiond-events/event_summary.h"
 
 namespace {
 
+using decisiond_events::Options;
 using tracking::events::ParsedEvent;
-
-struct Options {
-  std::string state_dir;
-  std::string command;
-  std::optional<std::string> kind;
-  std::optional<uint64_t> ad;
-  std::optional<std::string> user;
-  std::optional<int64_t> since_ms;
-  std::optional<int64_t> until_ms;
-  bool json = false;
-};
-
-int usage(const char* why) {
-  std::fprintf(stderr,
-               "decisiond-events: %s\n"
-               "usage: decisiond-events --state-dir DIR (print|summary) [--kind K] [--ad ID] [--user U]\n"
-               "                        [--since T] [--until T] [--json]\n"
-               "       T: unix milliseconds or RFC 3339 (2026-11-24T10:00:00Z)\n",
-               why);
-  return 2;
-}
-
-std::optional<int64_t> parse_time_ms(const std::string& text) {
-  int64_t ms = 0;
-  if (absl::SimpleAtoi(text, &ms)) return ms;
-  absl::Time t;
-  std::string error;
-  if (absl::ParseTime(absl::RFC3339_full, text, &t, &error)) return absl::ToUnixMillis(t);
-  return std::nullopt;
-}
-
-std::optional<Options> parse(int argc, char** argv, const char** error) {
-  Options o;
-  for (int i = 1; i < argc; ++i) {
-    std::string arg = argv[i];
-    std::string value;
-    const size_t equals = arg.find('=');
-    const bool takes_value = arg != "--json" && arg.rfind("--", 0) == 0;
-    if (takes_value) {
-      if (equals != std::string::npos) {
-        value = arg.substr(equals + 1);
-        arg = arg.substr(0, equals);
-      } else if (i + 1 < argc) {
-        value = argv[++i];
-      } else {
-        *error = "a flag lacks its value";
-        return std::nullopt;
-      }
-    }
-    if (arg == "--state-dir") {
-      o.state_dir = value;
-    } else if (arg == "--kind") {
-      o.kind = value;
-    } else if (arg == "--ad") {
-      uint64_t ad = 0;
-      if (!absl::SimpleAtoi(value, &ad)) {
-        *error = "--ad must be an ad id";
-        return std::nullopt;
-      }
-      o.ad = ad;
-    } else if (arg == "--user") {
-      o.user = value;
-    } else if (arg == "--since" || arg == "--until") {
-      const std::optional<int64_t> ms = parse_time_ms(value);
-      if (!ms) {
-        *error = "--since and --until take unix milliseconds or an RFC 3339 time";
-        return std::nullopt;
-      }
-      (arg == "--since" ? o.since_ms : o.until_ms) = ms;
-    } else if (arg == "--json") {
-      o.json = true;
-    } else if (arg == "print" || arg == "summary") {
-      if (!o.command.empty()) {
-        *error = "one command only";
-        return std::nullopt;
-      }
-      o.command = arg;
-    } else {
-      *error = "unknown argument";
-      return std::nullopt;
-    }
-  }
-  if (o.state_dir.empty()) {
-    *error = "--state-dir is required";
-    return std::nullopt;
-  }
-  if (o.command.empty()) {
-    *error = "say print or summary";
-    return std::nullopt;
-  }
-  return o;
-}
 
 bool matches(const Options& o, const ParsedEvent& e) {
   if (o.kind && e.kind != *o.kind) return false;
@@ -125,131 +36,64 @@ bool matches(const Options& o, const ParsedEvent& e) {
   return true;
 }
 
-std::string hour_of(int64_t time_ms) {
-  return absl::FormatTime("%Y-%m-%dT%H:00Z", absl::FromUnixMillis(time_ms), absl::UTCTimeZone());
-}
-
-void json_string(std::string& out, std::string_view text) {
-  out.push_back('"');
-  for (char c : text) {
-    if (c == '"' || c == '\\') out.push_back('\\');
-    out.push_back(c);
+struct Line {
+  int64_t time_ms;
+  uint32_t core;
+  uint64_t seq;
+  std::string text;
+  friend bool operator<(const Line& a, const Line& b) {
+    return std::tie(a.time_ms, a.core, a.seq, a.text) < std::tie(b.time_ms, b.core, b.seq, b.text);
   }
-  out.push_back('"');
-}
-
-struct Summary {
-  uint64_t events = 0;
-  uint64_t duplicates = 0;  // impression calls of a token already counted
-  // Impressions that count, across the logs of every node of a cluster: neither repeats nor
-  // lines the shared cap store has not settled yet (docs/events.md "store").
-  uint64_t counted = 0;
-  uint64_t unapplied = 0;  // cluster mode: lines not yet settled by the store
-  uint64_t reapplied = 0;  // cluster mode: lines that settled an unapplied one later
-  std::map<std::string, uint64_t> kinds;
-  std::map<uint64_t, uint64_t> ads;
-  std::map<std::string, uint64_t> hours;
 };
 
-void print_summary(const Summary& s, bool json) {
-  if (!json) {
-    std::printf("events %llu (duplicate impressions %llu)\n", static_cast<unsigned long long>(s.events),
-                static_cast<unsigned long long>(s.duplicates));
-    std::printf("impressions counted %llu (unapplied %llu, reapplied %llu)\nby kind:\n",
-                static_cast<unsigned long long>(s.counted), static_cast<unsigned long long>(s.unapplied),
-                static_cast<unsigned long long>(s.reapplied));
-    for (const auto& [k, n] : s.kinds) std::printf("  %-28s %llu\n", k.c_str(), static_cast<unsigned long long>(n));
-    std::printf("by ad:\n");
-    for (const auto& [ad, n] : s.ads) std::printf("  %-28llu %llu\n", static_cast<unsigned long long>(ad), static_cast<unsigned long long>(n));
-    std::printf("by hour (UTC):\n");
-    for (const auto& [h, n] : s.hours) std::printf("  %-28s %llu\n", h.c_str(), static_cast<unsigned long long>(n));
-    return;
+void print_lines(std::vector<Line>& lines, bool json) {
+  std::sort(lines.begin(), lines.end());
+  if (json) std::fputs("[", stdout);
+  for (size_t i = 0; i < lines.size(); ++i) {
+    if (json && i > 0) std::fputs(",", stdout);
+    std::fputs(lines[i].text.c_str(), stdout);
+    if (!json) std::fputs("\n", stdout);
   }
-  std::string out = "{\"events\":" + std::to_string(s.events) + ",\"duplicate_impressions\":" + std::to_string(s.duplicates) +
-                    ",\"counted_impressions\":" + std::to_string(s.counted) + ",\"unapplied_impressions\":" +
-                    std::to_string(s.unapplied) + ",\"reapplied_impressions\":" + std::to_string(s.reapplied) +
-                    ",\"kinds\":{";
-  bool first = true;
-  for (const auto& [k, n] : s.kinds) {
-    if (!first) out += ",";
-    first = false;
-    json_string(out, k);
-    out += ":" + std::to_string(n);
-  }
-  out += "},\"ads\":{";
-  first = true;
-  for (const auto& [ad, n] : s.ads) {
-    if (!first) out += ",";
-    first = false;
-    out += "\"" + std::to_string(ad) + "\":" + std::to_string(n);
-  }
-  out += "},\"hours\":{";
-  first = true;
-  for (const auto& [h, n] : s.hours) {
-    if (!first) out += ",";
-    first = false;
-    json_string(out, h);
-    out += ":" + std::to_string(n);
-  }
-  out += "}}\n";
-  std::fputs(out.c_str(), stdout);
+  if (json) std::fputs("]\n", stdout);
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
-  const char* error = "";
-  const std::optional<Options> options = parse(argc, argv, &error);
-  if (!options) return usage(error);
+  std::string error;
+  const std::optional<Options> options = decisiond_events::parse_command_line(argc, argv, &error);
+  if (!options) return decisiond_events::usage(error);
   const Options& o = *options;
 
-  struct Line {
-    int64_t time_ms;
-    uint32_t core;
-    uint64_t seq;
-    std::string text;
-  };
   std::vector<Line> lines;
-  Summary summary;
-  uint64_t torn = 0;
-  const std::vector<uint32_t> cores = tracking::events::list_core_dirs(o.state_dir);
-  for (uint32_t core : cores) {
-    const tracking::events::ReadStats stats =
-        tracking::events::read_core_log(tracking::events::core_dir(o.state_dir, core), 0, [&](const ParsedEvent& e) {
-          if (!matches(o, e)) return;
-          if (o.command == "print") {
-            lines.push_back({e.time_ms, core, e.seq, std::string(e.line)});
-            return;
-          }
-          ++summary.events;
-          ++summary.kinds[std::string(e.kind)];
-          if (e.kind == "impression") {
-            if (e.duplicate) ++summary.duplicates;
-            if (!e.duplicate && e.store != "unapplied") ++summary.counted;
-            if (e.store == "unapplied") ++summary.unapplied;
-            if (e.store == "reapplied") ++summary.reapplied;
-          }
-          ++summary.ads[e.ad];
-          ++summary.hours[hour_of(e.time_ms)];
-        });
-    torn += stats.torn_lines;
+  decisiond_events::EventSummary summary;
+  const decisiond_events::EventVisitor visit = [&](const ParsedEvent& e) {
+    if (!matches(o, e)) return;
+    if (o.command == "print") {
+      lines.push_back({e.time_ms, e.core, e.seq, std::string(e.line)});
+    } else {
+      summary.add(e);
+    }
+  };
+  decisiond_events::SourceStats stats;
+  if (o.from.empty()) {
+    stats = decisiond_events::read_state_dirs(o, visit);
+  } else {
+    absl::StatusOr<decisiond_events::SourceStats> read = decisiond_events::read_event_stream(o, visit);
+    if (!read.ok()) {
+      std::fprintf(stderr, "decisiond-events: %s\n", std::string(read.status().message()).c_str());
+      return absl::IsInvalidArgument(read.status()) ? 2 : 1;
+    }
+    stats = *read;
   }
-  if (torn > 0) std::fprintf(stderr, "decisiond-events: %llu torn or unreadable line(s) skipped\n", static_cast<unsigned long long>(torn));
+  if (stats.unreadable > 0) {
+    std::fprintf(stderr, "decisiond-events: %llu torn or unreadable line(s) skipped\n",
+                 static_cast<unsigned long long>(stats.unreadable));
+  }
   if (o.command == "summary") {
-    print_summary(summary, o.json);
-    return 0;
+    summary.print(o.json);
+  } else {
+    print_lines(lines, o.json);
   }
-  std::stable_sort(lines.begin(), lines.end(), [](const Line& a, const Line& b) {
-    if (a.time_ms != b.time_ms) return a.time_ms < b.time_ms;
-    if (a.core != b.core) return a.core < b.core;
-    return a.seq < b.seq;
-  });
-  if (o.json) std::fputs("[", stdout);
-  for (size_t i = 0; i < lines.size(); ++i) {
-    if (o.json && i > 0) std::fputs(",", stdout);
-    std::fputs(lines[i].text.c_str(), stdout);
-    if (!o.json) std::fputs("\n", stdout);
-  }
-  if (o.json) std::fputs("]\n", stdout);
   return 0;
 }

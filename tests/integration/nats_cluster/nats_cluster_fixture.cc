@@ -1,9 +1,9 @@
 #include "tests/integration/nats_cluster/nats_cluster_fixture.h"
 
 #include <filesystem>
-#include <thread>
 
 #include "tests/integration/nats_cluster/nats_monitor.h"
+#include "tests/integration/redis_cluster/deadline_poll.h"
 #include "tests/integration/redis_cluster/fixture_files.h"
 #include "tests/integration/redis_cluster/loopback_ports.h"
 
@@ -19,6 +19,7 @@ constexpr int kStartAttempts = 3;
 // A JetStream cluster of more servers than this would only slow a test down.
 constexpr int kMaxServers = 7;
 constexpr char kClusterName[] = "decisiond-test";
+constexpr std::chrono::milliseconds kReadyPollInterval{50};
 
 }  // namespace
 
@@ -205,16 +206,10 @@ std::string NatsCluster::meta_leader_problem(const std::string& leader) {
 }
 
 bool NatsCluster::wait_until_ready(std::chrono::milliseconds timeout) {
-  const auto deadline = std::chrono::steady_clock::now() + timeout;
-  std::string last;
-  for (;;) {
-    last = readiness_problem();
-    if (last.empty()) return true;
-    if (std::chrono::steady_clock::now() >= deadline) break;
-    // Polling interval only; the bound is the timeout.
-    std::this_thread::sleep_for(std::chrono::milliseconds(50));
-  }
-  return fail("waited " + std::to_string(timeout.count()) + " ms for the NATS cluster to be whole; still: " + last);
+  const PollResult waited = poll_until_settled(timeout, kReadyPollInterval, [&](bool*) { return readiness_problem(); });
+  if (waited.settled) return true;
+  return fail("waited " + std::to_string(timeout.count()) + " ms for the NATS cluster to be whole; still: " +
+              waited.last_problem);
 }
 
 bool NatsCluster::fail(const std::string& what) {

@@ -1,7 +1,8 @@
 #include "tests/integration/nats_cluster/nats_inspector.h"
 
 #include <memory>
-#include <thread>
+
+#include "tests/integration/redis_cluster/deadline_poll.h"
 
 namespace integration {
 
@@ -15,6 +16,8 @@ constexpr int kReconnectAttempts = 600;
 // One publish waits this long for its acknowledgement before it is sent again: an
 // election on loopback takes seconds, and an attempt lost to it should not use them all.
 constexpr std::chrono::milliseconds kPublishAttemptWait{2000};
+constexpr std::chrono::milliseconds kPublishRetryPause{50};
+constexpr std::chrono::milliseconds kStreamPollInterval{50};
 
 using StreamInfoPtr = std::unique_ptr<jsStreamInfo, void (*)(jsStreamInfo*)>;
 using MessagePtr = std::unique_ptr<natsMsg, void (*)(natsMsg*)>;
@@ -170,28 +173,22 @@ std::optional<std::vector<StoredMessage>> NatsInspector::all_messages(const std:
 }
 
 bool NatsInspector::wait_until_stream_whole(const std::string& name, std::chrono::milliseconds timeout) {
-  const auto deadline = std::chrono::steady_clock::now() + timeout;
-  std::string last;
-  for (;;) {
+  const PollResult waited = poll_until_settled(timeout, kStreamPollInterval, [&](bool*) -> std::string {
     const std::optional<StreamEssentials> info = stream_info(name);
-    if (!info) {
-      last = error_;
-    } else if (info->leader.empty()) {
-      last = "no leader";
-    } else if (static_cast<int>(info->followers.size()) != info->replicas - 1) {
-      last = std::to_string(info->followers.size()) + " followers of " + std::to_string(info->replicas) + " replicas";
-    } else {
-      last.clear();
-      for (const StreamPeer& peer : info->followers) {
-        if (!peer.current || peer.offline) last += " " + peer.name + (peer.offline ? " offline" : " behind");
-      }
-      if (last.empty()) return true;
+    if (!info) return error_;
+    if (info->leader.empty()) return "no leader";
+    if (static_cast<int>(info->followers.size()) != info->replicas - 1) {
+      return std::to_string(info->followers.size()) + " followers of " + std::to_string(info->replicas) + " replicas";
     }
-    if (std::chrono::steady_clock::now() >= deadline) break;
-    // Polling interval only; the bound is the timeout.
-    std::this_thread::sleep_for(std::chrono::milliseconds(50));
-  }
-  error_ = "waited " + std::to_string(timeout.count()) + " ms for stream " + name + " to be whole; still: " + last;
+    std::string behind;
+    for (const StreamPeer& peer : info->followers) {
+      if (!peer.current || peer.offline) behind += " " + peer.name + (peer.offline ? " offline" : " behind");
+    }
+    return behind;
+  });
+  if (waited.settled) return true;
+  error_ = "waited " + std::to_string(timeout.count()) + " ms for stream " + name + " to be whole; still: " +
+           waited.last_problem;
   return false;
 }
 
@@ -206,26 +203,21 @@ PublishAck NatsInspector::publish(const std::string& subject, const std::string&
   jsPubOptions_Init(&options);
   options.MsgId = msg_id.c_str();
   options.MaxWait = kPublishAttemptWait.count();
-  const auto give_up = std::chrono::steady_clock::now() + deadline;
-  for (;;) {
+  const PollResult waited = poll_until_settled(deadline, kPublishRetryPause, [&](bool*) -> std::string {
     ++ack.attempts;
-    jsPubAck* reply = nullptr;
+    jsPubAck* raw = nullptr;
     jsErrCode js_error = static_cast<jsErrCode>(0);
     const natsStatus s =
-        js_Publish(&reply, js_, subject.c_str(), data.data(), static_cast<int>(data.size()), &options, &js_error);
-    if (s == NATS_OK && reply != nullptr) {
-      ack.ok = true;
-      ack.duplicate = reply->Duplicate;
-      ack.sequence = reply->Sequence;
-      jsPubAck_Destroy(reply);
-      return ack;
-    }
-    if (reply != nullptr) jsPubAck_Destroy(reply);
-    ack.error = "publish to " + subject + " (id " + msg_id + "): " + describe(s, js_error);
-    if (std::chrono::steady_clock::now() >= give_up) return ack;
-    // Between attempts only; the bound is the deadline.
-    std::this_thread::sleep_for(std::chrono::milliseconds(50));
-  }
+        js_Publish(&raw, js_, subject.c_str(), data.data(), static_cast<int>(data.size()), &options, &js_error);
+    const std::unique_ptr<jsPubAck, void (*)(jsPubAck*)> reply(raw, &jsPubAck_Destroy);
+    if (s != NATS_OK || !reply) return "publish to " + subject + " (id " + msg_id + "): " + describe(s, js_error);
+    ack.duplicate = reply->Duplicate;
+    ack.sequence = reply->Sequence;
+    return {};
+  });
+  ack.ok = waited.settled;
+  if (!ack.ok) ack.error = waited.last_problem;
+  return ack;
 }
 
 }  // namespace integration

@@ -6,10 +6,10 @@
 #include <cctype>
 #include <filesystem>
 #include <fstream>
-#include <thread>
 
 #include "tests/integration/nats_cluster/nats_monitor.h"
 #include "tests/integration/redis_cluster/child_command.h"
+#include "tests/integration/redis_cluster/deadline_poll.h"
 #include "tests/integration/redis_cluster/fixture_files.h"
 
 namespace integration {
@@ -48,6 +48,7 @@ bool mentions_port_in_use(std::string text) {
 
 // Lines to look through for the reason a server exited during start.
 constexpr size_t kExitReasonLines = 40;
+constexpr std::chrono::milliseconds kUpPollInterval{20};
 
 }  // namespace
 
@@ -93,7 +94,13 @@ bool NatsServerProcess::launch() {
   std::error_code ignored;
   std::filesystem::create_directories(settings_.dir, ignored);
   const std::string config_path = settings_.dir + "/nats.conf";
-  std::ofstream(config_path, std::ios::trunc) << config_text();
+  std::ofstream config(config_path, std::ios::trunc);
+  config << config_text();
+  config.close();
+  if (!config) {
+    error_ = "cannot write " + config_path;
+    return false;
+  }
   pid_ = start_background({program_, "-c", config_path}, output_path());
   if (pid_ < 0) {
     error_ = "fork failed for nats-server " + settings_.name;
@@ -109,24 +116,23 @@ bool NatsServerProcess::wait_until_up(std::chrono::milliseconds timeout, bool* p
     error_ = "nats-server " + settings_.name + " is not running";
     return false;
   }
-  const auto deadline = std::chrono::steady_clock::now() + timeout;
-  MonitorReply last;
-  while (std::chrono::steady_clock::now() < deadline) {
-    last = monitor_get(settings_.ports.monitor, "/healthz?js-enabled-only=true");
-    if (last.answered && last.status == 200) return true;
-    if (reap_within(pid_, std::chrono::milliseconds(0))) {  // it exited
-      pid_ = -1;
-      const std::string log = log_tail(kExitReasonLines);
-      *port_taken = mentions_port_in_use(log);
-      error_ = "nats-server " + settings_.name + " exited during start:\n" + log;
-      return false;
-    }
-    // Polling interval only; the bound is the timeout.
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  bool exited = false;
+  const PollResult waited = poll_until_settled(timeout, kUpPollInterval, [&](bool* give_up) {
+    const MonitorReply health = monitor_get(settings_.ports.monitor, "/healthz?js-enabled-only=true");
+    if (health.answered && health.status == 200) return std::string();
+    exited = *give_up = reap_within(pid_, std::chrono::milliseconds(0));
+    return health.answered ? "/healthz " + std::to_string(health.status) + " " + health.body : health.error;
+  });
+  if (waited.settled) return true;
+  if (exited) {
+    pid_ = -1;
+    const std::string log = log_tail(kExitReasonLines);
+    *port_taken = mentions_port_in_use(log);
+    error_ = "nats-server " + settings_.name + " exited during start:\n" + log;
+    return false;
   }
   error_ = "nats-server " + settings_.name + " not up within " + std::to_string(timeout.count()) + " ms (" +
-           (last.answered ? "healthz " + std::to_string(last.status) + " " + last.body : last.error) + "):\n" +
-           log_tail();
+           waited.last_problem + "):\n" + log_tail();
   return false;
 }
 

@@ -2,9 +2,9 @@
 
 #include <algorithm>
 #include <filesystem>
-#include <thread>
 
 #include "tests/integration/redis_cluster/child_command.h"
+#include "tests/integration/redis_cluster/deadline_poll.h"
 #include "tests/integration/redis_cluster/fixture_files.h"
 
 namespace integration {
@@ -13,6 +13,7 @@ namespace {
 
 // redis-cli --cluster create refuses fewer primaries than this.
 constexpr int kMinPrimaries = 3;
+constexpr std::chrono::milliseconds kSettlePollInterval{50};
 
 }  // namespace
 
@@ -205,16 +206,9 @@ bool RedisCluster::fail(const std::string& what) {
 
 bool RedisCluster::wait_for(const std::string& what, std::chrono::milliseconds timeout,
                             const std::function<std::string()>& problem) {
-  const auto deadline = std::chrono::steady_clock::now() + timeout;
-  std::string last;
-  for (;;) {
-    last = problem();
-    if (last.empty()) return true;
-    if (std::chrono::steady_clock::now() >= deadline) break;
-    // Polling interval only; the bound is the timeout.
-    std::this_thread::sleep_for(std::chrono::milliseconds(50));
-  }
-  return fail("waited " + std::to_string(timeout.count()) + " ms for " + what + "; still: " + last);
+  const PollResult waited = poll_until_settled(timeout, kSettlePollInterval, [&](bool*) { return problem(); });
+  if (waited.settled) return true;
+  return fail("waited " + std::to_string(timeout.count()) + " ms for " + what + "; still: " + waited.last_problem);
 }
 
 }  // namespace integration

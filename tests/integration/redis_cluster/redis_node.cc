@@ -4,9 +4,9 @@
 
 #include <filesystem>
 #include <fstream>
-#include <thread>
 
 #include "tests/integration/redis_cluster/child_command.h"
+#include "tests/integration/redis_cluster/deadline_poll.h"
 #include "tests/integration/redis_cluster/fixture_files.h"
 #include "tests/integration/redis_cluster/loopback_ports.h"
 
@@ -22,6 +22,7 @@ std::string trim(const std::string& text) {
 }
 
 constexpr int kStartAttempts = 3;
+constexpr std::chrono::milliseconds kStartPollInterval{20};
 
 }  // namespace
 
@@ -157,26 +158,26 @@ bool RedisNode::start_once(const RedisCli& cli, bool* port_taken) {
     error_ = "fork failed for redis-server";
     return false;
   }
-  const auto deadline = std::chrono::steady_clock::now() + kRedisStartTimeout;
-  CliReply last;
-  while (std::chrono::steady_clock::now() < deadline) {
-    last = cli.run(port_, {"PING"}, std::chrono::milliseconds(2000));
-    if (last.ok && last.out == "PONG") {
-      error_.clear();
-      return true;
-    }
-    if (reap_within(pid_, std::chrono::milliseconds(0))) {  // it exited
-      pid_ = -1;
-      const std::string log = log_tail(40);
-      *port_taken = log.find("Address already in use") != std::string::npos;
-      error_ = "redis-server on port " + std::to_string(port_) + " exited during start:\n" + log;
-      return false;
-    }
-    // Polling interval only; the bound is kRedisStartTimeout.
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  bool exited = false;
+  const PollResult waited = poll_until_settled(kRedisStartTimeout, kStartPollInterval, [&](bool* give_up) {
+    const CliReply ping = cli.run(port_, {"PING"}, std::chrono::milliseconds(2000));
+    if (ping.ok && ping.out == "PONG") return std::string();
+    exited = *give_up = reap_within(pid_, std::chrono::milliseconds(0));
+    return ping.ok ? "PING answered " + ping.out : ping.error;
+  });
+  if (waited.settled) {
+    error_.clear();
+    return true;
+  }
+  if (exited) {
+    pid_ = -1;
+    const std::string log = log_tail(40);
+    *port_taken = log.find("Address already in use") != std::string::npos;
+    error_ = "redis-server on port " + std::to_string(port_) + " exited during start:\n" + log;
+    return false;
   }
   error_ = "redis-server on port " + std::to_string(port_) + " did not answer PING within " +
-           std::to_string(kRedisStartTimeout.count()) + " ms (" + last.error + "):\n" + log_tail();
+           std::to_string(kRedisStartTimeout.count()) + " ms (" + waited.last_problem + "):\n" + log_tail();
   return false;
 }
 

@@ -118,6 +118,26 @@ TEST_F(DecisiondEventsTool, BadArgumentsExitWithStatus2) {
   EXPECT_EQ(run("--state-dir " + dir_.path()).status, 2);
   EXPECT_EQ(run("--state-dir " + dir_.path() + " print --since yesterday").status, 2);
   EXPECT_EQ(run("--state-dir " + dir_.path() + " print --bogus 1").status, 2);
+  // One source: state directories or a stream; --node and --creds belong to a stream.
+  EXPECT_EQ(run("--state-dir " + dir_.path() + " --from nats://127.0.0.1:4222 print").status, 2);
+  EXPECT_EQ(run("--state-dir " + dir_.path() + " --node n1 print").status, 2);
+  EXPECT_EQ(run("--from 127.0.0.1:4222 print").status, 2);
+  EXPECT_EQ(run("--from nats://127.0.0.1:0 print").status, 2);
+}
+
+TEST_F(DecisiondEventsTool, SeveralStateDirectoriesPrintAsOneLog) {
+  // The same directory twice stands for two nodes: every line twice, in time order.
+  const ToolRun once = run("--state-dir " + dir_.path() + " print");
+  const ToolRun twice = run("--state-dir " + dir_.path() + " --state-dir " + dir_.path() + " print");
+  ASSERT_EQ(twice.status, 0);
+  EXPECT_EQ(lines_of(twice), 2 * lines_of(once));
+  const ToolRun summary = run("--state-dir " + dir_.path() + " --state-dir " + dir_.path() + " summary --json");
+  EXPECT_NE(summary.out.find(R"("events":10)"), std::string::npos) << summary.out;
+}
+
+TEST_F(DecisiondEventsTool, AStreamNoServerAnswersIsExitOne) {
+  // Port 1: nothing listens there, so connecting is refused until the tool gives up waiting.
+  EXPECT_EQ(run("--from nats://127.0.0.1:1 print").status, 1);
 }
 
 }  // namespace

@@ -1,0 +1,82 @@
+#include "tools/decisiond-events/event_summary.h"
+
+#include <cstdio>
+
+#include "absl/time/time.h"
+
+namespace decisiond_events {
+
+namespace {
+std::string hour_of(int64_t time_ms) {
+  return absl::FormatTime("%Y-%m-%dT%H:00Z", absl::FromUnixMillis(time_ms), absl::UTCTimeZone());
+}
+
+void json_string(std::string& out, std::string_view text) {
+  out.push_back('"');
+  for (char c : text) {
+    if (c == '"' || c == '\\') out.push_back('\\');
+    out.push_back(c);
+  }
+  out.push_back('"');
+}
+
+}  // namespace
+
+void EventSummary::add(const tracking::events::ParsedEvent& e) {
+  ++events_;
+  ++kinds_[std::string(e.kind)];
+  if (e.kind == "impression") {
+    if (e.duplicate) ++duplicates_;
+    if (!e.duplicate && e.store != "unapplied") ++counted_;
+    if (e.store == "unapplied") ++unapplied_;
+    if (e.store == "reapplied") ++reapplied_;
+  }
+  ++ads_[e.ad];
+  ++hours_[hour_of(e.time_ms)];
+}
+
+void EventSummary::print(bool json) const {
+  if (!json) {
+    std::printf("events %llu (duplicate impressions %llu)\n", static_cast<unsigned long long>(events_),
+                static_cast<unsigned long long>(duplicates_));
+    std::printf("impressions counted %llu (unapplied %llu, reapplied %llu)\nby kind:\n",
+                static_cast<unsigned long long>(counted_), static_cast<unsigned long long>(unapplied_),
+                static_cast<unsigned long long>(reapplied_));
+    for (const auto& [k, n] : kinds_) std::printf("  %-28s %llu\n", k.c_str(), static_cast<unsigned long long>(n));
+    std::printf("by ad:\n");
+    for (const auto& [ad, n] : ads_) std::printf("  %-28llu %llu\n", static_cast<unsigned long long>(ad), static_cast<unsigned long long>(n));
+    std::printf("by hour (UTC):\n");
+    for (const auto& [h, n] : hours_) std::printf("  %-28s %llu\n", h.c_str(), static_cast<unsigned long long>(n));
+    return;
+  }
+  std::string out = "{\"events\":" + std::to_string(events_) + ",\"duplicate_impressions\":" + std::to_string(duplicates_) +
+                    ",\"counted_impressions\":" + std::to_string(counted_) + ",\"unapplied_impressions\":" +
+                    std::to_string(unapplied_) + ",\"reapplied_impressions\":" + std::to_string(reapplied_) +
+                    ",\"kinds\":{";
+  bool first = true;
+  for (const auto& [k, n] : kinds_) {
+    if (!first) out += ",";
+    first = false;
+    json_string(out, k);
+    out += ":" + std::to_string(n);
+  }
+  out += "},\"ads\":{";
+  first = true;
+  for (const auto& [ad, n] : ads_) {
+    if (!first) out += ",";
+    first = false;
+    out += "\"" + std::to_string(ad) + "\":" + std::to_string(n);
+  }
+  out += "},\"hours\":{";
+  first = true;
+  for (const auto& [h, n] : hours_) {
+    if (!first) out += ",";
+    first = false;
+    json_string(out, h);
+    out += ":" + std::to_string(n);
+  }
+  out += "}}\n";
+  std::fputs(out.c_str(), stdout);
+}
+
+}  // namespace decisiond_events
