@@ -161,7 +161,7 @@ void load_nats_catalog(const service::ServiceConfig& config, Inputs& inputs) {
 int load_inputs(const service::ServiceConfig& config, Inputs& inputs) {
   if (config.catalog_nats) {
     absl::StatusOr<std::unique_ptr<service::NatsCatalogSource>> source =
-        service::NatsCatalogSource::start({*config.catalog_nats, {}, config.cluster.node_id});
+        service::NatsCatalogSource::start({*config.catalog_nats, config.catalog_login, config.cluster.node_id});
     if (!source.ok()) {
       std::fprintf(stderr, "decisiond: invalid --catalog: %s\n", std::string(source.status().message()).c_str());
       return 2;

@@ -25,6 +25,8 @@ constexpr milliseconds kPollInterval{2000};
 constexpr milliseconds kRetryInterval{250};
 // After a revision's fetch failed, before the same revision is fetched again.
 constexpr milliseconds kFetchRetry{2000};
+// After the servers closed the connection (a login they refuse), before it is opened again.
+constexpr milliseconds kReopenInterval{5000};
 // The most to wait for any one chunk: a 512 KiB chunk takes milliseconds.
 constexpr milliseconds kChunkTimeout{10000};
 
@@ -54,14 +56,16 @@ absl::StatusOr<std::unique_ptr<NatsCatalogSource>> NatsCatalogSource::start(Nats
   absl::StatusOr<std::unique_ptr<nats_jetstream::JetStreamConnection>> connection =
       nats_jetstream::JetStreamConnection::open(connection_settings);
   if (!connection.ok()) return connection.status();
-  std::unique_ptr<NatsCatalogSource> source(new NatsCatalogSource(std::move(settings), *std::move(connection)));
+  std::unique_ptr<NatsCatalogSource> source(
+      new NatsCatalogSource(std::move(settings), std::move(connection_settings), *std::move(connection)));
   source->thread_ = std::thread([s = source.get()] { s->run(); });
   return source;
 }
 
-NatsCatalogSource::NatsCatalogSource(NatsCatalogSettings settings,
+NatsCatalogSource::NatsCatalogSource(NatsCatalogSettings settings, nats_jetstream::ConnectionSettings connection_settings,
                                      std::unique_ptr<nats_jetstream::JetStreamConnection> connection)
     : settings_(std::move(settings)),
+      connection_settings_(std::move(connection_settings)),
       described_(absl::StrCat(nats_jetstream::describe(settings_.servers), "/", settings_.servers.name)),
       connection_(std::move(connection)),
       wake_fd_(::eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK)) {
@@ -83,10 +87,11 @@ void NatsCatalogSource::stop() {
     const std::lock_guard<std::mutex> lock(mutex_);
     if (stopping_) return;
     stopping_ = true;
+    // Closing the connection ends a watch wait or a fetch in progress at once. Under the
+    // lock: the thread replaces a connection the servers closed only while holding it.
+    natsConnection_Close(connection_->nats());
   }
   changed_.notify_all();
-  // Closing the connection ends a watch wait or a fetch in progress at once.
-  natsConnection_Close(connection_->nats());
   if (thread_.joinable()) thread_.join();
 }
 
@@ -177,6 +182,11 @@ void NatsCatalogSource::run() {
 }
 
 bool NatsCatalogSource::ready_to_watch() {
+  connected_.store(connection_->connected(), std::memory_order_relaxed);
+  if (connection_->state() == nats_jetstream::ConnectionState::kClosed) {
+    reopen();
+    return false;
+  }
   if (!connection_->connected()) {
     const std::string error = connection_->last_error();
     note(CatalogWait::kServers, absl::StrCat("no NATS server answers (", nats_jetstream::state_name(connection_->state()),
@@ -218,6 +228,29 @@ bool NatsCatalogSource::ready_to_watch() {
     }
   }
   return true;
+}
+
+void NatsCatalogSource::reopen() {
+  if (Clock::now() < reopen_at_) return;
+  reopen_at_ = Clock::now() + kReopenInterval;
+  // The library closes a connection for good when the servers refuse the login; one attempt
+  // of our own says why (the library says only that no server was available): libnats 3.4
+  // answers "Authentication Violation" for a wrong password, "Authorization Violation" for
+  // a user without permission.
+  const absl::Status why = nats_jetstream::JetStreamConnection::probe(connection_settings_);
+  note(CatalogWait::kServers, absl::StrCat("the NATS servers closed the connection (",
+                                           why.ok() ? "they answer now" : why.message(),
+                                           "); opened again every ", kReopenInterval.count() / 1000, " s"));
+  absl::StatusOr<std::unique_ptr<nats_jetstream::JetStreamConnection>> fresh =
+      nats_jetstream::JetStreamConnection::open(connection_settings_);
+  if (!fresh.ok()) return;
+  // What hangs on the old connection goes before it.
+  watch_.reset();
+  revisions_.reset();
+  nodes_.reset();
+  jetstream_.reset();
+  const std::lock_guard<std::mutex> lock(mutex_);
+  if (!stopping_) connection_ = *std::move(fresh);
 }
 
 void NatsCatalogSource::consider(const nats_jetstream::KeyValueEntry& entry) {

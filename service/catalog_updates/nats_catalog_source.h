@@ -86,16 +86,20 @@ class NatsCatalogSource {
 
   CatalogWait wait() const { return wait_.load(std::memory_order_relaxed); }
   const NatsCatalogCounters& counters() const { return counters_; }
-  bool connected() const { return connection_->connected(); }
+  bool connected() const { return connected_.load(std::memory_order_relaxed); }
   // "nats://host:port,.../<name>", for log lines.
   const std::string& describe() const { return described_; }
   const std::string& name() const { return settings_.servers.name; }
 
  private:
-  NatsCatalogSource(NatsCatalogSettings settings, std::unique_ptr<nats_jetstream::JetStreamConnection> connection);
+  NatsCatalogSource(NatsCatalogSettings settings, nats_jetstream::ConnectionSettings connection_settings,
+                    std::unique_ptr<nats_jetstream::JetStreamConnection> connection);
   void run();
   // One pass: connected, buckets open, the watch made; false (and said why) when not.
   bool ready_to_watch();
+  // A connection the servers closed (they refused the login) opened again, at most every
+  // kReopenInterval, with why it closed said.
+  void reopen();
   void consider(const nats_jetstream::KeyValueEntry& entry);
   bool fetch(const RevisionRecord& record);
   void hand_over(std::unique_ptr<FetchedRevision> fetched);
@@ -104,8 +108,9 @@ class NatsCatalogSource {
   void sleep_for(std::chrono::milliseconds pause);
 
   const NatsCatalogSettings settings_;
+  const nats_jetstream::ConnectionSettings connection_settings_;
   const std::string described_;
-  std::unique_ptr<nats_jetstream::JetStreamConnection> connection_;
+  std::unique_ptr<nats_jetstream::JetStreamConnection> connection_;  // replaced by the thread only, under mutex_
   nats_jetstream::JetStreamPtr jetstream_{nullptr, &jsCtx_Destroy};
   std::unique_ptr<nats_jetstream::KeyValueBucket> revisions_;
   std::unique_ptr<nats_jetstream::KeyWatch> watch_;
@@ -117,11 +122,13 @@ class NatsCatalogSource {
   std::chrono::steady_clock::time_point retry_at_;
   std::chrono::steady_clock::time_point poll_at_;
   std::chrono::steady_clock::time_point report_at_;
+  std::chrono::steady_clock::time_point reopen_at_;
   std::string last_note_;
   std::string last_fetch_error_;
   std::string last_report_error_;
 
   std::atomic<CatalogWait> wait_{CatalogWait::kServers};
+  std::atomic<bool> connected_{false};  // for scrapes: the connection itself is the thread's
   NatsCatalogCounters counters_;
 
   std::mutex mutex_;  // the hand-over slot, the report and stopping: never held across a NATS call

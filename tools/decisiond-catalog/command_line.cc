@@ -13,8 +13,9 @@ namespace {
 using runtime::av;
 
 constexpr std::string_view kUsage =
-    "usage: decisiond-catalog publish --to=nats://HOST:PORT[,HOST:PORT...]/NAME [--replicas=N] FILE\n"
-    "       decisiond-catalog status  --to=nats://HOST:PORT[,HOST:PORT...]/NAME [--json]\n"
+    "usage: decisiond-catalog publish --to=nats://HOST:PORT[,HOST:PORT...]/NAME [--replicas=N] [LOGIN] FILE\n"
+    "       decisiond-catalog status  --to=nats://HOST:PORT[,HOST:PORT...]/NAME [--json] [LOGIN]\n"
+    "       LOGIN: --user=USER --password-file=FILE | --creds=FILE\n"
     "Publishes catalogs to NATS JetStream for the nodes started with --catalog=nats://.../NAME,\n"
     "and lists what each node serves (docs/catalog-publication.md).\n"
     "  publish        build FILE with decisiond's own builder (refused: its errors, nothing\n"
@@ -28,6 +29,8 @@ constexpr std::string_view kUsage =
     "                 at most the number of servers); existing ones are used as they are\n"
     "  --json         status as one JSON object\n"
     "  --timeout      how long to wait for a NATS server, such as 5s or 500ms (default 5s)\n"
+    "  --user, --password-file  a NATS user and a file holding its password (mode 0600)\n"
+    "  --creds        a NATS credentials file (JWT and NKey seed, mode 0600) instead\n"
     "Exit status: 0 done; 1 no NATS server answered within --timeout, or the servers refused\n"
     "(the reason on standard error); 2 bad arguments, a FILE that cannot be read, or a\n"
     "catalog decisiond would refuse (nothing published).\n";
@@ -64,6 +67,12 @@ absl::Status set_flag(std::string_view name, std::string_view value, CommandLine
     const std::optional<std::chrono::milliseconds> timeout = parse_timeout(value);
     if (!timeout) return bad(absl::StrCat("--timeout must be a duration such as 5s or 500ms, not \"", av(value), "\""));
     line.timeout = *timeout;
+    return absl::OkStatus();
+  }
+  if (name == "--user" || name == "--password-file" || name == "--creds") {
+    std::string& field = name == "--user" ? line.user : name == "--creds" ? line.creds_file : line.password_file;
+    if (value.empty()) return bad(absl::StrCat(av(name), " must not be empty"));
+    field = std::string(value);
     return absl::OkStatus();
   }
   return bad(absl::StrCat("unknown flag ", av(name)));

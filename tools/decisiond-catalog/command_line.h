@@ -20,6 +20,9 @@ struct CommandLine {
   int replicas = 3;                   // publish: of the stream and buckets it creates
   bool json = false;                  // status as one JSON object
   std::chrono::milliseconds timeout{5000};  // to reach a server
+  std::string user;                   // --user, with --password-file
+  std::string password_file;          // mode 0600 or stricter
+  std::string creds_file;             // --creds: a NATS credentials file, instead of a user
   bool help = false;
 };
 

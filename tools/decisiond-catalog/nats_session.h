@@ -15,7 +15,8 @@ struct NatsSession {
   nats_jetstream::JetStreamPtr jetstream{nullptr, &jsCtx_Destroy};
 };
 
-// Unavailable, naming the servers and the last error, when none answered in time.
+// Unavailable, naming the servers and the last error, when none answered in time;
+// InvalidArgument for login flags that cannot work (a password file others may read, ...).
 absl::StatusOr<NatsSession> connect(const CommandLine& line);
 
 }  // namespace tools::decisiond_catalog

@@ -3,6 +3,7 @@
 // servers that do not answer and a name never published leave the node serving, unready,
 // saying why, until servers and a revision appear; never a crash.
 #include <signal.h>
+#include <sys/stat.h>
 
 #include <algorithm>
 #include <chrono>
@@ -91,6 +92,57 @@ TEST(CatalogPublicationConfig, ANameNeverPublishedLeavesTheNodeUnreadyAndWaiting
   EXPECT_NE(status.out.find("never: nothing published"), std::string::npos) << status.out;
   EXPECT_EQ(readyz_status(node), 503);
   expect_clean_exit(node);
+}
+
+TEST(CatalogPublicationConfig, APasswordFileOthersCanReadIsExitTwoNamingTheFlag) {
+  TempFile password("password", "secret\n");
+  chmod(password.path().c_str(), 0644);
+  const FinishedRun run = run_to_exit(standard_flags({"--catalog=nats://127.0.0.1:4222/main", "--catalog-user=node",
+                                                      "--catalog-password-file=" + password.path()}));
+  ASSERT_TRUE(run.exit);
+  EXPECT_EQ(run.exit->code, 2) << run.stderr_text;
+  EXPECT_NE(run.stderr_text.find("invalid --catalog-password-file: "), std::string::npos) << run.stderr_text;
+  const FinishedRun without = run_to_exit(standard_flags({"--catalog-user=node"}));
+  ASSERT_TRUE(without.exit);
+  EXPECT_EQ(without.exit->code, 2) << without.stderr_text;
+  EXPECT_NE(without.stderr_text.find("invalid --catalog-user: needs --catalog=nats://"), std::string::npos)
+      << without.stderr_text;
+}
+
+// With a user and password on the servers: the right login serves, a wrong one leaves the
+// node unready, saying why.
+TEST(CatalogPublicationConfig, ALoginTheServersRefuseLeavesTheNodeUnreadySayingWhy) {
+  NatsClusterOptions options;
+  options.user = "catalog";
+  options.password = "right-password";
+  NatsCluster nats(options);
+  ASSERT_TRUE(nats.ok()) << nats.error();
+  TempFile right("right", "right-password\n");
+  TempFile wrong("wrong", "wrong-password\n");
+  chmod(right.path().c_str(), 0600);
+  chmod(wrong.path().c_str(), 0600);
+  TempFile catalog("catalog.json", generated_catalog(100, 1));
+  const CommandRun refused = run_catalog_tool({"publish", "--to=" + catalog_url(nats, "main"), "--user=catalog",
+                                               "--password-file=" + wrong.path(), "--timeout=2s", catalog.path()});
+  EXPECT_EQ(refused.exit_code, 1) << refused.err;
+  EXPECT_NE(refused.err.find("closed the connection: NATS connect: Authentication Violation"), std::string::npos)
+      << refused.err;
+  const CommandRun published = run_catalog_tool({"publish", "--to=" + catalog_url(nats, "main"), "--user=catalog",
+                                                 "--password-file=" + right.path(), catalog.path()});
+  ASSERT_EQ(published.exit_code, 0) << published.err;
+
+  ServerProcess good(standard_flags({"--catalog=" + catalog_url(nats, "main"), "--catalog-user=catalog",
+                                     "--catalog-password-file=" + right.path(), "--node-id=good"}));
+  ServerProcess bad(standard_flags({"--catalog=" + catalog_url(nats, "main"), "--catalog-user=catalog",
+                                    "--catalog-password-file=" + wrong.path(), "--node-id=bad"}));
+  ASSERT_TRUE(good.serving()) << good.start_error();
+  ASSERT_TRUE(bad.serving()) << bad.start_error();
+  EXPECT_TRUE(wait_for_revision({&good}, 1)) << good.stderr_text();
+  EXPECT_EQ(readyz_status(bad), 503);
+  EXPECT_TRUE(wait_for_log(bad, "the NATS servers closed the connection (NATS connect: Authentication Violation"))
+      << bad.stderr_text();
+  expect_clean_exit(good);
+  expect_clean_exit(bad);
 }
 
 TEST(CatalogPublicationConfig, TheToolSaysUnreachableWithExitOneAndBadArgumentsWithExitTwo) {
