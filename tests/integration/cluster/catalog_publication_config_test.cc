@@ -39,21 +39,26 @@ TEST(CatalogPublicationConfig, AMalformedNatsCatalogIsExitTwoNamingTheFlag) {
   }
 }
 
+// The node is given one server of the three, stopped before the node starts. (A whole
+// cluster stopped right after it was made and started again did not become whole here
+// within a minute: one server kept counting two JetStream peers; one server restarted into
+// a running cluster is what the fixture does reliably.)
 TEST(CatalogPublicationConfig, UnreachableServersLeaveTheNodeUnreadyUntilServersAndARevisionAppear) {
   NatsCluster nats;
   ASSERT_TRUE(nats.ok()) << nats.error();
-  for (int i = 0; i < 3; ++i) ASSERT_TRUE(nats.kill_server(i, SIGTERM)) << nats.error();
+  ASSERT_TRUE(nats.kill_server(0, SIGTERM)) << nats.error();
+  const std::string only_server = nats.server_urls()[0] + "/main";
 
-  ServerProcess node(standard_flags({"--catalog=" + catalog_url(nats, "main"), "--node-id=early"}));
+  ServerProcess node(standard_flags({"--catalog=" + only_server, "--node-id=early"}));
   ASSERT_TRUE(node.serving()) << node.start_error();
   EXPECT_EQ(readyz_status(node), 503);
   EXPECT_TRUE(wait_for_log(node, "no NATS server answers")) << node.stderr_text();
   EXPECT_NE(node.stderr_text().find("serving an empty catalog, unready"), std::string::npos) << node.stderr_text();
-  EXPECT_TRUE(wait_for_metric(node, "decisiond_catalog_waiting", {}, 1));
+  EXPECT_EQ(sum_samples(scrape_metrics(node), "decisiond_catalog_waiting", {}), 1);
   EXPECT_EQ(sum_samples(scrape_metrics(node), "decisiond_catalog_nats_connected", {}), 0);
 
-  ASSERT_TRUE(nats.restart_servers({0, 1, 2})) << nats.error();
-  // The servers answer; nothing is published yet: still unready, and it says so.
+  ASSERT_TRUE(nats.restart_server(0)) << nats.error();
+  // The server answers; nothing is published yet: still unready, and it says so.
   EXPECT_TRUE(wait_for_metric(node, "decisiond_catalog_waiting", {}, 2, kRevisionTimeout)) << node.stderr_text();
   EXPECT_EQ(readyz_status(node), 503);
 
@@ -62,6 +67,7 @@ TEST(CatalogPublicationConfig, UnreachableServersLeaveTheNodeUnreadyUntilServers
   ASSERT_EQ(published.exit_code, 0) << published.err;
   EXPECT_TRUE(wait_for_readyz(node, 200)) << node.stderr_text();
   EXPECT_EQ(served_revision(node), 1);
+  EXPECT_EQ(sum_samples(scrape_metrics(node), "decisiond_catalog_nats_connected", {}), 1);
   expect_clean_exit(node);
 }
 
