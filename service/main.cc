@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "api_versions/schedule_minimums.h"
 #include "decision/selection/core_random.h"
 #include "runtime/clock.h"
 #include "runtime/core_group.h"
@@ -182,6 +183,9 @@ int load_inputs(const service::ServiceConfig& config, Inputs& inputs) {
     std::fprintf(stderr, "decisiond: --versions %s refused:\n%s\n", config.versions_path.c_str(),
                  std::string(versions.status().message()).c_str());
     return 2;
+  }
+  for (const std::string& shortfall : api_versions::schedule_shortfalls(*versions)) {
+    std::fprintf(stderr, "decisiond: warning: --versions: %s\n", shortfall.c_str());
   }
   inputs.versions.emplace(*std::move(versions));
   absl::StatusOr<tracking::KeyRing> keys = tracking::KeyRing::load_or_create(config.state_dir);

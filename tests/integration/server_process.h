@@ -49,6 +49,8 @@ class ServerProcess {
   std::string admin_url(const std::string& path) const;
   std::string public_url(const std::string& path) const;
 
+  // The server's process id while it runs (for /proc reads), -1 once it has been reaped.
+  pid_t pid() const { return pid_; }
   void send_signal(int signal);
   // nullopt while it is still running at the deadline.
   std::optional<ExitStatus> wait_for_exit(std::chrono::milliseconds timeout = kExitTimeout);

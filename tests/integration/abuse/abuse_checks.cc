@@ -49,10 +49,13 @@ namespace integration::abuse {
   return ::testing::AssertionSuccess();
 }
 
-ServerMemory::ServerMemory() {
+ServerMemory::ServerMemory(const ServerProcess& server) {
   if (decision::testing::kAddressSanitizer) return;
-  pid_ = updates::running_server_pid();
-  if (pid_) baseline_ = updates::resident_bytes(*pid_);
+  if (server.pid() > 0) {
+    pid_ = server.pid();
+    baseline_ = updates::resident_bytes(*pid_);
+  }
+  if (!baseline_) ADD_FAILURE() << "resident memory of the server (pid " << server.pid() << ") is not readable in /proc";
 }
 
 std::optional<uint64_t> ServerMemory::now() const {

@@ -129,14 +129,14 @@ TEST(CatalogSwapUnderLoad, NoRequestFailsNoReplyMixesTwoCatalogsAndMemoryReturns
   const std::string catalog_a = attributable_catalog_json('A', "swap-A", kAdsPerCatalog);
   const std::string catalog_b = attributable_catalog_json('B', "swap-B", kAdsPerCatalog);
   const TempFile start_file("catalog.json", catalog_a);
-  std::vector<std::string> flags = {"--cores=2", "--catalog=" + start_file.path()};
-  // Under ASan a core's loop runs a few times slower and passes --shed-lag's 20 ms now and
-  // then: shedding is not what this test is about.
-  if (decision::testing::kAddressSanitizer) flags.push_back("--shed-lag=0");
+  // Shedding is not what this test is about: under ASan, or on a machine other work keeps
+  // busy, a core's loop passes --shed-lag's 20 ms now and then and sheds (88 of about
+  // 30,000 requests in one run beside two other builds), which is no swap's fault.
+  std::vector<std::string> flags = {"--cores=2", "--catalog=" + start_file.path(), "--shed-lag=0"};
   ServerProcess server(standard_flags(flags));
   ASSERT_TRUE(server.serving()) << server.start_error();
-  const std::optional<pid_t> pid = running_server_pid();
-  ASSERT_TRUE(pid) << "cannot find the server's pid in /proc";
+  const pid_t pid = server.pid();
+  ASSERT_GT(pid, 0) << "the server is not running";
 
   // Warm-up: each catalog built and published once, and some traffic, so the baseline holds
   // two catalogs' worth of allocator pages, the connection buffers and the reply pools.
@@ -150,7 +150,7 @@ TEST(CatalogSwapUnderLoad, NoRequestFailsNoReplyMixesTwoCatalogsAndMemoryReturns
     DecisionClient warm(server);
     for (int i = 0; i < 50; ++i) ASSERT_EQ(warm.decide(kTopAndSideRequest, {.version = "2025-11-01"}).status, 200);
   }
-  const std::optional<uint64_t> baseline = resident_bytes(*pid);
+  const std::optional<uint64_t> baseline = resident_bytes(pid);
   ASSERT_TRUE(baseline);
   const double dedup_bytes_before = sum_samples(scrape_metrics(server), "decisiond_dedup_bytes", {}).value_or(0);
 
@@ -195,7 +195,7 @@ TEST(CatalogSwapUnderLoad, NoRequestFailsNoReplyMixesTwoCatalogsAndMemoryReturns
   const uint64_t bound = *baseline + (uint64_t{64} << 20) + static_cast<uint64_t>(std::max(0.0, dedup_growth));
   std::optional<uint64_t> after;
   for (const auto deadline = std::chrono::steady_clock::now() + 5s; std::chrono::steady_clock::now() < deadline;) {
-    after = resident_bytes(*pid);
+    after = resident_bytes(pid);
     if (after && *after <= bound) break;
     std::this_thread::sleep_for(100ms);
   }
