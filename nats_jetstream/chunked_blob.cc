@@ -4,34 +4,17 @@
 #include <openssl/rand.h>
 
 #include <algorithm>
-#include <memory>
 
 #include "absl/strings/escaping.h"
 #include "absl/strings/str_cat.h"
 #include "nats_jetstream/connection.h"
+#include "nats_jetstream/nats_handles.h"
 
 namespace nats_jetstream {
 
 namespace {
 constexpr const char* kBlobHeader = "Blob-Id";
 constexpr const char* kChunkHeader = "Blob-Chunk";  // "<index>/<count>"
-
-struct MsgDeleter {
-  void operator()(natsMsg* msg) const { natsMsg_Destroy(msg); }
-};
-using MsgPtr = std::unique_ptr<natsMsg, MsgDeleter>;
-struct AckDeleter {
-  void operator()(jsPubAck* ack) const { jsPubAck_Destroy(ack); }
-};
-struct SubscriptionDeleter {
-  void operator()(natsSubscription* sub) const {
-    natsSubscription_Unsubscribe(sub);
-    natsSubscription_Destroy(sub);
-  }
-};
-struct InfoDeleter {
-  void operator()(jsStreamInfo* info) const { jsStreamInfo_Destroy(info); }
-};
 
 std::string random_id() {
   unsigned char bytes[16];
@@ -64,7 +47,7 @@ absl::StatusOr<uint64_t> publish_chunk(jsCtx* jetstream, const BlobPlace& place,
     jsPubAck* ack_raw = nullptr;
     jsErrCode code = static_cast<jsErrCode>(0);
     s = js_PublishMsg(&ack_raw, jetstream, msg.get(), &options, &code);
-    std::unique_ptr<jsPubAck, AckDeleter> ack(ack_raw);
+    PubAckPtr ack(ack_raw);
     if (s == NATS_OK && ack != nullptr) return ack->Sequence;
     last = absl::UnavailableError(
         with_code(describe_status(absl::StrCat("publishing chunk ", chunk, " to ", place.subject).c_str(), s), code));
@@ -82,7 +65,7 @@ absl::StatusOr<uint64_t> messages_on(jsCtx* jetstream, const BlobPlace& place) {
   jsStreamInfo* raw = nullptr;
   jsErrCode code = static_cast<jsErrCode>(0);
   const natsStatus s = js_GetStreamInfo(&raw, jetstream, place.stream.c_str(), &options, &code);
-  std::unique_ptr<jsStreamInfo, InfoDeleter> info(raw);
+  StreamInfoPtr info(raw);
   if (s == NATS_NOT_FOUND) return 0;
   if (s != NATS_OK) {
     return absl::UnavailableError(with_code(describe_status(absl::StrCat("stream ", place.stream).c_str(), s), code));
@@ -153,7 +136,7 @@ absl::StatusOr<std::string> read_blob(jsCtx* jetstream, const BlobPlace& place, 
   if (s != NATS_OK) {
     return absl::UnavailableError(with_code(describe_status(absl::StrCat("reading ", place.subject).c_str(), s), code));
   }
-  std::unique_ptr<natsSubscription, SubscriptionDeleter> sub(raw);
+  SubscriptionPtr sub(raw);
   // Flow control paces the servers; these limits only keep a fast server from overflowing
   // the library's queue (which would drop chunks and reset the consumer) meanwhile.
   natsSubscription_SetPendingLimits(sub.get(), 4096, 512 << 20);

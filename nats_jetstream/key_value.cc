@@ -2,15 +2,11 @@
 
 #include "absl/strings/str_cat.h"
 #include "nats_jetstream/connection.h"
+#include "nats_jetstream/nats_handles.h"
 
 namespace nats_jetstream {
 
 namespace {
-struct EntryDeleter {
-  void operator()(kvEntry* entry) const { kvEntry_Destroy(entry); }
-};
-using EntryPtr = std::unique_ptr<kvEntry, EntryDeleter>;
-
 KeyValueEntry copy_entry(kvEntry* entry) {
   KeyValueEntry out;
   out.key = kvEntry_Key(entry);
@@ -56,7 +52,7 @@ absl::StatusOr<KeyValueBucket> KeyValueBucket::open_or_create(jsCtx* jetstream, 
 absl::StatusOr<std::optional<KeyValueEntry>> KeyValueBucket::get(const std::string& key) {
   kvEntry* raw = nullptr;
   const natsStatus s = kvStore_Get(&raw, store_.get(), key.c_str());
-  EntryPtr entry(raw);
+  KvEntryPtr entry(raw);
   if (s == NATS_NOT_FOUND) return std::nullopt;
   if (s != NATS_OK) return failed(absl::StrCat("reading key ", key), s);
   if (!is_value(entry.get())) return std::nullopt;
@@ -103,7 +99,7 @@ absl::StatusOr<std::vector<KeyValueEntry>> KeyValueBucket::entries(const std::st
     if (left.count() <= 0) return absl::DeadlineExceededError(absl::StrCat("listing keys ", pattern, ": timed out"));
     kvEntry* next = nullptr;
     s = kvWatcher_Next(&next, watch.watcher_.get(), left.count());
-    EntryPtr entry(next);
+    KvEntryPtr entry(next);
     if (s != NATS_OK) return failed(absl::StrCat("listing keys ", pattern), s);
     if (entry == nullptr) return out;  // the library's mark: every current value delivered
     if (is_value(entry.get())) out.push_back(copy_entry(entry.get()));
@@ -124,7 +120,7 @@ absl::StatusOr<std::optional<KeyValueEntry>> KeyWatch::next(std::chrono::millise
     if (left.count() <= 0) return std::nullopt;
     kvEntry* raw = nullptr;
     const natsStatus s = kvWatcher_Next(&raw, watcher_.get(), left.count());
-    EntryPtr entry(raw);
+    KvEntryPtr entry(raw);
     if (s == NATS_TIMEOUT) return std::nullopt;
     if (s != NATS_OK) return failed("key watch", s);
     if (entry != nullptr && is_value(entry.get())) return copy_entry(entry.get());

@@ -118,15 +118,11 @@ TEST(CatalogPublicationConfig, APasswordFileOthersCanReadIsExitTwoNamingTheFlag)
 // With a user and password on the servers: the right login serves, a wrong one leaves the
 // node unready, saying why.
 TEST(CatalogPublicationConfig, ALoginTheServersRefuseLeavesTheNodeUnreadySayingWhy) {
-  NatsClusterOptions options;
-  options.user = "catalog";
-  options.password = "right-password";
-  NatsCluster nats(options);
+  NatsCluster nats({.servers = 3, .user = "catalog", .password = "right-password"});
   ASSERT_TRUE(nats.ok()) << nats.error();
   TempFile right("right", "right-password\n");
   TempFile wrong("wrong", "wrong-password\n");
-  chmod(right.path().c_str(), 0600);
-  chmod(wrong.path().c_str(), 0600);
+  for (const TempFile* file : {&right, &wrong}) chmod(file->path().c_str(), 0600);
   TempFile catalog("catalog.json", generated_catalog(100, 1));
   const CommandRun refused = run_catalog_tool({"publish", "--to=" + catalog_url(nats, "main"), "--user=catalog",
                                                "--password-file=" + wrong.path(), "--timeout=2s", catalog.path()});

@@ -24,12 +24,6 @@ using Clock = std::chrono::steady_clock;
 constexpr int kAds = 2000;
 const std::string kName = "main";
 
-std::vector<ServerProcess*> every_node(ClusterNodes& nodes) {
-  std::vector<ServerProcess*> all;
-  for (size_t i = 0; i < nodes.size(); ++i) all.push_back(&nodes.node(i));
-  return all;
-}
-
 // decisiond-catalog status once its text holds `text` count times (nodes report within a
 // report interval of a change), or the last one read at the deadline.
 CommandRun status_when(const NatsCluster& nats, const std::string& text, size_t count) {
@@ -65,12 +59,25 @@ struct PublicationCluster {
     TempFile file("catalog.json", catalog_json);
     return run_catalog_tool({"publish", "--to=" + catalog_url(nats, kName), file.path()});
   }
+  std::vector<ServerProcess*> all() {
+    std::vector<ServerProcess*> every;
+    for (size_t i = 0; i < nodes->size(); ++i) every.push_back(&nodes->node(i));
+    return every;
+  }
+  // Where most tests start: every node serving revision 1, a 2,000-ad catalog.
+  ::testing::AssertionResult serve_revision_one() {
+    if (::testing::AssertionResult up = ok(); !up) return up;
+    const CommandRun published = publish(generated_catalog(kAds, 1));
+    if (published.exit_code != 0) return ::testing::AssertionFailure() << "publish: " << published.err;
+    if (!wait_for_revision(all(), 1)) return ::testing::AssertionFailure() << "revision 1 not served everywhere";
+    return ::testing::AssertionSuccess();
+  }
 };
 
 TEST(CatalogPublication, ACatalogPublishedOnceIsServedByEveryNode) {
   PublicationCluster cluster;
   ASSERT_TRUE(cluster.ok());
-  const std::vector<ServerProcess*> nodes = every_node(*cluster.nodes);
+  const std::vector<ServerProcess*> nodes = cluster.all();
   for (ServerProcess* node : nodes) EXPECT_EQ(readyz_status(*node), 503) << "no revision yet: unready";
 
   const std::string catalog = generated_catalog(kAds, 1);
@@ -97,10 +104,8 @@ TEST(CatalogPublication, ACatalogPublishedOnceIsServedByEveryNode) {
 
 TEST(CatalogPublication, EachNewRevisionIsSwappedInAndANodeStartedLaterGetsTheLatest) {
   PublicationCluster cluster;
-  ASSERT_TRUE(cluster.ok());
-  const std::vector<ServerProcess*> nodes = every_node(*cluster.nodes);
-  ASSERT_EQ(cluster.publish(generated_catalog(kAds, 1)).exit_code, 0);
-  ASSERT_TRUE(wait_for_revision(nodes, 1));
+  ASSERT_TRUE(cluster.serve_revision_one());
+  const std::vector<ServerProcess*> nodes = cluster.all();
   const CommandRun second = cluster.publish(generated_catalog(kAds, 2));
   ASSERT_EQ(second.exit_code, 0) << second.err;
   ASSERT_TRUE(wait_for_revision(nodes, 2));
@@ -136,10 +141,8 @@ TEST(CatalogPublication, EachNewRevisionIsSwappedInAndANodeStartedLaterGetsTheLa
 
 TEST(CatalogPublication, ACatalogWithAnErrorIsRefusedByTheToolAndNoNodeChanges) {
   PublicationCluster cluster;
-  ASSERT_TRUE(cluster.ok());
-  const std::vector<ServerProcess*> nodes = every_node(*cluster.nodes);
-  ASSERT_EQ(cluster.publish(generated_catalog(kAds, 1)).exit_code, 0);
-  ASSERT_TRUE(wait_for_revision(nodes, 1));
+  ASSERT_TRUE(cluster.serve_revision_one());
+  const std::vector<ServerProcess*> nodes = cluster.all();
 
   std::string broken = generated_catalog(kAds, 2);
   const size_t weight = broken.find("\"weight\":");
@@ -165,10 +168,8 @@ TEST(CatalogPublication, ACatalogWithAnErrorIsRefusedByTheToolAndNoNodeChanges) 
 // serves, logs and counts the refusal, and reports it; the next good revision is served.
 TEST(CatalogPublication, ARevisionANodeCannotBuildKeepsTheOldOneLoggedCountedAndReported) {
   PublicationCluster cluster;
-  ASSERT_TRUE(cluster.ok());
-  const std::vector<ServerProcess*> nodes = every_node(*cluster.nodes);
-  ASSERT_EQ(cluster.publish(generated_catalog(kAds, 1)).exit_code, 0);
-  ASSERT_TRUE(wait_for_revision(nodes, 1));
+  ASSERT_TRUE(cluster.serve_revision_one());
+  const std::vector<ServerProcess*> nodes = cluster.all();
 
   const RawPublish bad = publish_unchecked(cluster.nats, kName, R"({"revision":"x","ads":[)");
   ASSERT_EQ(bad.error, "");
