@@ -148,7 +148,7 @@ void load_nats_catalog(const service::ServiceConfig& config, Inputs& inputs) {
       return;
     }
     print_refusal(inputs.catalog, ", waiting for another revision");
-    source.refused(first->record, service::refusal_summary(inputs.catalog));
+    source.failed(first->record, service::refusal_summary(inputs.catalog));
     inputs.first_revision_refused = true;
   }
   inputs.catalog =

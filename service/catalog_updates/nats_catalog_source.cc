@@ -25,6 +25,9 @@ constexpr milliseconds kPollInterval{2000};
 constexpr milliseconds kRetryInterval{250};
 // After a revision's fetch failed, before the same revision is fetched again.
 constexpr milliseconds kFetchRetry{2000};
+// The most a read of the key, a watch's creation or a node report waits for the servers;
+// what times out is tried again at the next turn.
+constexpr milliseconds kControlTimeout{500};
 // After the servers closed the connection (a login they refuse), before it is opened again.
 constexpr milliseconds kReopenInterval{5000};
 // The most to wait for any one chunk: a 512 KiB chunk takes milliseconds.
@@ -126,7 +129,7 @@ void NatsCatalogSource::served(const RevisionRecord& record, std::string catalog
   report_changed_ = true;
 }
 
-void NatsCatalogSource::refused(const RevisionRecord& record, std::string why) {
+void NatsCatalogSource::failed(const RevisionRecord& record, std::string why) {
   {
     const std::lock_guard<std::mutex> lock(mutex_);
     report_.failed_revision = record.revision;
@@ -172,9 +175,13 @@ void NatsCatalogSource::run() {
     }
     if (*next) consider(**next);
     if (Clock::now() >= poll_at_) {
-      poll_at_ = Clock::now() + kPollInterval;
+      // Until a first record is seen the key is read as often as a missing bucket is looked
+      // for: a watch made on a bucket just created did not always deliver the first write.
+      const bool none_seen = handed_revision_ == 0 && failed_revision_ == 0;
+      poll_at_ = Clock::now() + (none_seen ? kRetryInterval : kPollInterval);
       absl::StatusOr<std::optional<nats_jetstream::KeyValueEntry>> latest = revisions_->get(name());
-      if (latest.ok() && *latest) consider(**latest);
+      // A revision the read finds before the watch did: the watch may be deaf, make a new one.
+      if (latest.ok() && *latest && consider(**latest)) watch_.reset();
       if (latest.ok() && !*latest) note(CatalogWait::kNotPublished, absl::StrCat("nothing published under ", name(), " yet"));
     }
     report_if_due();
@@ -194,16 +201,25 @@ bool NatsCatalogSource::ready_to_watch() {
     return false;
   }
   if (jetstream_ == nullptr) {
+    // Two contexts: fetches may take the connection's whole API timeout; the key, the watch
+    // and the reports take kControlTimeout, since this one thread also watches, and a
+    // bucket the first publish just created answers nothing until its replicas elect a
+    // leader: a read waiting out 2 s there held the first revision back as long.
+    jsOptions options;
+    jsOptions_Init(&options);
+    options.Wait = kControlTimeout.count();
     absl::StatusOr<nats_jetstream::JetStreamPtr> jetstream = connection_->jetstream();
-    if (!jetstream.ok()) {
-      note(CatalogWait::kServers, std::string(jetstream.status().message()));
+    absl::StatusOr<nats_jetstream::JetStreamPtr> control = connection_->jetstream(options);
+    if (!jetstream.ok() || !control.ok()) {
+      note(CatalogWait::kServers, std::string((jetstream.ok() ? control : jetstream).status().message()));
       return false;
     }
     jetstream_ = *std::move(jetstream);
+    control_ = *std::move(control);
   }
   if (revisions_ == nullptr) {
     absl::StatusOr<nats_jetstream::KeyValueBucket> bucket =
-        nats_jetstream::KeyValueBucket::open(jetstream_.get(), std::string(kRevisionBucket));
+        nats_jetstream::KeyValueBucket::open(control_.get(), std::string(kRevisionBucket));
     if (!bucket.ok()) {
       const bool missing = absl::IsNotFound(bucket.status());
       note(missing ? CatalogWait::kNotPublished : CatalogWait::kServers,
@@ -248,21 +264,24 @@ void NatsCatalogSource::reopen() {
   watch_.reset();
   revisions_.reset();
   nodes_.reset();
+  control_.reset();
   jetstream_.reset();
   const std::lock_guard<std::mutex> lock(mutex_);
   if (!stopping_) connection_ = *std::move(fresh);
 }
 
-void NatsCatalogSource::consider(const nats_jetstream::KeyValueEntry& entry) {
+bool NatsCatalogSource::consider(const nats_jetstream::KeyValueEntry& entry) {
   absl::StatusOr<RevisionRecord> record = parse_revision_record(entry.value);
   if (!record.ok()) {
     note(CatalogWait::kFailed, absl::StrCat("the record of ", name(), " at bucket revision ", entry.revision,
                                             " is refused: ", record.status().message()));
-    return;
+    return false;
   }
-  if (record->revision == handed_revision_) return;
-  if (record->revision == failed_revision_ && Clock::now() < retry_at_) return;
+  if (record->revision == handed_revision_) return false;
+  const bool news = record->revision != failed_revision_;
+  if (!news && Clock::now() < retry_at_) return false;
   fetch(*record);
+  return news;
 }
 
 bool NatsCatalogSource::fetch(const RevisionRecord& record) {
@@ -289,7 +308,7 @@ bool NatsCatalogSource::fetch(const RevisionRecord& record) {
     if (why != last_fetch_error_) {
       std::fprintf(stderr, "decisiond: catalog %s: %s; the catalog in force stays\n", described_.c_str(), why.c_str());
       last_fetch_error_ = why;
-      refused(record, why);
+      failed(record, why);
     }
     failed_revision_ = record.revision;
     retry_at_ = Clock::now() + kFetchRetry;
@@ -329,11 +348,11 @@ void NatsCatalogSource::report_if_due() {
     const std::lock_guard<std::mutex> lock(mutex_);
     report_changed_ = true;
   };
-  if (!connection_->connected() || jetstream_ == nullptr) return again();
+  if (!connection_->connected() || control_ == nullptr) return again();
   if (nodes_ == nullptr) {
     // decisiond-catalog publish creates the bucket: none means nothing was published yet.
     absl::StatusOr<nats_jetstream::KeyValueBucket> bucket =
-        nats_jetstream::KeyValueBucket::open(jetstream_.get(), std::string(kNodeBucket));
+        nats_jetstream::KeyValueBucket::open(control_.get(), std::string(kNodeBucket));
     if (!bucket.ok()) return again();
     nodes_ = std::make_unique<nats_jetstream::KeyValueBucket>(*std::move(bucket));
   }

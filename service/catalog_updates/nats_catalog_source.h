@@ -76,9 +76,10 @@ class NatsCatalogSource {
   // dropped: only the latest is worth building.
   std::unique_ptr<FetchedRevision> take();
 
-  // From the update loop: what became of a revision taken (or of an upload).
+  // From the update loop (and main, for the first): what became of a revision taken, or of
+  // an upload. failed: the builder refused it (the source itself reports a failed fetch).
   void served(const RevisionRecord& record, std::string catalog_revision, uint64_t ads, int64_t loaded_unix_ms);
-  void refused(const RevisionRecord& record, std::string why);
+  void failed(const RevisionRecord& record, std::string why);
   void replaced_by_upload(std::string catalog_revision, uint64_t ads, int64_t loaded_unix_ms);
 
   // Stops the thread (it stops watching and reporting); idempotent.
@@ -100,7 +101,9 @@ class NatsCatalogSource {
   // A connection the servers closed (they refused the login) opened again, at most every
   // kReopenInterval, with why it closed said.
   void reopen();
-  void consider(const nats_jetstream::KeyValueEntry& entry);
+  // Fetches the record's revision unless handed over already (or failed and not due for a
+  // retry); whether it was one never seen before.
+  bool consider(const nats_jetstream::KeyValueEntry& entry);
   bool fetch(const RevisionRecord& record);
   void hand_over(std::unique_ptr<FetchedRevision> fetched);
   void report_if_due();
@@ -111,7 +114,9 @@ class NatsCatalogSource {
   const nats_jetstream::ConnectionSettings connection_settings_;
   const std::string described_;
   std::unique_ptr<nats_jetstream::JetStreamConnection> connection_;  // replaced by the thread only, under mutex_
-  nats_jetstream::JetStreamPtr jetstream_{nullptr, &jsCtx_Destroy};
+  // Declared in the order they are made: each is freed before what it hangs on.
+  nats_jetstream::JetStreamPtr jetstream_{nullptr, &jsCtx_Destroy};  // fetches
+  nats_jetstream::JetStreamPtr control_{nullptr, &jsCtx_Destroy};    // buckets, the watch, reports
   std::unique_ptr<nats_jetstream::KeyValueBucket> revisions_;
   std::unique_ptr<nats_jetstream::KeyWatch> watch_;
   std::unique_ptr<nats_jetstream::KeyValueBucket> nodes_;

@@ -193,7 +193,7 @@ void UpdateLoop::handle_revision(std::unique_ptr<FetchedRevision> fetched) {
   fetched->bytes = std::string();  // up to 256 MiB: let it go now
   if (!built.ok()) {
     refused(built);
-    nats_->refused(record, refusal_summary(built));
+    nats_->failed(record, refusal_summary(built));
     return;
   }
   publish(built.served, nullptr, false);
