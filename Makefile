@@ -35,7 +35,7 @@ test: configure
 # The Debian package (packaging/): the Release programs, staged and packed by dpkg-deb into
 # $(BUILD_DIR)/decisiond_<version>_<arch>.deb, then lintian (an error or a warning fails).
 deb: configure
-	@cmake --build $(BUILD_DIR) --target decisiond decisiond-keys decisiond-events decisiond-cel -j$(JOBS)
+	@cmake --build $(BUILD_DIR) --target decisiond decisiond-keys decisiond-events decisiond-cel decisiond-catalog -j$(JOBS)
 	@deb=$$(packaging/build-deb $(BUILD_DIR) $(BUILD_DIR)) && packaging/lint-deb "$$deb" && echo "make deb: $$deb"
 
 bench: configure

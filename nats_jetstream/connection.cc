@@ -7,12 +7,6 @@
 
 namespace nats_jetstream {
 
-namespace {
-struct OptionsDeleter {
-  void operator()(natsOptions* options) const { natsOptions_Destroy(options); }
-};
-}  // namespace
-
 const char* state_name(ConnectionState state) {
   switch (state) {
     case ConnectionState::kConnecting: return "connecting";
@@ -31,14 +25,20 @@ std::string describe_status(const char* what, natsStatus status) {
   return text;
 }
 
-absl::StatusOr<std::unique_ptr<JetStreamConnection>> JetStreamConnection::open(const ConnectionSettings& settings) {
-  if (settings.servers.urls.empty()) return absl::InvalidArgumentError("no NATS servers");
-  std::unique_ptr<JetStreamConnection> self(new JetStreamConnection(settings));
+namespace {
+struct OptionsDeleter {
+  void operator()(natsOptions* options) const { natsOptions_Destroy(options); }
+};
+using OptionsPtr = std::unique_ptr<natsOptions, OptionsDeleter>;
+
+// What every connection of these settings has: the servers, the credentials, the name and
+// the connect timeout.
+absl::StatusOr<OptionsPtr> base_options(const ConnectionSettings& settings) {
   natsOptions* raw = nullptr;
   if (natsStatus s = natsOptions_Create(&raw); s != NATS_OK) {
     return absl::InternalError(describe_status("natsOptions_Create", s));
   }
-  std::unique_ptr<natsOptions, OptionsDeleter> options(raw);
+  OptionsPtr options(raw);
   std::vector<const char*> urls;
   for (const std::string& url : settings.servers.urls) urls.push_back(url.c_str());
   const Credentials& c = settings.credentials;
@@ -47,7 +47,18 @@ absl::StatusOr<std::unique_ptr<JetStreamConnection>> JetStreamConnection::open(c
   if (s == NATS_OK && !c.creds_file.empty()) s = natsOptions_SetUserCredentialsFromFiles(raw, c.creds_file.c_str(), nullptr);
   if (s == NATS_OK && !settings.client_name.empty()) s = natsOptions_SetName(raw, settings.client_name.c_str());
   if (s == NATS_OK) s = natsOptions_SetTimeout(raw, settings.timeout.count());
-  if (s == NATS_OK) s = natsOptions_SetMaxReconnect(raw, -1);
+  if (s != NATS_OK) return absl::InvalidArgumentError(describe_status("NATS options", s));
+  return options;
+}
+}  // namespace
+
+absl::StatusOr<std::unique_ptr<JetStreamConnection>> JetStreamConnection::open(const ConnectionSettings& settings) {
+  if (settings.servers.urls.empty()) return absl::InvalidArgumentError("no NATS servers");
+  std::unique_ptr<JetStreamConnection> self(new JetStreamConnection(settings));
+  absl::StatusOr<OptionsPtr> options = base_options(settings);
+  if (!options.ok()) return options.status();
+  natsOptions* raw = options->get();
+  natsStatus s = natsOptions_SetMaxReconnect(raw, -1);
   if (s == NATS_OK) s = natsOptions_SetReconnectWait(raw, settings.reconnect_wait.count());
   // What is published while disconnected is held by the callers (their windows), not by a
   // library buffer whose overflow would fail publishes silently.
@@ -66,6 +77,21 @@ absl::StatusOr<std::unique_ptr<JetStreamConnection>> JetStreamConnection::open(c
     return absl::UnavailableError(describe_status("NATS connect", s));
   }
   return self;
+}
+
+absl::Status JetStreamConnection::probe(const ConnectionSettings& settings) {
+  if (settings.servers.urls.empty()) return absl::InvalidArgumentError("no NATS servers");
+  absl::StatusOr<OptionsPtr> options = base_options(settings);
+  if (!options.ok()) return options.status();
+  natsConnection* connection = nullptr;
+  const natsStatus s = natsConnection_Connect(&connection, options->get());
+  if (connection != nullptr) {
+    natsConnection_Close(connection);
+    natsConnection_Destroy(connection);
+  }
+  if (s == NATS_OK) return absl::OkStatus();
+  if (s == NATS_NOT_PERMITTED) return absl::PermissionDeniedError(describe_status("NATS connect", s));
+  return absl::UnavailableError(describe_status("NATS connect", s));
 }
 
 JetStreamConnection::~JetStreamConnection() {

@@ -42,6 +42,10 @@ class JetStreamConnection {
   // Fails only on settings the library refuses (an unreadable credentials file, ...); a
   // server that does not answer is not an error.
   static absl::StatusOr<std::unique_ptr<JetStreamConnection>> open(const ConnectionSettings& settings);
+  // One attempt, no retry, closed at once: why the servers refuse a connection that closed
+  // without ever connecting (the library says only "no server available" then).
+  // PermissionDenied: credentials refused; Unavailable: none answers, or another reason.
+  static absl::Status probe(const ConnectionSettings& settings);
   ~JetStreamConnection();
   JetStreamConnection(const JetStreamConnection&) = delete;
   JetStreamConnection& operator=(const JetStreamConnection&) = delete;

@@ -24,8 +24,24 @@ struct MetaDeleter {
   void operator()(jsMsgMetaData* meta) const { jsMsgMetaData_Destroy(meta); }
 };
 
-// The stream's last sequence now: where the read stops.
-absl::StatusOr<uint64_t> last_sequence(jsCtx* jetstream, const std::string& stream) {
+struct ConsumerInfoDeleter {
+  void operator()(jsConsumerInfo* info) const { jsConsumerInfo_Destroy(info); }
+};
+
+// Whether the consumer has nothing to deliver at all: none pending and none delivered yet.
+// A filter or a start point may leave nothing between it and the stream's end, and then no
+// message comes to say so.
+absl::StatusOr<bool> nothing_to_deliver(natsSubscription* subscription, const std::string& stream) {
+  jsConsumerInfo* raw = nullptr;
+  jsErrCode code = static_cast<jsErrCode>(0);
+  const natsStatus s = natsSubscription_GetConsumerInfo(&raw, subscription, nullptr, &code);
+  std::unique_ptr<jsConsumerInfo, ConsumerInfoDeleter> info(raw);
+  if (s != NATS_OK) return absl::UnavailableError(describe_status(absl::StrCat("reading stream ", stream).c_str(), s));
+  return info->NumPending == 0 && info->Delivered.Consumer == 0;
+}
+}  // namespace
+
+absl::StatusOr<uint64_t> stream_last_sequence(jsCtx* jetstream, const std::string& stream) {
   jsStreamInfo* raw = nullptr;
   jsErrCode code = static_cast<jsErrCode>(0);
   const natsStatus s = js_GetStreamInfo(&raw, jetstream, stream.c_str(), nullptr, &code);
@@ -34,19 +50,21 @@ absl::StatusOr<uint64_t> last_sequence(jsCtx* jetstream, const std::string& stre
   if (s != NATS_OK) return absl::UnavailableError(describe_status(absl::StrCat("stream ", stream).c_str(), s));
   return info->State.LastSeq;
 }
-}  // namespace
 
 absl::Status read_stream(jsCtx* jetstream, const std::string& stream, const StreamReadOptions& options,
                          const std::function<void(const StreamMessage&)>& visit) {
-  const absl::StatusOr<uint64_t> last = last_sequence(jetstream, stream);
+  const absl::StatusOr<uint64_t> last = stream_last_sequence(jetstream, stream);
   if (!last.ok()) return last.status();
-  if (*last == 0) return absl::OkStatus();
+  if (*last == 0 || options.start_sequence > *last) return absl::OkStatus();
 
   jsSubOptions subscription_options;
   jsSubOptions_Init(&subscription_options);
   subscription_options.Stream = stream.c_str();
   subscription_options.Ordered = true;
-  if (options.start_unix_ns > 0) {
+  if (options.start_sequence > 0) {
+    subscription_options.Config.DeliverPolicy = js_DeliverByStartSequence;
+    subscription_options.Config.OptStartSeq = options.start_sequence;
+  } else if (options.start_unix_ns > 0) {
     subscription_options.Config.DeliverPolicy = js_DeliverByStartTime;
     subscription_options.Config.OptStartTime = options.start_unix_ns;
   } else {
@@ -58,15 +76,18 @@ absl::Status read_stream(jsCtx* jetstream, const std::string& stream, const Stre
   natsStatus s = js_SubscribeSync(&raw, jetstream, subject.c_str(), nullptr, &subscription_options, &code);
   if (s != NATS_OK) return absl::UnavailableError(describe_status(absl::StrCat("reading stream ", stream).c_str(), s));
   std::unique_ptr<natsSubscription, SubscriptionDeleter> subscription(raw);
+  const bool partial = !options.subject_filter.empty() || options.start_unix_ns > 0 || options.start_sequence > 0;
+  if (partial) {
+    const absl::StatusOr<bool> none = nothing_to_deliver(subscription.get(), stream);
+    if (!none.ok()) return none.status();
+    if (*none) return absl::OkStatus();
+  }
 
   uint64_t seen = 0;
   while (seen < *last) {
     natsMsg* raw_message = nullptr;
     s = natsSubscription_NextMsg(&raw_message, subscription.get(), options.idle_timeout.count());
     if (s == NATS_TIMEOUT) {
-      // A filter or a start time may leave nothing between the last message delivered and
-      // the stream's end: ask the consumer whether it has anything left.
-      if (!options.subject_filter.empty() || options.start_unix_ns > 0) return absl::OkStatus();
       return absl::DeadlineExceededError(
           absl::StrCat("stream ", stream, ": nothing for ", options.idle_timeout.count(), " ms at sequence ", seen,
                        " of ", *last));

@@ -11,7 +11,7 @@
 #include <string>
 #include <string_view>
 
-#include "absl/status/status.h"
+#include "absl/status/statusor.h"
 
 namespace nats_jetstream {
 
@@ -26,9 +26,13 @@ struct StreamMessage {
 struct StreamReadOptions {
   std::string subject_filter;   // empty: every subject of the stream
   int64_t start_unix_ns = 0;    // 0: from the first message; else the first stored at or after
+  uint64_t start_sequence = 0;  // else, when not 0: from this stream sequence on
   // No message for this long while some are still expected: the read fails rather than hangs.
   std::chrono::milliseconds idle_timeout{10000};
 };
+
+// The stream's last sequence now (0 when it is empty); NotFound without the stream.
+absl::StatusOr<uint64_t> stream_last_sequence(jsCtx* jetstream, const std::string& stream);
 
 // Calls visit for each message (its views live during the call only). An empty stream is
 // not an error; a missing stream is (NotFound).

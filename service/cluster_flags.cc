@@ -1,17 +1,11 @@
 #include "service/cluster_flags.h"
 
-#include <sys/stat.h>
 #include <unistd.h>
 
-#include <cerrno>
-#include <cstring>
-#include <fstream>
-#include <sstream>
-
 #include "absl/flags/flag.h"
-#include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "service/secret_file.h"
 
 ABSL_FLAG(std::string, node_id, "", "this node's name in events and metrics (default: the host name)");
 ABSL_FLAG(std::string, caps_store, "local",
@@ -39,25 +33,6 @@ std::string host_name() {
   return name;
 }
 
-// The password file must not be readable by others: a password in a world-readable file is
-// as good as on the command line.
-absl::Status read_password(const std::string& path, std::string& password) {
-  struct stat st {};
-  if (stat(path.c_str(), &st) != 0) {
-    return invalid("caps-store-password-file", absl::StrCat(path, ": ", std::strerror(errno)));
-  }
-  if ((st.st_mode & 077) != 0) {
-    return invalid("caps-store-password-file", absl::StrCat(path, " is readable by others: chmod 600 it"));
-  }
-  std::ifstream in(path);
-  std::stringstream text;
-  text << in.rdbuf();
-  if (!in.good() && !in.eof()) return invalid("caps-store-password-file", absl::StrCat(path, ": cannot be read"));
-  password = std::string(absl::StripTrailingAsciiWhitespace(text.str()));
-  if (password.empty()) return invalid("caps-store-password-file", absl::StrCat(path, " is empty"));
-  return absl::OkStatus();
-}
-
 }  // namespace
 
 absl::Status resolve_cluster_flags(ClusterSettings& config) {
@@ -76,7 +51,9 @@ absl::Status resolve_cluster_flags(ClusterSettings& config) {
   config.caps_store_user = absl::GetFlag(FLAGS_caps_store_user);
   const std::string password_file = absl::GetFlag(FLAGS_caps_store_password_file);
   if (!password_file.empty()) {
-    if (absl::Status s = read_password(password_file, config.caps_store_password); !s.ok()) return s;
+    absl::StatusOr<std::string> password = read_secret_file("caps-store-password-file", password_file);
+    if (!password.ok()) return password.status();
+    config.caps_store_password = *std::move(password);
   }
   if (!config.shared_caps() && (!config.caps_store_user.empty() || !password_file.empty())) {
     return invalid(config.caps_store_user.empty() ? "caps-store-password-file" : "caps-store-user",

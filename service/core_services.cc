@@ -7,10 +7,12 @@
 #include "http/server_metric_table.h"
 #include "runtime/reactor_load_metrics.h"
 #include "service/access_log/access_log_metrics.h"
+#include "service/catalog_updates/nats_catalog_metrics.h"
 #include "service/cross_core_kinds.h"
 #include "service/cross_origin.h"
 #include "service/process_metrics.h"
 #include "tracking/endpoint/tracking_metrics.h"
+#include "tracking/event_shipping/ship_metrics.h"
 #include "tracking/events/event_log_metrics.h"
 #include "tracking/events/log_files.h"
 #include "tracking/impressions/impression_metrics.h"
@@ -131,6 +133,7 @@ void CoreServices::register_metrics() {
   const uint32_t core = reactor_.index();
   metrics.add(core, kProcessMetricTable, view_);
   metrics.add(core, kCatalogMetricTable, catalog_in_force_);
+  if (view_.nats_catalog != nullptr) metrics.add(core, kNatsCatalogMetricTable, *view_.nats_catalog);
   metrics.add(core, http::kServerMetricTable, public_server_.metrics(), R"(listener="public")");
   metrics.add(core, http::kServerMetricTable, admin_server_.metrics(), R"(listener="admin")");
   metrics.add(core, decision::endpoint::kDecisionMetricTable, decision_.counters());
@@ -150,6 +153,10 @@ void CoreServices::register_metrics() {
   metrics.add(core, access_log::kAccessLogMetricTable, access_log_.counters());
   metrics.add(core, runtime::kReactorLoadMetricTable, reactor_.load());
   if (cluster_) cluster_->register_metrics(metrics, core);
+  if (view_.shipper != nullptr) {
+    metrics.add(core, tracking::event_shipping::kShipCoreMetricTable, view_.shipper->core_counters(core));
+    metrics.add(core, tracking::event_shipping::kShipperMetricTable, view_.shipper->counters());
+  }
 }
 
 absl::Status CoreServices::start() {

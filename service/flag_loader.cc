@@ -21,10 +21,12 @@ constexpr absl::string_view kEnvPrefix = "DECISIOND_";
 
 // Only our own flags, not those of any library that happens to define some.
 // decisiond's flags are defined in service/flags.cc and, for cluster mode,
-// service/cluster_flags.cc; abseil's own and the libraries' are not ours.
+// service/cluster_flags.cc and service/events_sink_flags.cc; abseil's own and the
+// libraries' are not ours.
 bool is_ours(const absl::CommandLineFlag& flag) {
   return absl::StrContains(flag.Filename(), "service/flags.cc") ||
-         absl::StrContains(flag.Filename(), "service/cluster_flags.cc");
+         absl::StrContains(flag.Filename(), "service/cluster_flags.cc") ||
+         absl::StrContains(flag.Filename(), "service/events_sink_flags.cc");
 }
 
 std::string dashed(absl::string_view name) { return absl::StrReplaceAll(name, {{"_", "-"}}); }

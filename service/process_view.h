@@ -15,10 +15,12 @@
 #include "http/server_metrics.h"
 #include "runtime/cross_core_asks.h"
 #include "runtime/metric_source.h"
+#include "service/catalog_updates/nats_catalog_source.h"
 #include "service/catalog_updates/update_stats.h"
 #include "service/catalog_updates/upload_queue.h"
 #include "service/flags.h"
 #include "tracking/endpoint/tracking_handler.h"
+#include "tracking/event_shipping/event_shipper.h"
 #include "tracking/tokens/key_ring.h"
 #include "tracking/state/core_state.h"
 
@@ -59,12 +61,18 @@ struct ProcessView {
   // (catalog_updates/publication.h): a core reads its own, never this.
   std::shared_ptr<const decision::endpoint::ServedCatalog> catalog;
   std::string catalog_source;
+  // --catalog=nats://...: the source (owned by main), read by /readyz and /metrics; null
+  // for a file.
+  const NatsCatalogSource* nats_catalog = nullptr;
   // The placement keys metrics name (owned by main, filled by catalog builds on the main
   // thread, read by scrapes on any core).
   decision::endpoint::PlacementLabels* placement_labels = nullptr;
   // Catalog uploads on their way to the update loop, and what it reports back.
   UploadQueue uploads;
   UpdateStats updates;
+  // The event shipper of --events-sink (owned by main), or null; each core registers its
+  // metrics.
+  const tracking::event_shipping::EventShipper* shipper = nullptr;
   // What each core exports on /metrics, in page order; each core fills its own list during
   // set-up (CoreServices::register_metrics), before any core serves.
   runtime::MetricRegistry metrics;

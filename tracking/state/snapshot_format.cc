@@ -1,7 +1,11 @@
 #include "tracking/state/snapshot_format.h"
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <xxhash.h>
 
+#include <cerrno>
 #include <cstring>
 
 namespace tracking::state {
@@ -80,6 +84,32 @@ absl::StatusOr<SnapshotView> parse_snapshot(std::string_view bytes) {
   }
   if (!in.empty()) return absl::DataLossError("bytes after the last shard");
   return view;
+}
+
+absl::StatusOr<SnapshotHeader> read_snapshot_header(const std::string& path) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) {
+    return errno == ENOENT ? absl::NotFoundError(path) : absl::UnavailableError(path + ": " + std::strerror(errno));
+  }
+  constexpr size_t kHeaderBytes = kSnapshotMagic.size() + 3 * sizeof(uint32_t) + sizeof(uint64_t) + sizeof(int64_t);
+  char head[kHeaderBytes];
+  char end[kSnapshotEndMagic.size()];
+  struct stat st {};
+  const bool read = ::fstat(fd, &st) == 0 && st.st_size >= static_cast<off_t>(kHeaderBytes + sizeof(end)) &&
+                    ::pread(fd, head, sizeof(head), 0) == static_cast<ssize_t>(sizeof(head)) &&
+                    ::pread(fd, end, sizeof(end), st.st_size - static_cast<off_t>(sizeof(end))) ==
+                        static_cast<ssize_t>(sizeof(end));
+  ::close(fd);
+  std::string_view in(head, sizeof(head));
+  if (!read || !in.starts_with(kSnapshotMagic) || std::string_view(end, sizeof(end)) != kSnapshotEndMagic) {
+    return absl::DataLossError(path + ": not a whole snapshot");
+  }
+  in.remove_prefix(kSnapshotMagic.size());
+  SnapshotHeader h;
+  if (!take(in, h.core) || !take(in, h.cores) || !take(in, h.shards) || !take(in, h.start_seq) || !take(in, h.written_s)) {
+    return absl::DataLossError(path + ": bad header");
+  }
+  return h;
 }
 
 }  // namespace tracking::state

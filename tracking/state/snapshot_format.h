@@ -53,4 +53,10 @@ struct SnapshotView {
 // into bytes. A torn or altered file is refused with the reason.
 absl::StatusOr<SnapshotView> parse_snapshot(std::string_view bytes);
 
+// A snapshot file's header, read with its last bytes only: the end magic must be there (a
+// snapshot is renamed into place whole, so a file without it is another file or a damaged
+// one); the checksum is not verified. For a question asked often (which log lines start-up
+// replays: docs/events.md "Shipping to NATS JetStream", retention), not for loading.
+absl::StatusOr<SnapshotHeader> read_snapshot_header(const std::string& path);
+
 }  // namespace tracking::state

@@ -1,0 +1,93 @@
+#include "service/events_sink_flags.h"
+
+#include "absl/flags/flag.h"
+#include "absl/strings/str_cat.h"
+#include "service/secret_file.h"
+#include "tracking/event_shipping/message_id.h"
+
+ABSL_FLAG(std::string, events_sink, "",
+          "nats://host:port[,host:port...]: NATS JetStream servers every line of the event log is shipped to "
+          "(empty: not shipped)");
+ABSL_FLAG(std::string, events_sink_user, "", "NATS user of --events-sink (with --events-sink-password-file)");
+ABSL_FLAG(std::string, events_sink_password_file, "",
+          "file holding the password of --events-sink-user (mode 0600 or stricter; never on the command line)");
+ABSL_FLAG(std::string, events_sink_creds, "",
+          "NATS credentials file (JWT and NKey seed) of --events-sink, mode 0600 or stricter, instead of a user");
+ABSL_FLAG(std::string, events_stream, "decisiond-events",
+          "JetStream stream of --events-sink; each node publishes on subject decisiond.events.<node id>");
+ABSL_FLAG(int32_t, events_replicas, 3, "replicas of --events-stream when decisiond creates it (1 to 5)");
+ABSL_FLAG(absl::Duration, events_retain, absl::Hours(7 * 24),
+          "with --events-sink: a log file is removed once shipped and last written longer ago than this");
+
+namespace service {
+
+namespace {
+absl::Status invalid(absl::string_view flag, absl::string_view why) {
+  return absl::InvalidArgumentError(absl::StrCat("invalid --", flag, ": ", why));
+}
+
+// NATS stream names: no '.', '*', '>', path separators or whitespace; ours are simpler still.
+bool stream_name_ok(const std::string& name) {
+  if (name.empty() || name.size() > 64) return false;
+  for (char c : name) {
+    const bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' || c == '_';
+    if (!ok) return false;
+  }
+  return true;
+}
+
+// --events-sink-user, --events-sink-password-file, --events-sink-creds: one way or none.
+absl::Status resolve_credentials(EventsSinkSettings& sink) {
+  sink.user = absl::GetFlag(FLAGS_events_sink_user);
+  const std::string password_file = absl::GetFlag(FLAGS_events_sink_password_file);
+  sink.creds_file = absl::GetFlag(FLAGS_events_sink_creds);
+  if (!sink.enabled()) {
+    if (!sink.user.empty()) return invalid("events-sink-user", "needs --events-sink=nats://...");
+    if (!password_file.empty()) return invalid("events-sink-password-file", "needs --events-sink=nats://...");
+    if (!sink.creds_file.empty()) return invalid("events-sink-creds", "needs --events-sink=nats://...");
+    return absl::OkStatus();
+  }
+  if (!sink.creds_file.empty() && (!sink.user.empty() || !password_file.empty())) {
+    return invalid("events-sink-creds", "a credentials file or a user and password, not both");
+  }
+  if (sink.user.empty() != password_file.empty()) {
+    return sink.user.empty() ? invalid("events-sink-password-file", "needs --events-sink-user")
+                             : invalid("events-sink-user", "needs --events-sink-password-file");
+  }
+  if (!password_file.empty()) {
+    absl::StatusOr<std::string> password = read_secret_file("events-sink-password-file", password_file);
+    if (!password.ok()) return password.status();
+    sink.password = *std::move(password);
+  }
+  if (!sink.creds_file.empty()) return check_secret_file("events-sink-creds", sink.creds_file);
+  return absl::OkStatus();
+}
+}  // namespace
+
+absl::Status resolve_events_sink_flags(const std::string& node_id, EventsSinkSettings& sink) {
+  sink.url = absl::GetFlag(FLAGS_events_sink);
+  if (sink.enabled()) {
+    absl::StatusOr<nats_jetstream::ServerList> servers = nats_jetstream::parse_server_list(sink.url);
+    if (!servers.ok()) return invalid("events-sink", servers.status().message());
+    sink.servers = *std::move(servers);
+    if (absl::Status id = tracking::event_shipping::check_subject_node_id(node_id); !id.ok()) {
+      return invalid("node-id", absl::StrCat(id.message(), " (with --events-sink it ends the subject "
+                                                           "decisiond.events.<node id>)"));
+    }
+  }
+  if (absl::Status s = resolve_credentials(sink); !s.ok()) return s;
+  sink.stream = absl::GetFlag(FLAGS_events_stream);
+  if (!stream_name_ok(sink.stream)) {
+    return invalid("events-stream", "must be 1 to 64 letters, digits, '-' or '_', such as decisiond-events");
+  }
+  const int32_t replicas = absl::GetFlag(FLAGS_events_replicas);
+  if (replicas < 1 || replicas > 5) return invalid("events-replicas", "must be 1 to 5 (JetStream's range)");
+  sink.replicas = replicas;
+  sink.retain = absl::GetFlag(FLAGS_events_retain);
+  if (sink.retain < absl::ZeroDuration() || absl::Trunc(sink.retain, absl::Seconds(1)) != sink.retain) {
+    return invalid("events-retain", "must be whole seconds from 0, such as 168h");
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace service

@@ -1,0 +1,147 @@
+#pragma once
+// Ships every core's event log to a NATS JetStream stream (docs/events.md "Shipping to NATS
+// JetStream"), closed and live files alike, each line one message: subject
+// decisiond.events.<node id>, id <node id>:<core>:<seq>, data the line without its line feed.
+//
+// One thread per node, never a reactor's: it reads the files the cores wrote (and fdatasyncs
+// its own descriptor of each before publishing what it read, so only lines on disk leave),
+// publishes through nats_jetstream with at most max_unacknowledged lines unacknowledged,
+// moves each core's checkpoint over the contiguous acknowledged prefix (at most every
+// kCheckpointIntervalMs), and on a refusal, an unanswered publish or a reconnection reads
+// back what the stream holds of this node after the oldest line at risk and publishes the
+// rest again under the same ids. A restarted node reads back from its checkpoints the same
+// way, so each line is in the stream once however long the node or the broker was away.
+// Files go once shipped and older than the retention (log_retention.h). The cores never
+// wait for any of it: with the broker away they serve, the files grow, and the lag shows in
+// /metrics.
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "nats_jetstream/async_publisher.h"
+#include "tracking/event_shipping/log_cursor.h"
+#include "tracking/event_shipping/log_retention.h"
+#include "tracking/event_shipping/ship_counters.h"
+#include "tracking/event_shipping/shipped_log.h"
+#include "tracking/event_shipping/sink_link.h"
+#include "tracking/event_shipping/sink_log.h"
+
+namespace tracking::event_shipping {
+
+// Lines published and not all acknowledged, across the node's logs: 16384 lines of about
+// 250 bytes are 4 MB in flight, enough to keep a stream's leader busy across a round trip
+// of a few milliseconds at hundreds of thousands of lines a second.
+inline constexpr uint32_t kMaxUnacknowledged = 16384;
+
+struct ShipperSettings {
+  std::string state_dir;
+  std::string node_id;
+  uint32_t cores = 1;              // the node's --cores: metrics are per core
+  SinkSettings sink;
+  RetentionRules retention;
+  CursorSettings cursor;
+  uint32_t max_unacknowledged = kMaxUnacknowledged;
+  int64_t ack_timeout_ms = 5000;   // a publish unanswered this long is published again
+};
+
+class EventShipper final : private nats_jetstream::PublishListener {
+ public:
+  explicit EventShipper(ShipperSettings settings);
+  ~EventShipper() override;
+  EventShipper(const EventShipper&) = delete;
+  EventShipper& operator=(const EventShipper&) = delete;
+
+  // The thread: after the cores started (they create their directories).
+  void start();
+  // After the cores drained and closed their logs: ships what is on disk for at most
+  // last_effort (not at all while the broker is away), saves the checkpoints, and joins.
+  void stop(std::chrono::milliseconds last_effort);
+
+  // For /metrics: core's counters (cores of the node) and the node's.
+  const ShipCoreCounters& core_counters(uint32_t core) const { return core_counters_[core]; }
+  const ShipperCounters& counters() const { return counters_; }
+
+ private:
+  // A token is the log's index (16 bits) above the line's seq (48 bits).
+  static constexpr int kSeqBits = 48;
+  static constexpr uint64_t kSeqMask = (uint64_t{1} << kSeqBits) - 1;
+
+  struct Completion {
+    uint64_t token = 0;
+    uint64_t stream_seq = 0;
+    bool acknowledged = false;
+    bool duplicate = false;
+  };
+
+  // nats_jetstream::PublishListener, on the library's thread.
+  void acknowledged(uint64_t token, uint64_t stream_seq, bool duplicate) override;
+  void refused(uint64_t token, std::string_view why) override;
+  void complete(const Completion& completion, std::string_view why);
+
+  void run();
+  void turn(int64_t now_ms);
+  void wait();
+  bool finished() const;
+  void discover_logs();
+  void take_completions(int64_t now_ms);
+  void check_answers(int64_t now_ms);
+  void fail(int64_t now_ms, const std::string& why);
+  void start_again();
+  void read_back(int64_t now_ms);
+  void publish(int64_t now_ms);
+  uint32_t publish_log(size_t index, uint32_t budget, int64_t now_ms);
+  bool publish_line(size_t index, uint64_t seq, std::string_view bytes);
+  void advance(ShippedLog& log);
+  void save_checkpoints(int64_t now_ms);
+  void measure();
+  void remove_shipped_files(int64_t now_ms);
+  ShipCoreCounters& counters_of(const ShippedLog& log) { return core_counters_[log.core() % settings_.cores]; }
+
+  const ShipperSettings settings_;
+  const std::string subject_;
+  std::unique_ptr<ShipCoreCounters[]> core_counters_;
+  ShipperCounters counters_;
+  SinkLink link_;
+  std::vector<std::unique_ptr<ShippedLog>> logs_;  // by index in tokens; only ever appended
+
+  mutable std::mutex mutex_;  // the completions, stop_, waiting_
+  std::condition_variable wake_;
+  std::vector<Completion> completions_;
+  std::string refusal_;  // the first refusal's reason since the last turn
+  bool waiting_ = false; // the thread waits for room: an answer wakes it
+  bool stop_ = false;
+  std::chrono::steady_clock::time_point stop_deadline_;
+
+  // The thread's own.
+  std::thread thread_;
+  std::vector<Completion> taken_;
+  std::string id_;          // a message id being formatted
+  std::string line_;        // a line read again
+  uint64_t floor_now_ = 0;  // highest stream sequence acknowledged (or the stream's last at set-up)
+  uint64_t epoch_ = 0;      // the link's, last seen
+  bool failing_ = false;    // since the last refusal or timeout, no acknowledgement yet
+  bool start_again_ = false;
+  bool read_back_ = false;
+  bool room_full_ = false;  // the last publish pass stopped at the bound
+  bool exhausted_ = false;  // the last publish pass found nothing more to read
+  int64_t retry_at_ms_ = 0;
+  int64_t retry_ms_ = 0;
+  int64_t answers_checked_ms_ = 0;
+  int64_t checkpoints_ms_ = 0;
+  int64_t measured_ms_ = 0;
+  int64_t retention_ms_ = 0;
+  bool ready_ = false;
+  bool blocked_ = false;    // the last publish pass met a refusal of the library
+  SaidOnce said_checkpoint_;
+  SaidOnce said_log_;
+  SaidOnce said_read_back_;
+  SaidOnce said_removal_;
+};
+
+}  // namespace tracking::event_shipping

@@ -1,0 +1,132 @@
+// The shipper's publish pass and its read-backs (event_shipper.h).
+#include <algorithm>
+
+#include "absl/strings/str_cat.h"
+#include "runtime/check.h"
+#include "tracking/event_shipping/event_shipper.h"
+#include "tracking/event_shipping/message_id.h"
+#include "tracking/event_shipping/read_back.h"
+
+namespace tracking::event_shipping {
+
+namespace {
+constexpr uint32_t kLinesPerLogTurn = 4096;  // a log's share of a pass: one busy core starves none
+constexpr int64_t kReadBackRetryMs = 1000;
+}  // namespace
+
+void EventShipper::read_back(int64_t now_ms) {
+  uint64_t floor = UINT64_MAX;
+  for (const auto& log : logs_) {
+    if (log->needs_read_back()) floor = std::min(floor, log->read_back_floor());
+  }
+  if (floor == UINT64_MAX) {
+    read_back_ = false;
+    return;
+  }
+  counters_.read_backs.add();
+  const absl::StatusOr<ReadBack> back =
+      read_back_shipped(link_.jetstream(), link_.stream_name(), settings_.node_id, floor);
+  if (!back.ok()) {
+    said_read_back_.say_if_new(absl::StrCat("cannot read the stream back (", back.status().message(),
+                                            "); nothing is published until it can"));
+    retry_at_ms_ = now_ms + kReadBackRetryMs;
+    return;
+  }
+  said_read_back_.clear();
+  floor_now_ = std::max(floor_now_, back->stream_last_seq);
+  uint64_t found = 0;
+  const std::vector<std::pair<uint64_t, uint64_t>> none;
+  for (const auto& log : logs_) {
+    if (!log->needs_read_back()) continue;
+    const auto of_core = back->found.find(log->core());
+    found += log->found_in_stream(of_core == back->found.end() ? none : of_core->second, back->stream_last_seq);
+  }
+  counters_.read_back_lines.add(found);
+  read_back_ = false;
+  if (found > 0) {
+    say(absl::StrCat("read the stream back from sequence ", floor + 1, ": ", found,
+                     " line(s) not yet checkpointed are there already, and are not published again"));
+  }
+}
+
+void EventShipper::publish(int64_t now_ms) {
+  room_full_ = false;
+  blocked_ = false;
+  exhausted_ = true;
+  bool more = true;
+  while (more && !blocked_) {
+    more = false;
+    for (size_t i = 0; i < logs_.size() && !blocked_; ++i) {
+      size_t held = 0;
+      for (const auto& log : logs_) held += log->window().size();
+      if (held >= settings_.max_unacknowledged || !link_.publisher().has_room()) {
+        room_full_ = true;
+        exhausted_ = false;
+        return;
+      }
+      const uint32_t budget = static_cast<uint32_t>(std::min<size_t>(kLinesPerLogTurn, settings_.max_unacknowledged - held));
+      if (publish_log(i, budget, now_ms) == budget) more = true;
+    }
+  }
+  if (more || blocked_) exhausted_ = false;
+}
+
+// Lines of log index taken into its window: published, published again, or found in the
+// stream already.
+uint32_t EventShipper::publish_log(size_t index, uint32_t budget, int64_t now_ms) {
+  ShippedLog& log = *logs_[index];
+  if (!log.has_checkpoint()) {  // on disk before the first publish: none means none published
+    if (absl::Status saved = log.save_checkpoint(floor_now_); !saved.ok()) {
+      counters_.checkpoint_errors.add();
+      said_checkpoint_.say_if_new(absl::StrCat(saved.message(), "; this log is not shipped until it can be written"));
+      return 0;
+    }
+  }
+  uint32_t taken = 0;
+  while (taken < budget && !blocked_) {
+    if (ShipWindow::Line* again = log.window().next_to_publish()) {
+      if (!log.read_line(*again, line_)) {
+        counters_.log_errors.add();
+        said_log_.say_if_new(absl::StrCat("cannot read line ", again->seq, " of ", log.directory(), " again"));
+        return taken;
+      }
+      if (!publish_line(index, again->seq, line_)) return taken;
+      log.window().published(*again, now_ms);
+      counters_.republished_lines.add();
+      ++taken;
+      continue;
+    }
+    const std::optional<ShippableLine> line = log.cursor().next(now_ms);
+    if (!line) {
+      if (!log.cursor().error().empty()) {
+        counters_.log_errors.add();
+        said_log_.say_if_new(log.cursor().error());
+      }
+      return taken;
+    }
+    const bool in_stream = log.take_in_stream(line->seq);
+    log.window().add(*line, floor_now_, now_ms, in_stream);
+    ++taken;
+    if (in_stream) {
+      advance(log);
+    } else if (!publish_line(index, line->seq, line->bytes)) {
+      log.window().retry_last();
+      return taken;
+    }
+  }
+  return taken;
+}
+
+bool EventShipper::publish_line(size_t index, uint64_t seq, std::string_view bytes) {
+  DECISIOND_CHECK_MSG(seq <= kSeqMask, "event shipping: a line seq past 2^48");
+  format_message_id(settings_.node_id, logs_[index]->core(), seq, id_);
+  const absl::Status published =
+      link_.publisher().publish(subject_.c_str(), id_.c_str(), bytes, (uint64_t{index} << kSeqBits) | seq);
+  if (published.ok()) return true;
+  blocked_ = true;  // the window is full, or the library refuses: the line waits for the next pass
+  return false;
+}
+
+void EventShipper::advance(ShippedLog& log) { counters_of(log).lines_shipped.add(log.window().advance().lines); }
+
+}  // namespace tracking::event_shipping

@@ -1,0 +1,146 @@
+#include "tracking/event_shipping/sink_link.h"
+
+#include "absl/strings/str_cat.h"
+#include "nats_jetstream/stream_reader.h"
+#include "tracking/event_shipping/sink_log.h"
+
+namespace tracking::event_shipping {
+
+SinkLink::SinkLink(SinkSettings settings, nats_jetstream::PublishListener& listener, ShipperCounters& counters)
+    : settings_(std::move(settings)), listener_(listener), counters_(counters) {}
+
+SinkLink::~SinkLink() { close(); }
+
+void SinkLink::close() {
+  publisher_.reset();  // waits for the library's last answer callback
+  jetstream_.reset();
+  connection_.reset();
+}
+
+uint64_t SinkLink::epoch() const { return reopens_ + (connection_ ? connection_->reconnects() : 0); }
+
+bool SinkLink::ready(int64_t now_ms) {
+  if (!connection_) {
+    if (now_ms < reopen_at_ms_) return false;
+    open(now_ms);
+    if (!connection_) return false;
+  }
+  watch_connection(now_ms);
+  if (!connection_ || !connection_->connected()) return false;
+  if (!publisher_) {
+    absl::StatusOr<std::unique_ptr<nats_jetstream::AsyncPublisher>> made =
+        nats_jetstream::AsyncPublisher::create(*connection_, {settings_.max_pending}, listener_);
+    if (!made.ok()) {
+      say(absl::StrCat("cannot publish: ", made.status().message()));
+      return false;
+    }
+    publisher_ = *std::move(made);
+  }
+  return stream_ok_ || set_up_stream(now_ms);
+}
+
+void SinkLink::open(int64_t now_ms) {
+  reopen_at_ms_ = now_ms + settings_.reopen_ms;
+  absl::StatusOr<std::unique_ptr<nats_jetstream::JetStreamConnection>> opened =
+      nats_jetstream::JetStreamConnection::open(settings_.connection);
+  if (!opened.ok()) {
+    set_connection_state(SinkConnectionState::kClosed, std::string(opened.status().message()));
+    return;
+  }
+  connection_ = *std::move(opened);
+  absl::StatusOr<nats_jetstream::JetStreamPtr> context = connection_->jetstream();
+  if (!context.ok()) {
+    set_connection_state(SinkConnectionState::kClosed, std::string(context.status().message()));
+    connection_.reset();
+    return;
+  }
+  jetstream_ = *std::move(context);
+  ++reopens_;
+}
+
+void SinkLink::watch_connection(int64_t now_ms) {
+  using nats_jetstream::ConnectionState;
+  const std::string servers = nats_jetstream::describe(settings_.connection.servers);
+  switch (connection_->state()) {
+    case ConnectionState::kConnecting:
+      set_connection_state(SinkConnectionState::kConnecting, servers);
+      return;
+    case ConnectionState::kConnected:
+      set_connection_state(SinkConnectionState::kConnected, servers);
+      return;
+    case ConnectionState::kDisconnected:
+      set_connection_state(SinkConnectionState::kDisconnected, connection_->last_error());
+      return;
+    case ConnectionState::kClosed: break;
+  }
+  // Closed for good (the library gives up on refused credentials at once): ask one attempt
+  // why, then open again later.
+  const absl::Status why = nats_jetstream::JetStreamConnection::probe(settings_.connection);
+  close();
+  reopen_at_ms_ = now_ms + settings_.reopen_ms;
+  stream_ok_ = false;
+  if (absl::IsPermissionDenied(why)) {
+    set_connection_state(SinkConnectionState::kCredentialsRefused, std::string(why.message()));
+  } else {
+    set_connection_state(SinkConnectionState::kClosed, why.ok() ? "closed by the library" : std::string(why.message()));
+  }
+}
+
+bool SinkLink::set_up_stream(int64_t now_ms) {
+  if (now_ms < setup_at_ms_) return false;
+  setup_at_ms_ = now_ms + settings_.setup_retry_ms;
+  const nats_jetstream::StreamSpec& spec = settings_.stream;
+  const absl::StatusOr<nats_jetstream::StreamSetup> setup = nats_jetstream::ensure_stream(jetstream_.get(), spec);
+  if (!setup.ok()) {
+    set_stream_state(SinkStreamState::kRefused, absl::StrCat("stream ", spec.name, " cannot be set up: ",
+                                                            setup.status().message(), "; lines stay on disk, tried "
+                                                            "again every ", settings_.setup_retry_ms / 1000, "s"));
+    return false;
+  }
+  const absl::StatusOr<uint64_t> last = nats_jetstream::stream_last_sequence(jetstream_.get(), spec.name);
+  if (!last.ok()) return false;
+  stream_last_seq_ = *last;
+  stream_ok_ = true;
+  if (setup->created) {
+    set_stream_state(SinkStreamState::kCreated,
+                     absl::StrCat("stream ", spec.name, " created (replicas ", spec.replicas, ", duplicate window ",
+                                  spec.duplicate_window.count(), "s)"));
+  } else if (!setup->differences.empty()) {
+    set_stream_state(SinkStreamState::kUsedWithDifferences,
+                     absl::StrCat("stream ", spec.name, " exists with other settings, used as it is: ",
+                                  setup->differences));
+  } else {
+    set_stream_state(SinkStreamState::kUsedAsIs, absl::StrCat("stream ", spec.name, " exists, used as it is"));
+  }
+  return true;
+}
+
+void SinkLink::set_connection_state(SinkConnectionState state, const std::string& detail) {
+  counters_.connection_state.set(static_cast<uint64_t>(state));
+  if (said_connection_ && state == said_state_) return;
+  said_connection_ = true;
+  said_state_ = state;
+  switch (state) {
+    case SinkConnectionState::kConnecting: say(absl::StrCat("connecting to ", detail)); return;
+    case SinkConnectionState::kConnected: say(absl::StrCat("connected to ", detail)); return;
+    case SinkConnectionState::kDisconnected:
+      say(absl::StrCat("disconnected (", detail.empty() ? "no reason given" : detail,
+                       "); reconnecting, lines stay on disk meanwhile"));
+      return;
+    case SinkConnectionState::kClosed:
+      say(absl::StrCat("connection closed (", detail, "); opened again every ", settings_.reopen_ms / 1000,
+                       "s, lines stay on disk meanwhile"));
+      return;
+    case SinkConnectionState::kCredentialsRefused:
+      say(absl::StrCat("credentials refused by the servers (", detail, "); tried again every ",
+                       settings_.reopen_ms / 1000, "s, lines stay on disk meanwhile"));
+      return;
+  }
+}
+
+void SinkLink::set_stream_state(SinkStreamState state, const std::string& detail) {
+  counters_.stream_state.set(static_cast<uint64_t>(state));
+  said_stream_.say_if_new(detail);
+}
+
+}  // namespace tracking::event_shipping
