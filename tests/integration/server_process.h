@@ -18,6 +18,10 @@ using EnvVars = std::vector<std::pair<std::string, std::string>>;
 // Generous: reached only when something is wrong, never a performance assertion.
 inline constexpr std::chrono::milliseconds kStartTimeout{5000};
 inline constexpr std::chrono::milliseconds kExitTimeout{5000};
+// How long a test waits for a state the server will reach on its own (a line logged, a
+// snapshot, a metric moved, readiness): what they wait for takes a flush interval or a few
+// (10 ms to 1 s), so this is reached only when something is wrong, on a loaded machine too.
+inline constexpr std::chrono::milliseconds kStateTimeout{20000};
 
 struct ExitStatus {
   int code = -1;   // exit status, or -1 when killed by a signal

@@ -22,6 +22,7 @@ namespace integration::abuse {
                           {.accept_language = "en"});
     if (!reply.ok || reply.status != 503 || reply.header("Retry-After").empty()) break;
     std::printf("well-behaved client: shed (503 10098), retrying after Retry-After\n");
+    // The wait the server asked for (Retry-After: 1): time itself, as a client honours it.
     std::this_thread::sleep_for(std::chrono::seconds(1));
   }
   if (!reply.ok) return ::testing::AssertionFailure() << "well-behaved client: " << reply.error;

@@ -17,6 +17,7 @@
 
 #include "gtest/gtest.h"
 #include "tests/integration/faults/fault_support.h"
+#include "tests/integration/state_dir_waits.h"
 #include "tests/integration/test_catalog.h"
 #include "tests/integration/tracking_flow.h"
 #include "tests/integration/updates/admin_calls.h"
@@ -28,7 +29,6 @@ namespace {
 using updates::served_revision;
 using updates::upload_catalog;
 
-constexpr std::chrono::milliseconds kFlush{100};
 // Big enough that a kill lands while it is built; under ASan every step costs several times
 // more (an upload of 30,000 ads took over a minute on 2 busy vCPUs), so fewer do.
 constexpr size_t kFillerAds = decision::testing::kAddressSanitizer ? 5000 : 30000;
@@ -82,7 +82,7 @@ class CatalogSwapKill : public ::testing::Test {
   void send_and_flush(ServerProcess& server, const std::string& prefix) {
     const size_t before = sender_.acknowledged().size();
     ASSERT_EQ(sender_.send(server, prefix, 5), 5u);
-    ASSERT_TRUE(wait_until_flushed(server, kFlush));
+    ASSERT_TRUE(wait_until_logged(server));
     const std::vector<Acknowledged> now = sender_.acknowledged();
     flushed_.insert(flushed_.end(), now.begin() + static_cast<ptrdiff_t>(before), now.end());
   }
@@ -121,6 +121,8 @@ TEST_F(CatalogSwapKill, Kill9DuringAnUploadRestartsOnTheWholeCatalogFileLosingNo
     // What the server showed just before the kill, to assert the kill landed where named.
     std::string served_before_kill;
     if (point == Point::kWhileBuilding) {
+      // A kill at a chosen moment, into the build (which says nothing while it runs); where
+      // it landed is checked below from what was served then.
       std::this_thread::sleep_for(std::chrono::milliseconds(30));
       served_before_kill = served_revision(*server);
     } else if (point == Point::kWhileCoresAdopt) {
