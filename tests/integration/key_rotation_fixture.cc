@@ -85,4 +85,16 @@ void KeyRotationFixture::ExpectSealedWith(const Issued& issued, int id) {
   EXPECT_EQ(key_id_of_token(issued.click), id);
 }
 
+void KeyRotationFixture::ExpectRefusedAsRetired(const Issued& issued) {
+  for (const std::string& token : {issued.impression, issued.click}) {
+    const HttpReply refused = track(token);
+    EXPECT_EQ(refused.status, 400) << refused.body;
+    EXPECT_TRUE(IsErrorEnvelope(refused.body, 10050)) << refused.body;
+  }
+  const HttpReply tag = fetch_tag(issued.tag_query);
+  EXPECT_EQ(tag.status, 403) << tag.body;
+  EXPECT_TRUE(IsErrorEnvelope(tag.body, 10052)) << tag.body;
+  EXPECT_EQ(error_detail_string(tag.body, "field"), "kid") << tag.body;
+}
+
 }  // namespace integration

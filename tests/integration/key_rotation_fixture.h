@@ -45,6 +45,9 @@ class KeyRotationFixture : public ::testing::Test {
   // Every token, click and tag issued works; the tag's document is sealed with sealing_id.
   void ExpectAccepted(const Issued& issued, int sealing_id, const std::string& what);
   void ExpectSealedWith(const Issued& issued, int id);
+  // What a retired key sealed is refused: its impression and click 400 10050, its tag 403
+  // 10052 with details.field "kid".
+  void ExpectRefusedAsRetired(const Issued& issued);
 
   StateDir state_;
   TempFile catalog_{"catalog.json", video_catalog_json()};
