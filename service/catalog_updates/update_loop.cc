@@ -164,7 +164,8 @@ void UpdateLoop::reload_from_files() {
 }
 
 void UpdateLoop::reload_keys() {
-  tracking::KeyReload reload = tracking::plan_key_reload(keys_, tracking::KeyRing::load(config_.state_dir));
+  const std::string file = tracking::key_file_path(config_.state_dir);
+  tracking::KeyReload reload = tracking::plan_key_reload(keys_, tracking::KeyRing::load(config_.state_dir), file);
   UpdateStats& stats = view_.updates;
   switch (reload.result) {
     case tracking::KeyReloadResult::kRefused:
@@ -174,8 +175,8 @@ void UpdateLoop::reload_keys() {
       return;
     case tracking::KeyReloadResult::kUnchanged:
       stats.keys_unchanged.store(stats.keys_unchanged.load() + 1);
-      std::fprintf(stderr, "decisiond: tracking keys %s unchanged (%s)\n",
-                   tracking::key_file_path(config_.state_dir).c_str(), tracking::describe_keys(keys_).c_str());
+      std::fprintf(stderr, "decisiond: tracking keys %s unchanged (%s)\n", file.c_str(),
+                   tracking::describe_keys(keys_).c_str());
       return;
     case tracking::KeyReloadResult::kApplied:
       break;
@@ -185,8 +186,7 @@ void UpdateLoop::reload_keys() {
   publish_keys(*reload.ring);
   keys_ = *std::move(reload.ring);
   stats.keys_applied.store(stats.keys_applied.load() + 1);
-  std::fprintf(stderr, "decisiond: tracking keys %s applied on every core%s: %s\n",
-               tracking::key_file_path(config_.state_dir).c_str(),
+  std::fprintf(stderr, "decisiond: tracking keys %s applied on every core%s: %s\n", file.c_str(),
                reload.opening_first ? " (the new keys opened first, then the new signing key)" : "",
                tracking::describe_keys(keys_).c_str());
 }

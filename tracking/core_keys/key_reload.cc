@@ -5,6 +5,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "runtime/absl_view.h"
 #include "tracking/tokens/key_set_difference.h"
 
 namespace tracking {
@@ -33,11 +34,11 @@ std::optional<KeyRing> opening_ring(const KeyRing& in_force, const KeyRing& file
 
 }  // namespace
 
-KeyReload plan_key_reload(const KeyRing& in_force, absl::StatusOr<KeyRing> read) {
+KeyReload plan_key_reload(const KeyRing& in_force, absl::StatusOr<KeyRing> read, std::string_view file) {
   if (!read.ok()) return refused(std::string(read.status().message()));
   const KeySetDifference difference = difference_of(in_force.entries(), read->entries());
   if (!difference.different_bytes.empty()) {
-    return refused(absl::StrCat("key ", difference.different_bytes.front(),
+    return refused(absl::StrCat(runtime::av(file), ": key ", difference.different_bytes.front(),
                                 " holds other bytes than the key of that id in force; an id names one key for all "
                                 "time (docs/keys.md): rotate to a new id instead, or restart to replace the keys"));
   }

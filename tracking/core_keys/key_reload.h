@@ -15,6 +15,7 @@
 // sealed on one core never reaches another that cannot open it.
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include "absl/status/statusor.h"
 #include "tracking/tokens/key_ring.h"
@@ -34,8 +35,9 @@ struct KeyReload {
   std::optional<KeyRing> ring;
 };
 
-// read: KeyRing::load of the file (its error when it could not be read or was refused).
-KeyReload plan_key_reload(const KeyRing& in_force, absl::StatusOr<KeyRing> read);
+// read: KeyRing::load of the file (its error, which names the file, when it could not be
+// read or was refused); file: its path, for the refusals made here.
+KeyReload plan_key_reload(const KeyRing& in_force, absl::StatusOr<KeyRing> read, std::string_view file);
 
 // "key 3 signs; keys 3, 2 open" for stderr: ids only.
 std::string describe_keys(const KeyRing& ring);

@@ -149,6 +149,22 @@ TEST_F(KeysReload, AFileOthersCanReadThatDoesNotParseOrIsGoneIsRefusedAndTheKeys
   EXPECT_EQ(metric_value(*server_, "decisiond_keys_reloads_total", {{"result", "applied"}}), 1);
 }
 
+// Another node's file, made by its own create: the same id with other bytes. Taking it would
+// fail every token key 1 sealed here.
+TEST_F(KeysReload, AFileWithOtherBytesUnderAnIdInForceIsRefused) {
+  keys("create");
+  start();
+  const Issued before = issue();
+  StateDir elsewhere;
+  ASSERT_EQ(run_keys_tool(elsewhere.path(), "create").status, 0);
+  ASSERT_TRUE(tracking::replace_secret_file(key_file(), read_text(elsewhere.path() + "/keys.json")).ok());
+  reload("refused");
+  EXPECT_TRUE(wait_for_stderr(*server_, "tracking keys refused, the keys in force stay (key 1 signs; key 1 opens): " +
+                                            key_file() + ": key 1 holds other bytes than the key of that id in force"))
+      << server_->stderr_text();
+  ExpectAccepted(before, 1, "key 1 in force kept");
+}
+
 TEST_F(KeysReload, ARetiredKeysTokensAndTagsAreRefusedOnceReloaded) {
   keys("create");
   start();

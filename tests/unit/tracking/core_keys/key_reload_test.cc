@@ -15,6 +15,8 @@ namespace {
 using testing::ring_of;
 using testing::test_key;
 
+constexpr char kFile[] = "/var/lib/decisiond/keys.json";
+
 std::vector<uint16_t> ids_of(const KeyRing& ring) {
   std::vector<uint16_t> ids;
   for (const KeyEntry& entry : ring.entries()) ids.push_back(entry.id);
@@ -23,7 +25,7 @@ std::vector<uint16_t> ids_of(const KeyRing& ring) {
 
 TEST(KeyReload, AFileTheLoaderRefusesIsRefusedWithTheLoadersReason) {
   const std::string why = "/var/lib/decisiond/keys.json: group or others have access (mode 0644)";
-  const KeyReload reload = plan_key_reload(ring_of({1}), absl::PermissionDeniedError(why));
+  const KeyReload reload = plan_key_reload(ring_of({1}), absl::PermissionDeniedError(why), kFile);
   EXPECT_EQ(reload.result, KeyReloadResult::kRefused);
   EXPECT_EQ(reload.refusal, why);
   EXPECT_FALSE(reload.ring);
@@ -33,20 +35,21 @@ TEST(KeyReload, AFileTheLoaderRefusesIsRefusedWithTheLoadersReason) {
 TEST(KeyReload, OtherBytesUnderAnIdInForceAreRefusedNamingTheIdOnly) {
   KeyEntry replaced = test_key(1);
   replaced.aes_key[0] ^= 1;
-  const KeyReload reload = plan_key_reload(ring_of({2, 1}), KeyRing::from_entries({test_key(2), replaced}));
+  const KeyReload reload = plan_key_reload(ring_of({2, 1}), KeyRing::from_entries({test_key(2), replaced}), kFile);
   EXPECT_EQ(reload.result, KeyReloadResult::kRefused);
-  EXPECT_NE(reload.refusal.find("key 1 holds other bytes than the key of that id in force"), std::string::npos)
+  EXPECT_NE(reload.refusal.find(std::string(kFile) + ": key 1 holds other bytes than the key of that id in force"),
+            std::string::npos)
       << reload.refusal;
   EXPECT_FALSE(reload.ring);
 }
 
 TEST(KeyReload, TheSameKeysAreUnchangedWhateverTheOrderOfTheVerifyingKeys) {
-  EXPECT_EQ(plan_key_reload(ring_of({3, 1, 2}), ring_of({3, 2, 1})).result, KeyReloadResult::kUnchanged);
-  EXPECT_EQ(plan_key_reload(ring_of({1}), ring_of({1})).result, KeyReloadResult::kUnchanged);
+  EXPECT_EQ(plan_key_reload(ring_of({3, 1, 2}), ring_of({3, 2, 1}), kFile).result, KeyReloadResult::kUnchanged);
+  EXPECT_EQ(plan_key_reload(ring_of({1}), ring_of({1}), kFile).result, KeyReloadResult::kUnchanged);
 }
 
 TEST(KeyReload, AVerifyingKeyAddedIsAppliedInOneStep) {
-  const KeyReload reload = plan_key_reload(ring_of({1}), ring_of({1, 2}));  // rotate --no-sign
+  const KeyReload reload = plan_key_reload(ring_of({1}), ring_of({1, 2}), kFile);  // rotate --no-sign
   ASSERT_EQ(reload.result, KeyReloadResult::kApplied);
   EXPECT_FALSE(reload.opening_first);
   ASSERT_TRUE(reload.ring);
@@ -54,21 +57,21 @@ TEST(KeyReload, AVerifyingKeyAddedIsAppliedInOneStep) {
 }
 
 TEST(KeyReload, PromotingAKeyEveryCoreHoldsIsAppliedInOneStep) {
-  const KeyReload reload = plan_key_reload(ring_of({1, 2}), ring_of({2, 1}));  // promote --id=2
+  const KeyReload reload = plan_key_reload(ring_of({1, 2}), ring_of({2, 1}), kFile);  // promote --id=2
   ASSERT_EQ(reload.result, KeyReloadResult::kApplied);
   EXPECT_FALSE(reload.opening_first);
   EXPECT_EQ(reload.ring->signing_key().id, 2);
 }
 
 TEST(KeyReload, ARetiredKeyIsAppliedInOneStep) {
-  const KeyReload reload = plan_key_reload(ring_of({2, 1}), ring_of({2}));  // retire --id=1
+  const KeyReload reload = plan_key_reload(ring_of({2, 1}), ring_of({2}), kFile);  // retire --id=1
   ASSERT_EQ(reload.result, KeyReloadResult::kApplied);
   EXPECT_FALSE(reload.opening_first);
   EXPECT_EQ(ids_of(*reload.ring), (std::vector<uint16_t>{2}));
 }
 
 TEST(KeyReload, ANewSigningKeyIsOpenedEverywhereBeforeItSigns) {
-  const KeyReload reload = plan_key_reload(ring_of({1}), ring_of({2, 1}));  // rotate
+  const KeyReload reload = plan_key_reload(ring_of({1}), ring_of({2, 1}), kFile);  // rotate
   ASSERT_EQ(reload.result, KeyReloadResult::kApplied);
   ASSERT_TRUE(reload.opening_first);
   EXPECT_EQ(ids_of(*reload.opening_first), (std::vector<uint16_t>{1, 2}));  // key 1 still signs
@@ -76,7 +79,7 @@ TEST(KeyReload, ANewSigningKeyIsOpenedEverywhereBeforeItSigns) {
 }
 
 TEST(KeyReload, TheFirstStepKeepsTheSigningKeyInForceEvenWhenTheFileDroppedIt) {
-  const KeyReload reload = plan_key_reload(ring_of({1, 3}), ring_of({2, 3}));
+  const KeyReload reload = plan_key_reload(ring_of({1, 3}), ring_of({2, 3}), kFile);
   ASSERT_EQ(reload.result, KeyReloadResult::kApplied);
   ASSERT_TRUE(reload.opening_first);
   EXPECT_EQ(ids_of(*reload.opening_first), (std::vector<uint16_t>{1, 2, 3}));
@@ -86,7 +89,7 @@ TEST(KeyReload, TheFirstStepKeepsTheSigningKeyInForceEvenWhenTheFileDroppedIt) {
 TEST(KeyReload, AFileOfTheMostKeysWithoutTheSigningKeyInForceIsAppliedInOneStep) {
   std::vector<KeyEntry> entries;
   for (uint16_t id = 2; id < 2 + KeyRing::kMaxKeys; ++id) entries.push_back(test_key(id));
-  const KeyReload reload = plan_key_reload(ring_of({1}), KeyRing::from_entries(std::move(entries)));
+  const KeyReload reload = plan_key_reload(ring_of({1}), KeyRing::from_entries(std::move(entries)), kFile);
   ASSERT_EQ(reload.result, KeyReloadResult::kApplied);
   EXPECT_FALSE(reload.opening_first);  // one more key than a ring may hold
   EXPECT_EQ(reload.ring->entries().size(), KeyRing::kMaxKeys);
