@@ -32,7 +32,7 @@ TEST(KeyReload, AFileTheLoaderRefusesIsRefusedWithTheLoadersReason) {
   EXPECT_FALSE(reload.opening_first);
 }
 
-TEST(KeyReload, OtherBytesUnderAnIdInForceAreRefusedNamingTheIdOnly) {
+TEST(KeyReload, OtherBytesUnderAnIdInForceAreRefusedNamingTheFileAndTheId) {
   KeyEntry replaced = test_key(1);
   replaced.aes_key[0] ^= 1;
   const KeyReload reload = plan_key_reload(ring_of({2, 1}), KeyRing::from_entries({test_key(2), replaced}), kFile);
