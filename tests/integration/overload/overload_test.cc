@@ -345,10 +345,20 @@ TEST(Overload, APipelinedBurstOnOneConnectionIsShedRequestByRequest) {
   for (int attempt = 0; attempt < 5 && !mixed; ++attempt) {
     server.send_signal(SIGSTOP);
     std::atomic<bool> sent{false};
-    std::thread sender([&] { sent = connection.send(burst); });
-    // Until the kernel buffers hold the burst or are full; either way the next turn has work.
-    // A sleep: the server is stopped, so nothing of its own can say when the bytes are in.
-    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    std::atomic<bool> done{false};
+    std::thread sender([&] {
+      sent = connection.send(burst);
+      done = true;
+    });
+    // Until the whole burst is in the kernel's buffers, or they are full and the send waits
+    // for the server to read (half a second of that is plenty, however busy the machine:
+    // a loaded machine once let 50 ms pass before the sender ran at all). Either way the
+    // next turn finds more work than its lag allows. Polled: the server is stopped, so
+    // nothing of its own can say when the bytes are in.
+    const auto give_up = std::chrono::steady_clock::now() + std::chrono::milliseconds(500);
+    while (!done.load() && std::chrono::steady_clock::now() < give_up) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    }
     server.send_signal(SIGCONT);
     sender.join();
     ASSERT_TRUE(sent.load());
