@@ -115,7 +115,7 @@ void EventShipper::turn(int64_t now_ms) {
 void EventShipper::wait() {
   std::unique_lock lock(mutex_);
   // More to read and room for it: no wait. Else until an answer makes room, or a poll.
-  if (ready_ && !room_full_ && !exhausted_ && !start_again_ && !read_back_) return;
+  if (ready_ && !room_full_ && !blocked_ && !exhausted_ && !start_again_ && !read_back_) return;
   if (room_full_ && !completions_.empty()) return;
   waiting_ = room_full_ || stop_;
   wake_.wait_for(lock, std::chrono::milliseconds(kPollMs), [this] { return waiting_ && !completions_.empty(); });
@@ -168,7 +168,7 @@ void EventShipper::take_completions(int64_t now_ms) {
     }
   }
   taken_.clear();
-  for (const auto& log : logs_) counters_of(*log).lines_shipped.add(log->window().advance().lines);
+  for (const auto& log : logs_) advance(*log);
   if (refused) {
     // No responders: no stream stores the subject (deleted?) or it has no leader: look again.
     if (refusal.find("no responders") != std::string::npos) link_.recheck_stream();

@@ -124,6 +124,7 @@ class EventShipper final : private nats_jetstream::PublishListener {
   std::string id_;          // a message id being formatted
   std::string line_;        // a line read again
   uint64_t floor_now_ = 0;  // highest stream sequence acknowledged (or the stream's last at set-up)
+  uint64_t held_lines_ = 0; // in every window: bounded by max_unacknowledged
   uint64_t epoch_ = 0;      // the link's, last seen
   bool failing_ = false;    // since the last refusal or timeout, no acknowledgement yet
   bool start_again_ = false;

@@ -44,7 +44,9 @@ void SinkLink::open(int64_t now_ms) {
   absl::StatusOr<std::unique_ptr<nats_jetstream::JetStreamConnection>> opened =
       nats_jetstream::JetStreamConnection::open(settings_.connection);
   if (!opened.ok()) {
-    set_connection_state(SinkConnectionState::kClosed, std::string(opened.status().message()));
+    set_connection_state(absl::IsPermissionDenied(opened.status()) ? SinkConnectionState::kCredentialsRefused
+                                                                     : SinkConnectionState::kClosed,
+                         std::string(opened.status().message()));
     return;
   }
   connection_ = *std::move(opened);
@@ -63,7 +65,10 @@ void SinkLink::watch_connection(int64_t now_ms) {
   const std::string servers = nats_jetstream::describe(settings_.connection.servers);
   switch (connection_->state()) {
     case ConnectionState::kConnecting:
-      set_connection_state(SinkConnectionState::kConnecting, servers);
+      // Opened again after it closed: still closed (or refused) until it connects.
+      if (said_state_ != SinkConnectionState::kClosed && said_state_ != SinkConnectionState::kCredentialsRefused) {
+        set_connection_state(SinkConnectionState::kConnecting, servers);
+      }
       return;
     case ConnectionState::kConnected:
       set_connection_state(SinkConnectionState::kConnected, servers);
@@ -117,9 +122,13 @@ bool SinkLink::set_up_stream(int64_t now_ms) {
 
 void SinkLink::set_connection_state(SinkConnectionState state, const std::string& detail) {
   counters_.connection_state.set(static_cast<uint64_t>(state));
-  if (said_connection_ && state == said_state_) return;
+  // Each change said once: a reopen that fails as the last one did says nothing new.
+  if (said_connection_ && state == said_state_ && (detail == said_detail_ || state == SinkConnectionState::kDisconnected)) {
+    return;
+  }
   said_connection_ = true;
   said_state_ = state;
+  said_detail_ = detail;
   switch (state) {
     case SinkConnectionState::kConnecting: say(absl::StrCat("connecting to ", detail)); return;
     case SinkConnectionState::kConnected: say(absl::StrCat("connected to ", detail)); return;

@@ -70,6 +70,7 @@ class SinkLink {
   uint64_t reopens_ = 0;
   bool said_connection_ = false;
   SinkConnectionState said_state_ = SinkConnectionState::kConnecting;
+  std::string said_detail_;
   SaidOnce said_stream_;
 };
 
