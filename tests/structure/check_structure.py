@@ -31,6 +31,7 @@ LAYERS = [
     ("cel/", 2, "libraries"),
     ("api_versions/", 2, "libraries"),
     ("redis_cluster/", 2, "libraries"),
+    ("nats_jetstream/", 2, "libraries"),
     ("decision/", 2, "libraries"),
     ("tracking/", 2, "libraries"),
     ("decision/endpoint/", 3, "endpoints"),
@@ -49,6 +50,8 @@ NEVER = [
     ("api_versions/", "decision/"), ("api_versions/", "tracking/"),
     # The Redis Cluster client speaks RESP to a cluster; what the keys mean is the cap store's.
     ("redis_cluster/", "decision/"), ("redis_cluster/", "tracking/"), ("redis_cluster/", "caps/"),
+    # The NATS JetStream client publishes and reads streams; what the messages mean is its users'.
+    ("nats_jetstream/", "decision/"), ("nats_jetstream/", "tracking/"), ("nats_jetstream/", "caps/"),
 ]
 
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"')
