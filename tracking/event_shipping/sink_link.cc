@@ -6,6 +6,10 @@
 
 namespace tracking::event_shipping {
 
+namespace {
+constexpr int64_t kLeaderWaitMs = 100;  // a new stream's leader is elected in about a second
+}  // namespace
+
 SinkLink::SinkLink(SinkSettings settings, nats_jetstream::PublishListener& listener, ShipperCounters& counters)
     : settings_(std::move(settings)), listener_(listener), counters_(counters) {}
 
@@ -102,9 +106,14 @@ bool SinkLink::set_up_stream(int64_t now_ms) {
                                                             "again every ", settings_.setup_retry_ms / 1000, "s"));
     return false;
   }
-  const absl::StatusOr<uint64_t> last = nats_jetstream::stream_last_sequence(jetstream_.get(), spec.name);
-  if (!last.ok()) return false;
-  stream_last_seq_ = *last;
+  // A stream just created (or one whose leader went) answers no publish until it has a
+  // leader: asked again shortly rather than published to and counted as refusals.
+  const absl::StatusOr<nats_jetstream::StreamStatus> status = nats_jetstream::stream_status(jetstream_.get(), spec.name);
+  if (!status.ok() || !status->has_leader) {
+    setup_at_ms_ = now_ms + kLeaderWaitMs;
+    return false;
+  }
+  stream_last_seq_ = status->last_sequence;
   stream_ok_ = true;
   if (setup->created) {
     set_stream_state(SinkStreamState::kCreated,
