@@ -12,7 +12,7 @@
 #   CONNECTIONS   wrk -c                                     (64)
 #   WARMUP        wrk -d of one uncounted run per server     (1s; 0 skips it)
 #   SEED          decisiond --seed                           (1)
-#   TARGET        decision, video, vast, tracking, mixed, cluster or healthz (decision)
+#   TARGET        decision, video, vast, tracking, mixed, cluster, events-sink or healthz (decision)
 # With TARGET=decision: POST /v1/decision on the public plane, through perf/decision.lua.
 #   DECISION_BODY     the request body; each @USER@ in it becomes u1, u2, ... u$USERS
 #                     ({"placements":[{"key":"home_top","count":2}],"user":{"id":"@USER@"}})
@@ -62,6 +62,12 @@
 #   round trips per decision, decisions made without capped ads, the Redis processes' CPU
 #   per decision; then cluster/embedded CPU and the latency the store adds, and the
 #   primaries' INFO commandstats. Redis runs on the CPUs left (on 2 CPUs: wrk's).
+# With TARGET=events-sink: perf/events_sink_load.sh runs instead (its header has the
+#   details). One decisiond without a sink and one with --events-sink to a local nats-server
+#   (JetStream, --events-replicas=1), in alternating rounds of perf/decision.lua: decisions/s,
+#   decisiond's CPU per decision with every thread and without the shipper's, the shipper's
+#   CPU per line, the lag; then a third decisiond ships a copy of the first one's log with
+#   nothing else to do: lines/s against the lines one core generated per second.
 # With TARGET=healthz: GET, no body, no script.
 #   TARGET_PLANE  which decisiond listener: admin or public  (admin)
 #   TARGET_PATH   the request path; any GET with a fixed reply will do (/healthz)
@@ -101,8 +107,10 @@
 # would set its flags).
 set -euo pipefail
 
-# TARGET=cluster is another script's, with the same conventions (the environment passes on).
+# TARGET=cluster and TARGET=events-sink are other scripts', with the same conventions (the
+# environment passes on).
 [[ "${TARGET:-}" != cluster ]] || exec "$(dirname "${BASH_SOURCE[0]}")/cluster_load.sh"
+[[ "${TARGET:-}" != events-sink ]] || exec "$(dirname "${BASH_SOURCE[0]}")/events_sink_load.sh"
 
 DECISIOND=${DECISIOND:-build/decisiond}
 ROUNDS=${ROUNDS:-3}
@@ -201,7 +209,7 @@ case "$TARGET" in
     TARGET_PLANE=${TARGET_PLANE:-admin}
     TARGET_PATH=${TARGET_PATH:-/healthz}
     ;;
-  *) die "TARGET must be decision, video, vast, tracking, mixed, cluster or healthz, not '$TARGET'" ;;
+  *) die "TARGET must be decision, video, vast, tracking, mixed, cluster, events-sink or healthz, not '$TARGET'" ;;
 esac
 [[ "$TARGET_PATH" == /* ]] || die "TARGET_PATH must start with '/', not '$TARGET_PATH'"
 case "$TARGET_PLANE" in

@@ -88,10 +88,14 @@ uint32_t EventShipper::publish_log(size_t index, uint32_t budget, int64_t now_ms
       ++taken;
       continue;
     }
-    if (held_lines_ >= settings_.max_unacknowledged) {
+    // A full window takes new lines again once a batch of room is free: one wake-up and
+    // one pass per batch of answers, not per answer.
+    if (held_lines_ >= settings_.max_unacknowledged) refilling_ = true;
+    if (refilling_ && held_lines_ + settings_.max_unacknowledged / kRefillFraction > settings_.max_unacknowledged) {
       room_full_ = true;
       return taken;
     }
+    refilling_ = false;
     const std::optional<ShippableLine> line = log.cursor().next(now_ms);
     if (!line) {
       if (!log.cursor().error().empty()) {

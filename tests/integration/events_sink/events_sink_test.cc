@@ -160,9 +160,10 @@ TEST_F(EventsSink, OneNatsServerKilledUnderLoadShippingGoesOnAndLosesNothing) {
 TEST_F(EventsSink, AllNatsServersDownTheNodesServeLagGrowsAndTheStreamCatchesUpExactlyOnce) {
   ClusterNodes nodes(2, "local", sink_flags());
   ASSERT_TRUE(nodes.ok()) << nodes.error();
+  const std::vector<std::string> users = numbered_users("broker-down-user", 200);
   LoadTally tally;
   {
-    ClusterLoad load(nodes, numbered_users("broker-down-user", 200), 1, /*clicks=*/true);
+    ClusterLoad load(nodes, users, 1, /*clicks=*/true);
     ASSERT_TRUE(wait_for_more(nodes.node(0), "decisiond_events_shipped_lines_total", 0));
     for (int i = 0; i < 3; ++i) ASSERT_TRUE(nats_.kill_server(i, SIGKILL));
     // The nodes serve; what they log waits on disk, and /metrics says so.
@@ -173,7 +174,13 @@ TEST_F(EventsSink, AllNatsServersDownTheNodesServeLagGrowsAndTheStreamCatchesUpE
     EXPECT_NE(node_metric(nodes.node(0), "decisiond_events_sink_connection_state"), 1);
     wait_for_decisions(load, 300);
     EXPECT_TRUE(wait_for_more(nodes.node(0), "decisiond_events_ship_bytes_behind", behind));
-    ASSERT_TRUE(nats_.restart_servers({0, 1, 2})) << nats_.error();
+    tally = load.stop();
+  }
+  EXPECT_EQ(tally.decisions_failed + tally.tracking_failed, 0u) << tally.first_failure;
+  // The servers back: what waited is shipped, and so is what comes now.
+  ASSERT_TRUE(nats_.restart_servers({0, 1, 2})) << nats_.error();
+  {
+    ClusterLoad load(nodes, users, 1, /*clicks=*/true);
     wait_for_decisions(load, 300);
     tally = load.stop();
   }
