@@ -58,20 +58,11 @@ die() {
   echo "events_sink_load.sh: $*" >&2
   exit 1
 }
+LOAD_SCRIPT=events_sink_load.sh
+source "$SCRIPT_DIR/load_common.sh"
 
-[[ -x "$DECISIOND" ]] || die "no decisiond at '$DECISIOND': run \`make build\` first (or set DECISIOND)"
-for tool in wrk curl taskset nats-server; do
-  command -v "$tool" >/dev/null || die "no $tool: run tools/install-deps"
-done
-[[ "$ROUNDS" =~ ^[1-9][0-9]*$ ]] || die "ROUNDS must be a positive integer, not '$ROUNDS'"
-[[ "$CONNECTIONS" =~ ^[1-9][0-9]*$ ]] || die "CONNECTIONS must be a positive integer, not '$CONNECTIONS'"
-[[ "$SEED" =~ ^[0-9]+$ ]] || die "SEED must be an unsigned integer, not '$SEED'"
-[[ "$USERS" =~ ^[1-9][0-9]{0,5}$ ]] || die "USERS must be an integer from 1 to 999999, not '$USERS'"
+check_decision_settings events-sink wrk curl taskset nats-server
 [[ "$CATCHUP_MB" =~ ^[0-9]+$ ]] || die "CATCHUP_MB must be an unsigned integer, not '$CATCHUP_MB'"
-[[ -z "${TARGET_PLANE:-}${TARGET_PATH:-}${TARGET_BODY_FILE:-}" ]] \
-  || die "TARGET_PLANE, TARGET_PATH and TARGET_BODY_FILE do not apply to TARGET=events-sink"
-[[ "${TARGET_METHOD:-POST}" == POST ]] || die "TARGET=events-sink sends POST, not TARGET_METHOD=$TARGET_METHOD"
-DECISION_BODY=$(printf '%s' "$DECISION_BODY" | tr -d '\r\n')
 
 # --- clean-up: every process started here, by its pid, and the temp dir --------------
 
@@ -80,27 +71,12 @@ declare -A decisiond_pid=()
 nats_pid=""
 wrk_pid=""
 
-stop_process() {  # pid name
-  local pid=$1 waited=0
-  [[ -n "$pid" ]] && kill -0 "$pid" 2>/dev/null || return 0
-  kill -TERM "$pid" 2>/dev/null || true
-  # decisiond drains for up to --drain-timeout (5 s), then the shipper's last effort (5 s).
-  while kill -0 "$pid" 2>/dev/null && ((waited < 130)); do
-    sleep 0.1
-    waited=$((waited + 1))
-  done
-  if kill -0 "$pid" 2>/dev/null; then
-    echo "events_sink_load.sh: $2 (pid $pid) ignored SIGTERM for 13 s; killing it" >&2
-    kill -KILL "$pid" 2>/dev/null || true
-  fi
-  wait "$pid" 2>/dev/null || true
-}
-
 cleanup() {
   trap - EXIT INT TERM
   stop_process "$wrk_pid" wrk
   local name
-  for name in "${!decisiond_pid[@]}"; do stop_process "${decisiond_pid[$name]}" "decisiond ($name)"; done
+  # decisiond drains for up to --drain-timeout (5 s), then the shipper's last effort (5 s).
+  for name in "${!decisiond_pid[@]}"; do stop_process "${decisiond_pid[$name]}" "decisiond ($name)" 130; done
   stop_process "$nats_pid" nats-server
   rm -rf "$tmp"
 }
@@ -110,46 +86,11 @@ trap 'exit 143' TERM
 
 # --- the machine --------------------------------------------------------------------
 
-echo "kernel: $(uname -srm)"
-echo "cpu:    $(grep -m1 '^model name' /proc/cpuinfo | sed 's/^model name[[:space:]]*:[[:space:]]*//')"
-echo "load:   $(cut -d' ' -f1-3 /proc/loadavg) (1, 5, 15 min) before the run"
-echo "tools:  $(wrk -v 2>&1 | head -n1 | awk '{print $1, $2}'), nats-server $(nats-server --version | awk '{print $NF}')"
+print_machine "$(wrk -v 2>&1 | head -n1 | awk '{print $1, $2}'), nats-server $(nats-server --version | awk '{print $NF}')"
 
-allowed_cpus=()
-IFS=, read -ra ranges <<<"$(taskset -pc $$ | sed 's/.*: //')"
-for range in "${ranges[@]}"; do
-  if [[ "$range" == *-* ]]; then
-    for ((c = ${range%-*}; c <= ${range#*-}; c++)); do allowed_cpus+=("$c"); done
-  else
-    allowed_cpus+=("$range")
-  fi
-done
-wrk_cpu=${allowed_cpus[0]}
-server_cpu=${allowed_cpus[1]:-$wrk_cpu}
-if ((${#allowed_cpus[@]} > 2)); then
-  nats_cpus=$(printf '%s\n' "${allowed_cpus[@]:2}" | paste -sd, -)
-  nats_where="nats-server on CPUs $nats_cpus"
-else
-  nats_cpus=$wrk_cpu
-  nats_where="nats-server shares wrk's CPU $wrk_cpu (no CPU left on this machine)"
-fi
-echo "cpus:   wrk on CPU $wrk_cpu, decisiond (one loaded at a time) on CPU $server_cpu, $nats_where"
-
-# --- free ports (as load.sh: below the ephemeral range, nothing listening) -------------
-
-used_ports=" "
-port=""
-next_free_port() {
-  for _ in $(seq 200); do
-    port=$((20000 + RANDOM % 12000))
-    [[ "$used_ports" == *" $port "* ]] && continue
-    if ! (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then
-      used_ports+="$port "
-      return 0
-    fi
-  done
-  die "no free TCP port found on 127.0.0.1"
-}
+assign_cpus nats-server
+nats_cpus=$extra_cpus
+echo "cpus:   wrk on CPU $wrk_cpu, decisiond (one loaded at a time) on CPU $server_cpu, $extra_where"
 
 # --- nats-server and the decisionds ----------------------------------------------------
 
@@ -166,38 +107,11 @@ done
 grep -q 'Server is ready' "$tmp/nats.log" || die "nats-server was not ready within 10 s"
 sink_url="nats://127.0.0.1:$nats_port"
 
-env_unset=()
-while IFS= read -r name; do
-  [[ "$name" == DECISIOND_* ]] && env_unset+=(-u "$name")
-done < <(compgen -e)
-
 declare -A public_url admin_url
-start_decisiond() {  # name state_dir flags...
-  local name=$1 state=$2
-  shift 2
-  next_free_port
-  local public_port=$port
-  next_free_port
-  local admin_port=$port
-  taskset -c "$server_cpu" env "${env_unset[@]}" "$DECISIOND" --cores=1 --pin --seed="$SEED" \
-    --listen="127.0.0.1:$public_port" --admin-listen="127.0.0.1:$admin_port" --state-dir="$state" \
-    --events-file-bytes="${FILE_MB}MiB" "$@" >"$tmp/decisiond-$name.log" 2>&1 &
-  decisiond_pid[$name]=$!
-  public_url[$name]="http://127.0.0.1:$public_port/v1/decision"
-  admin_url[$name]="http://127.0.0.1:$admin_port"
-  for _ in $(seq 100); do
-    kill -0 "${decisiond_pid[$name]}" 2>/dev/null \
-      || { cat "$tmp/decisiond-$name.log" >&2; die "decisiond ($name) exited before serving; its log is above"; }
-    curl --noproxy '*' -s -o /dev/null --max-time 1 "${admin_url[$name]}/healthz" && return 0
-    sleep 0.1
-  done
-  cat "$tmp/decisiond-$name.log" >&2
-  die "decisiond ($name) did not answer ${admin_url[$name]}/healthz within 10 s; its log is above"
-}
 sink_flags=(--events-sink="$sink_url" --events-replicas=1)
 mkdir "$tmp/state-off" "$tmp/state-on"
-start_decisiond off "$tmp/state-off" --node-id=load-off
-start_decisiond on "$tmp/state-on" --node-id=load-on "${sink_flags[@]}"
+start_decisiond off "$tmp/state-off" --events-file-bytes="${FILE_MB}MiB" --node-id=load-off
+start_decisiond on "$tmp/state-on" --events-file-bytes="${FILE_MB}MiB" --node-id=load-on "${sink_flags[@]}"
 metric() {  # name family: the sum of its samples
   curl --noproxy '*' -s --max-time 5 "${admin_url[$1]}/metrics" | awk -v f="$2" '$1 == f || index($1, f "{") == 1 { s += $NF } END { print s + 0 }'
 }
@@ -210,20 +124,13 @@ echo "server: decisiond --cores=1 --pin --seed=$SEED --events-file-bytes=${FILE_
 
 # --- the requests -------------------------------------------------------------------
 
-DECISION_BODY="$DECISION_BODY" awk -v users="$USERS" 'BEGIN {
-  for (i = 1; i <= users; i++) { b = ENVIRON["DECISION_BODY"]; gsub(/@USER@/, "u" i, b); print b } }' \
-  >"$tmp/bodies.txt"
+write_bodies "$tmp/bodies.txt"
 lua_args=(-- "$tmp/bodies.txt" "$DECISION_VERSION" "$ACCEPT_LANGUAGE")
 
 # --- measuring ------------------------------------------------------------------------
 
-to_us() {
-  awk -v v="$1" 'BEGIN { n = v + 0; unit = v; sub(/^[0-9.]+/, "", unit)
-    f = (unit == "us") ? 1 : (unit == "ms") ? 1e3 : (unit == "s") ? 1e6 : 0; printf "%.0f", n * f }'
-}
-# CPU time in clock ticks (utime + stime) of a process, every thread included; and of its
-# threads named events-shipper (the shipper and the NATS client's threads it started).
-process_ticks() { sed 's/^.*) //' "/proc/$1/stat" | awk '{print $12 + $13}'; }
+# CPU time in clock ticks (utime + stime) of a process's threads named events-shipper (the
+# shipper and the NATS client's threads it started).
 shipper_ticks() {
   local task sum=0
   for task in /proc/"$1"/task/*; do
@@ -240,15 +147,6 @@ counters() {  # file
        END { printf "%d %d %d\n", d, l, bad }' "$1"
 }
 scrape() { curl --noproxy '*' -s --max-time 5 -o "$2" "${admin_url[$1]}/metrics" || die "could not read ${admin_url[$1]}/metrics"; }
-run_wrk() {  # output duration script args...
-  local out=$1 duration=$2 rc=0
-  shift 2
-  taskset -c "$wrk_cpu" wrk -t1 -c"$CONNECTIONS" -d"$duration" --latency -s "$@" >"$out" 2>&1 &
-  wrk_pid=$!
-  wait "$wrk_pid" || rc=$?
-  wrk_pid=""
-  ((rc == 0)) || { cat "$out" >&2; die "wrk failed (status $rc)"; }
-}
 hz=$(getconf CLK_TCK)
 
 echo
@@ -271,7 +169,7 @@ for ((round = 1; round <= ROUNDS; round++)); do
     t0=$(process_ticks "$pid")
     s0=$(shipper_ticks "$pid")
     start_ns=$(date +%s%N)
-    run_wrk "$out" "$DURATION" "$SCRIPT_DIR/decision.lua" "${public_url[$sink]}" "${lua_args[@]}"
+    run_wrk_lua "$out" "$DURATION" "$SCRIPT_DIR/decision.lua" "${public_url[$sink]}" "${lua_args[@]}"
     end_ns=$(date +%s%N)
     t1=$(process_ticks "$pid")
     s1=$(shipper_ticks "$pid")
@@ -290,9 +188,7 @@ for ((round = 1; round <= ROUNDS; round++)); do
     core_us[$sink,$round]=$core
     p50[$sink,$round]=$(to_us "$(awk '$1 == "50%" {print $2}' "$out")")
     p99[$sink,$round]=$(to_us "$(awk '$1 == "99%" {print $2}' "$out")")
-    errors=$(grep -m1 'Socket errors:' "$out" | sed 's/^[[:space:]]*Socket errors:[[:space:]]*/socket errors: /' || true)
-    non2xx=$(awk -F': *' '/Non-2xx or 3xx responses/ {print $2}' "$out")
-    [[ -z "$non2xx" ]] || errors+="${errors:+; }status >= 400 (wrk): $non2xx"
+    errors=$(wrk_errors "$out")
     ((bad1 - bad0 == 0)) || errors+="${errors:+; }not 2xx (decisiond's count): $((bad1 - bad0))"
     printf '%5s  %-4s  %9s  %9s  %7s  %7s  %10s  %11s  %11s  %6s  %s\n' "$round" "$sink" "$r" "$lp" "${p50[$sink,$round]}" \
       "${p99[$sink,$round]}" "$srv" "$ship" "$core" "$lag" "${errors:-none}"
@@ -300,14 +196,6 @@ for ((round = 1; round <= ROUNDS; round++)); do
   done
 done
 
-median() { printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END {
-  if (NR % 2) printf "%.3f", v[(NR + 1) / 2]; else printf "%.3f", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
-med_of() {  # array sink
-  local -n table=$1
-  local r values=()
-  for ((r = 1; r <= ROUNDS; r++)); do values+=("${table[$2,$r]}"); done
-  median "${values[@]}"
-}
 declare -A m_rate m_lines m_srv m_ship m_core m_p50 m_p99
 echo
 echo "summary (median of $ROUNDS rounds)"
@@ -334,7 +222,7 @@ echo "  on's stream at the end: $(metric on decisiond_events_shipped_lines_total
 # --- catch-up ---------------------------------------------------------------------------
 
 if ((CATCHUP_MB > 0)); then
-  stop_process "${decisiond_pid[off]}" "decisiond (off)"
+  stop_process "${decisiond_pid[off]}" "decisiond (off)" 130
   unset 'decisiond_pid[off]'
   mkdir -p "$tmp/state-catchup/events/core-0"
   copied=0
@@ -347,7 +235,8 @@ if ((CATCHUP_MB > 0)); then
   lines=$(cat "$tmp"/state-catchup/events/core-0/*.jsonl | wc -l)
   echo
   echo "catch-up: $lines lines ($copied MiB) of the off node's log shipped by a decisiond with nothing else to do"
-  start_decisiond catchup "$tmp/state-catchup" --node-id=load-catchup "${sink_flags[@]}"
+  start_decisiond catchup "$tmp/state-catchup" --events-file-bytes="${FILE_MB}MiB" --node-id=load-catchup \
+    "${sink_flags[@]}"
   # From serving (the start-up's replay of the copied log done): the shipper's connection,
   # stream lookup and the whole shipping.
   start_ns=$(date +%s%N)
