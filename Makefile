@@ -23,19 +23,19 @@ configure: deps
 	  || { cat $(BUILD_DIR).configure.log; exit 1; }
 
 build: configure
-	@cmake --build $(BUILD_DIR) --target decisiond -j$(JOBS)
+	@cmake --build $(BUILD_DIR) --target programs -j$(JOBS)
 
 run: build
 	$(BUILD_DIR)/decisiond $(ARGS)
 
 test: configure
 	@cmake --build $(BUILD_DIR) -j$(JOBS)
-	@cd $(BUILD_DIR) && ctest --output-on-failure --timeout 300
+	@cd $(BUILD_DIR) && ctest --output-on-failure --timeout 300 --output-junit ctest-results.xml
 
 # The Debian package (packaging/): the Release programs, staged and packed by dpkg-deb into
 # $(BUILD_DIR)/decisiond_<version>_<arch>.deb, then lintian (an error or a warning fails).
 deb: configure
-	@cmake --build $(BUILD_DIR) --target decisiond decisiond-keys decisiond-events decisiond-cel -j$(JOBS)
+	@cmake --build $(BUILD_DIR) --target decisiond decisiond-keys decisiond-events decisiond-cel decisiond-catalog -j$(JOBS)
 	@deb=$$(packaging/build-deb $(BUILD_DIR) $(BUILD_DIR)) && packaging/lint-deb "$$deb" && echo "make deb: $$deb"
 
 bench: configure
@@ -54,8 +54,10 @@ fuzz-configure: deps
 SERIAL_LABELS = integration|conformance
 sanitize: fuzz-configure
 	@cmake --build $(FUZZ_BUILD_DIR) -j$(JOBS)
-	@cd $(FUZZ_BUILD_DIR) && $(SANITIZER_ENV) ctest --output-on-failure --timeout 600 -j$(JOBS) -LE '$(SERIAL_LABELS)'
-	@cd $(FUZZ_BUILD_DIR) && $(SANITIZER_ENV) ctest --output-on-failure --timeout 600 -L '$(SERIAL_LABELS)'
+	@cd $(FUZZ_BUILD_DIR) && $(SANITIZER_ENV) ctest --output-on-failure --timeout 600 -j$(JOBS) -LE '$(SERIAL_LABELS)' \
+	  --output-junit ctest-results-parallel.xml
+	@cd $(FUZZ_BUILD_DIR) && $(SANITIZER_ENV) ctest --output-on-failure --timeout 600 -L '$(SERIAL_LABELS)' \
+	  --output-junit ctest-results-serial.xml
 
 # Every fuzz driver for FUZZ_SECONDS, FUZZ_JOBS at a time, one core each (tools/run-fuzz).
 fuzz: fuzz-configure

@@ -58,17 +58,21 @@ void append_sunset_version_error(std::string& out, const VersionEntry& entry,
   });
 }
 
-void append_deprecation_warning(std::string& out, const VersionEntry& entry, Phase phase) {
-  const std::string_view state = phase == Phase::kMaintenance ? "in maintenance" : "deprecated";
-  const std::string message =
-      entry.sunset ? absl::StrCat("API version ", entry.version_text, " is ", av(state),
-                                  "; it will be sunset on ", day_text(*entry.sunset))
-                   : absl::StrCat("API version ", entry.version_text, " is ", av(state),
-                                  "; migrate to a newer version");
+void append_version_warning(std::string& out, const VersionEntry& entry, Phase phase, SunsetNotice notice) {
+  std::string message = absl::StrCat("API version ", entry.version_text);
+  const bool deprecated = phase == Phase::kMaintenance || phase == Phase::kDeprecated;
+  if (deprecated) absl::StrAppend(&message, " is ", phase == Phase::kMaintenance ? "in maintenance" : "deprecated", ";");
+  if (entry.sunset) {
+    absl::StrAppend(&message, deprecated ? " it" : "", " will be sunset on ", day_text(*entry.sunset));
+    if (notice.due()) absl::StrAppend(&message, ", in ", notice.days_left, notice.days_left == 1 ? " day" : " days");
+  } else {
+    absl::StrAppend(&message, " migrate to a newer version");
+  }
   http::JsonWriter json(out);
   json.begin_object().key("code").number(http::error_code::kVersionDeprecated).key("message").string(message);
   json.key("details").begin_object();
   if (entry.sunset) json.key("sunset_date").string(day_text(*entry.sunset));
+  if (notice.due()) json.key("days_left").number(notice.notice);
   if (!entry.migration_guide.empty()) json.key("migration_guide").string(entry.migration_guide);
   json.end_object().end_object();
 }

@@ -7,6 +7,7 @@
 #include <string_view>
 
 #include "api_versions/phase.h"
+#include "api_versions/sunset_notice.h"
 #include "api_versions/version_table.h"
 
 namespace api_versions {
@@ -25,9 +26,11 @@ void append_bad_version_error(std::string& out, std::string_view header_name,
 void append_sunset_version_error(std::string& out, const VersionEntry& entry,
                                  std::span<const std::string_view> active_versions);
 
-// One warning item (not an envelope) for a version in maintenance or deprecated phase:
-// {"code":20002,"message":...,"details":{"sunset_date" (when announced),
-// "migration_guide" (when published)}}. Goes into `warnings` through JsonWriter::raw.
-void append_deprecation_warning(std::string& out, const VersionEntry& entry, Phase phase);
+// Warning 20002, one item (not an envelope), for a version in maintenance or deprecated
+// phase, or in any phase once a sunset notice is due (sunset_notice.h):
+// {"code":20002,"message":...,"details":{"sunset_date" (when announced), "days_left" (the
+// notice due: 90, 60, 30 or 7, when one is), "migration_guide" (when published)}}. Goes
+// into `warnings` through JsonWriter::raw.
+void append_version_warning(std::string& out, const VersionEntry& entry, Phase phase, SunsetNotice notice);
 
 }  // namespace api_versions

@@ -45,10 +45,12 @@ void VersionResolver::refresh(absl::CivilDay today) {
     Resolution& r = day.resolution;
     r.entry = &entry;
     r.phase = phase_at(entry, today);
-    if (r.phase == Phase::kMaintenance || r.phase == Phase::kDeprecated) {
-      r.deprecated = true;
+    const bool deprecated = r.phase == Phase::kMaintenance || r.phase == Phase::kDeprecated;
+    const SunsetNotice notice = sunset_notice_at(entry, today);
+    if (deprecated || (r.phase == Phase::kActive && notice.due())) {
+      r.deprecated = deprecated;
       r.sunset_http_date = sunset_http_dates_[i];
-      append_deprecation_warning(day.warning, entry, r.phase);
+      append_version_warning(day.warning, entry, r.phase, notice);
       r.warning = day.warning;
     } else if (r.phase == Phase::kSunset) {
       r.status = kSunsetVersionStatus;
@@ -114,11 +116,8 @@ void VersionResolver::add_reply_headers(const Resolution& resolution,
                                         http::Response& response) const {
   if (!resolution.served()) return;
   response.add_header(header_name_, resolution.version());
-  if (!resolution.deprecated) return;
-  response.add_header(kDeprecatedHeader, "true");
-  if (!resolution.sunset_http_date.empty()) {
-    response.add_header(kSunsetHeader, resolution.sunset_http_date);
-  }
+  if (resolution.deprecated) response.add_header(kDeprecatedHeader, "true");
+  if (!resolution.sunset_http_date.empty()) response.add_header(kSunsetHeader, resolution.sunset_http_date);
 }
 
 void VersionResolver::write_error(const Resolution& resolution, http::Response& response) {

@@ -31,10 +31,12 @@ struct Resolution {
   // Served: the version used. 410: the sunset version. 400: null.
   const VersionEntry* entry = nullptr;
   Phase phase = Phase::kActive;  // of entry, today
-  // Maintenance or deprecated: the reply carries "X-API-Deprecated: true", the Sunset
-  // header when sunset_http_date is not empty, and the warning item below.
+  // Maintenance or deprecated: the reply carries "X-API-Deprecated: true".
   bool deprecated = false;
-  std::string_view sunset_http_date;  // IMF-fixdate of the sunset day at 00:00:00 GMT
+  // In maintenance or deprecated phase, or in any phase from 90 days before the sunset
+  // (sunset_notice.h): the Sunset header's IMF-fixdate (the sunset day at 00:00:00 GMT).
+  // Empty: no Sunset header.
+  std::string_view sunset_http_date;
   std::string_view warning;           // warning 20002 item (JSON), empty when none
   std::string_view error_body;        // the whole error envelope when not served
 
@@ -66,8 +68,9 @@ class VersionResolver {
   // answer, rather than whichever came first.
   const Resolution& resolve_request(const http::Request& request, int64_t now_s);
 
-  // A served reply's headers: "<header name>: <version>", and in maintenance or deprecated
-  // phase "X-API-Deprecated: true" and "Sunset: <date>" (when a sunset date is announced).
+  // A served reply's headers: "<header name>: <version>", in maintenance or deprecated
+  // phase "X-API-Deprecated: true", and "Sunset: <date>" in those phases or once a sunset
+  // notice is due.
   void add_reply_headers(const Resolution& resolution, http::Response& response) const;
   // An unserved resolution's reply: status, JSON content type and the envelope.
   static void write_error(const Resolution& resolution, http::Response& response);

@@ -33,11 +33,11 @@ class ItemReader {
   ItemReader(simdjson::dom::object object, std::string path, std::vector<std::string>& errors)
       : object_(object), path_(std::move(path)), errors_(errors) {}
 
-  // A date member; null or absent is nullopt (an error when required).
-  std::optional<absl::CivilDay> day(std::string_view name, bool required) {
+  // A date member; null or absent is nullopt (an error when required, saying why).
+  std::optional<absl::CivilDay> day(std::string_view name, bool required, std::string_view why = "required") {
     simdjson::dom::element value;
     if (object_[name].get(value) || value.is_null()) {
-      if (required) fail(name, "required");
+      if (required) fail(name, why);
       return std::nullopt;
     }
     std::string_view text;
@@ -110,7 +110,10 @@ Draft read_item(simdjson::dom::element element, size_t index, std::vector<std::s
   draft.release = reader.day("release", /*required=*/true);
   draft.maintenance = reader.day("maintenance", /*required=*/false);
   draft.deprecated = reader.day("deprecated", /*required=*/false);
-  draft.sunset = reader.day("sunset", /*required=*/false);
+  // A version in maintenance or deprecated phase always carries its sunset date (the spec:
+  // maintenance returns the deprecation header "together with a sunset date").
+  const bool phased = draft.maintenance.has_value() || draft.deprecated.has_value();
+  draft.sunset = reader.day("sunset", /*required=*/phased, "required with maintenance or deprecated");
   draft.migration_guide = reader.url("migrationGuide");
   check_order(draft, path, errors);
   return draft;

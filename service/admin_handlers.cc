@@ -1,5 +1,6 @@
 #include "service/admin_handlers.h"
 
+#include "absl/strings/str_cat.h"
 #include "http/error_body.h"
 #include "http/error_codes.h"
 #include "service/core_services.h"
@@ -14,6 +15,12 @@ void HealthHandler::handle(const http::Request&, http::Response& response) {
 void ReadyHandler::handle(const http::Request&, http::Response& response) {
   if (draining_) {
     http::set_error(response, 503, http::error_code::kOverloaded, "shutting down");
+    return;
+  }
+  // A node with a NATS catalog serves an empty one until its first revision is built.
+  if (view_.nats_catalog != nullptr && view_.nats_catalog->wait() != CatalogWait::kNone) {
+    http::set_error(response, 503, http::error_code::kOverloaded,
+                    absl::StrCat("catalog ", view_.nats_catalog->describe(), ": ", wait_text(view_.nats_catalog->wait())));
     return;
   }
   for (const CoreServices* core : view_.cores) {

@@ -14,7 +14,8 @@ class HealthHandler final : public http::Handler {
   void handle(const http::Request&, http::Response& response) override;
 };
 
-// 200 when this core serves traffic; 503 once it drains for shutdown, and while any
+// 200 when this core serves traffic; 503 once it drains for shutdown, while a catalog from
+// NATS has no revision served yet (the empty catalog the node starts with), and while any
 // core's event log cannot write (the disk refuses): decisions and impressions are still
 // served then, but their events pile up in memory, so a balancer should prefer another node.
 class ReadyHandler final : public http::Handler {

@@ -7,6 +7,7 @@
 #include "http/server_metric_table.h"
 #include "runtime/reactor_load_metrics.h"
 #include "service/access_log/access_log_metrics.h"
+#include "service/catalog_updates/nats_catalog_metrics.h"
 #include "service/cross_core_kinds.h"
 #include "service/cross_origin.h"
 #include "service/process_metrics.h"
@@ -132,6 +133,7 @@ void CoreServices::register_metrics() {
   const uint32_t core = reactor_.index();
   metrics.add(core, kProcessMetricTable, view_);
   metrics.add(core, kCatalogMetricTable, catalog_in_force_);
+  if (view_.nats_catalog != nullptr) metrics.add(core, kNatsCatalogMetricTable, *view_.nats_catalog);
   metrics.add(core, http::kServerMetricTable, public_server_.metrics(), R"(listener="public")");
   metrics.add(core, http::kServerMetricTable, admin_server_.metrics(), R"(listener="admin")");
   metrics.add(core, decision::endpoint::kDecisionMetricTable, decision_.counters());

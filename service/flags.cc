@@ -13,13 +13,21 @@
 #include "absl/strings/str_cat.h"
 #include "decision/catalog/limits.h"
 #include "runtime/cpu_affinity.h"
+#include "service/nats_login.h"
 
 ABSL_FLAG(std::string, listen, "0.0.0.0:8080", "public listener (decision, tracking, VAST tag), host:port");
 ABSL_FLAG(std::string, admin_listen, "127.0.0.1:9090", "admin plane listener: metrics, health, catalog reload, explain");
 ABSL_FLAG(std::string, admin_token, "", "bearer token required on admin writes; empty = loopback only");
 ABSL_FLAG(int32_t, cores, 0, "number of reactors; 0 = every CPU this process may run on");
 ABSL_FLAG(bool, pin, false, "pin reactor i to the i-th allowed CPU");
-ABSL_FLAG(std::string, catalog, "", "catalog file; empty = the demo catalog");
+ABSL_FLAG(std::string, catalog, "",
+          "catalog file, or nats://host:port[,host:port...]/<name>: the catalog published under <name> with "
+          "decisiond-catalog, each new revision swapped in; empty = the demo catalog");
+ABSL_FLAG(std::string, catalog_user, "", "NATS user of --catalog=nats://... (with --catalog-password-file)");
+ABSL_FLAG(std::string, catalog_password_file, "",
+          "file holding the password of --catalog-user (mode 0600 or stricter; never on the command line)");
+ABSL_FLAG(std::string, catalog_creds, "",
+          "NATS credentials file (JWT and NKey seed) of --catalog=nats://..., mode 0600 or stricter, instead of a user");
 ABSL_FLAG(std::string, geoip_db, "", "MaxMind DB (GeoIP2/GeoLite2-City layout) for IP -> geo");
 ABSL_FLAG(std::string, geonames_dir, "", "GeoNames dumps for the city -> division -> country hierarchy");
 ABSL_FLAG(std::string, state_dir, "./var", "keys, event logs, frequency-cap snapshots");
@@ -146,9 +154,20 @@ absl::Status resolve_cores(ServiceConfig& c) {
 // The files read at start: each must be readable now, not at first use.
 absl::Status resolve_input_files(ServiceConfig& c) {
   c.catalog_path = absl::GetFlag(FLAGS_catalog);
-  if (!c.catalog_path.empty()) {
+  if (absl::StartsWith(c.catalog_path, "nats:")) {
+    absl::StatusOr<nats_jetstream::ServerList> servers = nats_jetstream::parse_named_server_list(c.catalog_path);
+    if (!servers.ok()) return invalid("catalog", servers.status().message());
+    c.catalog_nats = *std::move(servers);
+    c.catalog_path.clear();
+  } else if (!c.catalog_path.empty()) {
     if (absl::Status s = check_readable("catalog", c.catalog_path, false); !s.ok()) return s;
   }
+  absl::StatusOr<nats_jetstream::Credentials> login = resolve_nats_login(
+      {"catalog-user", "catalog-password-file", "catalog-creds", "catalog"},
+      {c.catalog_nats.has_value(), absl::GetFlag(FLAGS_catalog_user), absl::GetFlag(FLAGS_catalog_password_file),
+       absl::GetFlag(FLAGS_catalog_creds)});
+  if (!login.ok()) return login.status();
+  c.catalog_login = *std::move(login);
   c.geoip_db_path = absl::GetFlag(FLAGS_geoip_db);
   if (!c.geoip_db_path.empty()) {
     if (absl::Status s = check_readable("geoip-db", c.geoip_db_path, false); !s.ok()) return s;

@@ -9,6 +9,8 @@
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
 #include "http/limits.h"
+#include "nats_jetstream/connection.h"
+#include "nats_jetstream/server_list.h"
 #include "runtime/socket_address.h"
 #include "service/cluster_flags.h"
 #include "service/events_sink_flags.h"
@@ -21,7 +23,12 @@ struct ServiceConfig {
   std::string admin_token;
   uint32_t cores = 1;
   bool pin = false;
-  std::string catalog_path;      // empty: the demo catalog
+  std::string catalog_path;      // empty: the demo catalog, or catalog_nats
+  // --catalog=nats://host:port[,...]/<name>: the servers and the name published there
+  // (docs/catalog-publication.md); catalog_path is then empty. catalog_login: from
+  // --catalog-user and --catalog-password-file, or --catalog-creds.
+  std::optional<nats_jetstream::ServerList> catalog_nats;
+  nats_jetstream::Credentials catalog_login;
   std::string geoip_db_path;     // empty: none
   std::string geonames_dir;      // empty: none
   std::string state_dir;

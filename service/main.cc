@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "api_versions/schedule_minimums.h"
 #include "decision/selection/core_random.h"
 #include "runtime/clock.h"
 #include "runtime/core_group.h"
@@ -89,6 +90,10 @@ void raise_open_files_limit(const service::ServiceConfig& config) {
 struct Inputs {
   decision::endpoint::PlacementLabels placement_labels;
   service::BuiltCatalog catalog;
+  // --catalog=nats://...: the source, and the revision the node starts with (0: none yet).
+  std::unique_ptr<service::NatsCatalogSource> nats_catalog;
+  uint64_t first_revision = 0;
+  bool first_revision_refused = false;
   std::optional<api_versions::VersionTable> versions;
   std::optional<tracking::KeyRing> keys;
   std::unique_ptr<decision::geo::GeoIpDatabase> geoip;
@@ -118,17 +123,58 @@ int load_geo(const service::ServiceConfig& config, Inputs& inputs) {
   return 0;
 }
 
-// The catalog, the version table, the tracking keys and the geo data. 0, or the exit
-// status: 2 for a refused file, 1 when the keys can be neither read nor made.
-int load_inputs(const service::ServiceConfig& config, Inputs& inputs) {
-  inputs.catalog = service::build_catalog_from_file(config.catalog_path, inputs.placement_labels);
-  if (!inputs.catalog.ok()) {
-    std::fprintf(stderr, "decisiond: catalog %s refused with %zu error(s):\n", inputs.catalog.source.c_str(),
-                 inputs.catalog.errors.size());
-    for (const decision::catalog::CatalogError& error : inputs.catalog.errors) {
-      std::fprintf(stderr, "  %s\n", error.to_string().c_str());
+void print_refusal(const service::BuiltCatalog& built, const char* after) {
+  std::fprintf(stderr, "decisiond: catalog %s refused with %zu error(s)%s:\n", built.source.c_str(), built.errors.size(),
+               after);
+  for (const decision::catalog::CatalogError& error : built.errors) {
+    std::fprintf(stderr, "  %s\n", error.to_string().c_str());
+  }
+}
+
+// --catalog=nats://...: the latest revision when it is fetched within kFirstRevisionWait;
+// else (servers away, nothing published, a revision this node refuses) an empty catalog,
+// the node unready until the source hands the update loop a revision that builds. Never an
+// exit for what NATS holds: the node cannot mend it by starting again.
+void load_nats_catalog(const service::ServiceConfig& config, Inputs& inputs) {
+  service::NatsCatalogSource& source = *inputs.nats_catalog;
+  if (std::unique_ptr<service::FetchedRevision> first = source.wait_first(service::kFirstRevisionWait)) {
+    inputs.catalog = service::build_catalog_from_text(
+        first->bytes, absl::StrCat(source.describe(), " revision ", first->record.revision), inputs.placement_labels);
+    if (inputs.catalog.ok()) {
+      const decision::catalog::CatalogSnapshot& snapshot = *inputs.catalog.served->snapshot;
+      source.served(first->record, std::string(snapshot.revision()), snapshot.ads().size(),
+                    runtime::SystemClock::instance().wall_ns() / 1'000'000);
+      inputs.first_revision = first->record.revision;
+      return;
     }
-    return 2;
+    print_refusal(inputs.catalog, ", waiting for another revision");
+    source.failed(first->record, service::refusal_summary(inputs.catalog));
+    inputs.first_revision_refused = true;
+  }
+  inputs.catalog =
+      service::build_empty_catalog(absl::StrCat("empty (waiting for ", source.describe(), ")"), inputs.placement_labels);
+  std::fprintf(stderr, "decisiond: catalog %s: no revision yet (%s): serving an empty catalog, unready, until one is built\n",
+               source.describe().c_str(), service::wait_text(source.wait()));
+}
+
+// The catalog, the version table, the tracking keys and the geo data. 0, or the exit
+// status: 2 for a refused file or NATS settings, 1 when the keys can be neither read nor made.
+int load_inputs(const service::ServiceConfig& config, Inputs& inputs) {
+  if (config.catalog_nats) {
+    absl::StatusOr<std::unique_ptr<service::NatsCatalogSource>> source =
+        service::NatsCatalogSource::start({*config.catalog_nats, config.catalog_login, config.cluster.node_id});
+    if (!source.ok()) {
+      std::fprintf(stderr, "decisiond: invalid --catalog: %s\n", std::string(source.status().message()).c_str());
+      return 2;
+    }
+    inputs.nats_catalog = *std::move(source);
+    load_nats_catalog(config, inputs);
+  } else {
+    inputs.catalog = service::build_catalog_from_file(config.catalog_path, inputs.placement_labels);
+    if (!inputs.catalog.ok()) {
+      print_refusal(inputs.catalog, "");
+      return 2;
+    }
   }
   absl::StatusOr<api_versions::VersionTable> versions =
       config.versions_path.empty() ? api_versions::VersionTable::built_in()
@@ -137,6 +183,9 @@ int load_inputs(const service::ServiceConfig& config, Inputs& inputs) {
     std::fprintf(stderr, "decisiond: --versions %s refused:\n%s\n", config.versions_path.c_str(),
                  std::string(versions.status().message()).c_str());
     return 2;
+  }
+  for (const std::string& shortfall : api_versions::schedule_shortfalls(*versions)) {
+    std::fprintf(stderr, "decisiond: warning: --versions: %s\n", shortfall.c_str());
   }
   inputs.versions.emplace(*std::move(versions));
   absl::StatusOr<tracking::KeyRing> keys = tracking::KeyRing::load_or_create(config.state_dir);
@@ -187,6 +236,13 @@ void fill_view(service::ProcessView& view, const service::ServiceConfig& config,
   view.updates.catalog_loaded_wall_s.store(clock.wall_s());
   view.updates.catalog_load_ms.store(inputs.catalog.duration_ms);
   view.updates.catalogs_published.store(1);
+  view.nats_catalog = inputs.nats_catalog.get();
+  view.updates.catalog_revision.store(inputs.first_revision);
+  if (inputs.first_revision_refused) {
+    view.updates.catalogs_refused.store(1);
+    view.updates.last_refusal_wall_s.store(clock.wall_s());
+    view.updates.last_refusal_errors.store(inputs.catalog.errors.size());
+  }
   if (inputs.geoip) view.updates.geoip_loaded_wall_s.store(clock.wall_s());
 }
 
@@ -302,10 +358,12 @@ int serve(const service::ServiceConfig& config) {
 
   // From here on each core holds its own reference to the catalog; only the update loop
   // keeps one besides, so that an update can free the old catalog on this thread.
-  service::UpdateLoop updates(config, group, view, std::move(inputs.catalog.served), std::move(inputs.geoip));
+  service::UpdateLoop updates(config, group, view, std::move(inputs.catalog.served), std::move(inputs.geoip),
+                              inputs.nats_catalog.get());
   view.catalog.reset();
   updates.run();
   std::fprintf(stderr, "decisiond: shutting down\n");
+  if (inputs.nats_catalog) inputs.nats_catalog->stop();
   stop_cores(group, view, config.cores);
   // The cores have written and synced every line: a last effort ships them, bounded.
   if (shipper) shipper->stop(std::chrono::milliseconds(absl::ToInt64Milliseconds(config.drain_timeout)));

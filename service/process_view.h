@@ -15,6 +15,7 @@
 #include "http/server_metrics.h"
 #include "runtime/cross_core_asks.h"
 #include "runtime/metric_source.h"
+#include "service/catalog_updates/nats_catalog_source.h"
 #include "service/catalog_updates/update_stats.h"
 #include "service/catalog_updates/upload_queue.h"
 #include "service/flags.h"
@@ -60,6 +61,9 @@ struct ProcessView {
   // (catalog_updates/publication.h): a core reads its own, never this.
   std::shared_ptr<const decision::endpoint::ServedCatalog> catalog;
   std::string catalog_source;
+  // --catalog=nats://...: the source (owned by main), read by /readyz and /metrics; null
+  // for a file.
+  const NatsCatalogSource* nats_catalog = nullptr;
   // The placement keys metrics name (owned by main, filled by catalog builds on the main
   // thread, read by scrapes on any core).
   decision::endpoint::PlacementLabels* placement_labels = nullptr;

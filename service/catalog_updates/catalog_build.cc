@@ -3,6 +3,7 @@
 #include <chrono>
 
 #include "absl/container/flat_hash_map.h"
+#include "absl/strings/str_cat.h"
 #include "decision/catalog/loader.h"
 #include "cel/compile.h"
 #include "service/demo_catalog.h"
@@ -58,6 +59,18 @@ BuiltCatalog build_catalog_from_text(std::string_view json_text, std::string sou
   return build(std::move(source), labels, [json_text](const decision::catalog::LoadOptions& options) {
     return decision::catalog::load_catalog(json_text, options);
   });
+}
+
+BuiltCatalog build_empty_catalog(std::string source, decision::endpoint::PlacementLabels& labels) {
+  static constexpr std::string_view kEmpty =
+      R"({"revision":"none","defaultLanguage":"en","priorities":[],"advertisers":[],"templates":[],)"
+      R"("placements":[],"ads":[]})";
+  return build_catalog_from_text(kEmpty, std::move(source), labels);
+}
+
+std::string refusal_summary(const BuiltCatalog& built) {
+  if (built.errors.empty()) return "refused";
+  return absl::StrCat("refused with ", built.errors.size(), " error(s), the first: ", built.errors.front().to_string());
 }
 
 }  // namespace service

@@ -29,4 +29,12 @@ BuiltCatalog build_catalog_from_file(const std::string& path, decision::endpoint
 BuiltCatalog build_catalog_from_text(std::string_view json_text, std::string source,
                                      decision::endpoint::PlacementLabels& labels);
 
+// A catalog without ads: what a node started with --catalog=nats://... serves, unready,
+// until its first revision is built.
+BuiltCatalog build_empty_catalog(std::string source, decision::endpoint::PlacementLabels& labels);
+
+// A refused catalog in one line, for where every error does not fit (a node's report to
+// decisiond-catalog status): "refused with N error(s), the first: <path>: <message>".
+std::string refusal_summary(const BuiltCatalog& built);
+
 }  // namespace service

@@ -10,6 +10,7 @@
 #include <cstdlib>
 #include <thread>
 
+#include "absl/strings/str_cat.h"
 #include "http/error_body.h"
 #include "http/error_codes.h"
 #include "http/json_writer.h"
@@ -24,6 +25,11 @@ namespace {
 
 int64_t wall_now_s() {
   return std::chrono::duration_cast<std::chrono::seconds>(std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
+int64_t wall_now_ms() {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
       .count();
 }
 
@@ -74,12 +80,13 @@ void publication_adopted(Publication& publication) {
 
 UpdateLoop::UpdateLoop(const ServiceConfig& config, runtime::CoreGroup& group, ProcessView& view,
                        std::shared_ptr<const decision::endpoint::ServedCatalog> catalog,
-                       std::unique_ptr<decision::geo::GeoIpDatabase> geoip)
+                       std::unique_ptr<decision::geo::GeoIpDatabase> geoip, NatsCatalogSource* nats)
     : config_(config),
       group_(group),
       view_(view),
       catalog_(std::move(catalog)),
       geoip_(std::move(geoip)),
+      nats_(nats),
       done_fd_(::eventfd(0, EFD_CLOEXEC)) {
   if (done_fd_ < 0) {
     std::perror("decisiond: eventfd");
@@ -92,8 +99,10 @@ UpdateLoop::~UpdateLoop() { ::close(done_fd_); }
 void UpdateLoop::run() {
   runtime::SignalFd signals;
   for (;;) {
-    pollfd fds[2] = {{signals.fd(), POLLIN, 0}, {view_.uploads.wake_fd(), POLLIN, 0}};
-    if (::poll(fds, 2, -1) < 0) {
+    // Without a NATS catalog the third entry is ignored (a negative descriptor).
+    pollfd fds[3] = {{signals.fd(), POLLIN, 0}, {view_.uploads.wake_fd(), POLLIN, 0},
+                     {nats_ != nullptr ? nats_->wake_fd() : -1, POLLIN, 0}};
+    if (::poll(fds, 3, -1) < 0) {
       if (errno == EINTR) continue;
       std::perror("decisiond: poll");
       return;
@@ -107,12 +116,23 @@ void UpdateLoop::run() {
       view_.uploads.clear_wake();
       while (CatalogUpload* upload = view_.uploads.take()) handle_upload(upload);
     }
+    if (fds[2].revents != 0) {
+      if (std::unique_ptr<FetchedRevision> fetched = nats_->take()) handle_revision(std::move(fetched));
+    }
   }
 }
 
 void UpdateLoop::reload_from_files() {
-  std::fprintf(stderr, "decisiond: SIGHUP: reloading the catalog%s\n", config_.geoip_db_path.empty() ? "" : " and GeoIP");
-  BuiltCatalog built = build_catalog_from_file(config_.catalog_path, *view_.placement_labels);
+  if (nats_ != nullptr) {
+    // The catalog follows its published revisions; there is no file to read again.
+    std::fprintf(stderr, "decisiond: SIGHUP: the catalog comes from %s (not reloaded)%s\n", nats_->describe().c_str(),
+                 config_.geoip_db_path.empty() ? "" : "; reloading GeoIP");
+  } else {
+    std::fprintf(stderr, "decisiond: SIGHUP: reloading the catalog%s\n",
+                 config_.geoip_db_path.empty() ? "" : " and GeoIP");
+  }
+  BuiltCatalog built;
+  if (nats_ == nullptr) built = build_catalog_from_file(config_.catalog_path, *view_.placement_labels);
   std::unique_ptr<decision::geo::GeoIpDatabase> geoip;
   bool geoip_changed = false;
   if (!config_.geoip_db_path.empty()) {
@@ -126,7 +146,7 @@ void UpdateLoop::reload_from_files() {
                    config_.geoip_db_path.c_str(), std::string(opened.status().message()).c_str());
     }
   }
-  if (!built.ok()) refused(built);
+  if (!built.ok() && nats_ == nullptr) refused(built);
   if (!built.ok() && !geoip_changed) return;
   const bool catalog_changed = built.ok();
   publish(built.served, std::move(geoip), geoip_changed);
@@ -151,12 +171,38 @@ void UpdateLoop::handle_upload(CatalogUpload* upload) {
   }
   publish(built.served, nullptr, false);
   view_.updates.catalog_load_ms.store(built.duration_ms);
+  view_.updates.catalog_revision.store(0);
+  if (nats_ != nullptr) {
+    std::fprintf(stderr, "decisiond: POST /admin/catalog replaces the catalog of %s until its next revision\n",
+                 nats_->describe().c_str());
+    nats_->replaced_by_upload(std::string(catalog_->snapshot->revision()), catalog_->snapshot->ads().size(),
+                              wall_now_ms());
+  }
   upload->status = 200;
   upload->reply_body = accepted_body(*catalog_, built.duration_ms);
   std::fprintf(stderr, "decisiond: catalog from POST /admin/catalog published: revision %s, %zu ads, built in %lld ms\n",
                std::string(catalog_->snapshot->revision()).c_str(), catalog_->snapshot->ads().size(),
                static_cast<long long>(built.duration_ms));
   answer(upload);
+}
+
+void UpdateLoop::handle_revision(std::unique_ptr<FetchedRevision> fetched) {
+  const RevisionRecord& record = fetched->record;
+  BuiltCatalog built = build_catalog_from_text(
+      fetched->bytes, absl::StrCat(nats_->describe(), " revision ", record.revision), *view_.placement_labels);
+  fetched->bytes = std::string();  // up to 256 MiB: let it go now
+  if (!built.ok()) {
+    refused(built);
+    nats_->failed(record, refusal_summary(built));
+    return;
+  }
+  publish(built.served, nullptr, false);
+  view_.updates.catalog_load_ms.store(built.duration_ms);
+  view_.updates.catalog_revision.store(record.revision);
+  std::fprintf(stderr, "decisiond: catalog %s published: revision %s, %zu ads, built in %lld ms\n", built.source.c_str(),
+               std::string(catalog_->snapshot->revision()).c_str(), catalog_->snapshot->ads().size(),
+               static_cast<long long>(built.duration_ms));
+  nats_->served(record, std::string(catalog_->snapshot->revision()), catalog_->snapshot->ads().size(), wall_now_ms());
 }
 
 void UpdateLoop::refused(const BuiltCatalog& built) {

@@ -6,7 +6,10 @@
 //                    weekly); either that fails stays as it was, and says why on stderr
 //                    and in metrics;
 //   an upload        (POST /admin/catalog, upload_queue.h) is built and, if valid,
-//                    published; its request is answered once every core serves it.
+//                    published; its request is answered once every core serves it;
+//   a NATS revision  (--catalog=nats://..., nats_catalog_source.h), fetched and checked by
+//                    the source's thread: built and published the same way, and what
+//                    became of it told to the source.
 // One update at a time, in arrival order: racing updates are serialised and the newer
 // wins. A publication reaches each core as a message (publication.h); no core ever sees a
 // half-built catalog, and none is ever paused to free an old one.
@@ -18,6 +21,7 @@
 #include "decision/geo/geoip_database.h"
 #include "runtime/core_group.h"
 #include "service/catalog_updates/catalog_build.h"
+#include "service/catalog_updates/nats_catalog_source.h"
 #include "service/catalog_updates/publication.h"
 #include "service/catalog_updates/update_stats.h"
 #include "service/catalog_updates/upload_queue.h"
@@ -30,10 +34,11 @@ struct ProcessView;
 class UpdateLoop {
  public:
   // catalog: the one the cores started with; geoip: the open --geoip-db (null without),
-  // which the cores already read through view.geo.
+  // which the cores already read through view.geo; nats: the source of --catalog=nats://...
+  // (null for a file).
   UpdateLoop(const ServiceConfig& config, runtime::CoreGroup& group, ProcessView& view,
              std::shared_ptr<const decision::endpoint::ServedCatalog> catalog,
-             std::unique_ptr<decision::geo::GeoIpDatabase> geoip);
+             std::unique_ptr<decision::geo::GeoIpDatabase> geoip, NatsCatalogSource* nats);
   ~UpdateLoop();
   UpdateLoop(const UpdateLoop&) = delete;
   UpdateLoop& operator=(const UpdateLoop&) = delete;
@@ -44,6 +49,7 @@ class UpdateLoop {
  private:
   void reload_from_files();
   void handle_upload(CatalogUpload* upload);
+  void handle_revision(std::unique_ptr<FetchedRevision> fetched);
   // Publishes to every core and returns once each has adopted it.
   void publish(std::shared_ptr<const decision::endpoint::ServedCatalog> catalog,
                std::unique_ptr<decision::geo::GeoIpDatabase> geoip, bool geoip_changed);
@@ -56,6 +62,7 @@ class UpdateLoop {
   ProcessView& view_;
   std::shared_ptr<const decision::endpoint::ServedCatalog> catalog_;  // in force on every core
   std::unique_ptr<decision::geo::GeoIpDatabase> geoip_;               // in force on every core
+  NatsCatalogSource* const nats_;
   int done_fd_ = -1;  // written by the last core to adopt a publication
 };
 

@@ -11,6 +11,9 @@ struct UpdateStats {
   std::atomic<int64_t> catalog_loaded_wall_s{0};    // when the catalog in force was published
   std::atomic<int64_t> catalog_load_ms{0};          // how long it took to build
   std::atomic<uint64_t> catalogs_published{0};      // since start, the first included
+  // The NATS revision in force (--catalog=nats://..., docs/catalog-publication.md); 0 for a
+  // file, the demo catalog, an upload, or while a node waits for its first revision.
+  std::atomic<uint64_t> catalog_revision{0};
   std::atomic<uint64_t> catalogs_refused{0};
   std::atomic<int64_t> last_refusal_wall_s{0};      // 0: none since start
   std::atomic<uint64_t> last_refusal_errors{0};     // errors of the last refused catalog

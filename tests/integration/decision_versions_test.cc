@@ -123,6 +123,37 @@ TEST(Versions, SunsetVersionIs410With10043) {
   EXPECT_EQ(defaulted.header("X-Decision-Version"), "2025-11-01");
 }
 
+// The spec: warnings about a coming sunset are sent 90, 60, 30 and 7 days before it,
+// whatever the phase; an active version with only a sunset date is not gone unannounced.
+TEST(Versions, AnActiveVersionWithASunsetDueCarriesTheSunsetNoticeButIsNotDeprecated) {
+  const TempFile versions("versions.json", lifecycle("", "", utc_date(45)));
+  ServerProcess server(standard_flags({"--versions=" + versions.path()}));
+  ASSERT_TRUE(server.serving()) << server.start_error();
+  DecisionClient client(server);
+  const CurlReply reply = client.decide(kRequest, {.version = "2025-01-01", .accept_language = "en"});
+  ASSERT_EQ(reply.status, 200) << reply.body;
+  EXPECT_EQ(reply.header("X-API-Deprecated"), "");
+  EXPECT_EQ(reply.header("Sunset"), http_date_at_midnight(45));
+  DecisionReply decision;
+  ASSERT_TRUE(ReadDecision(reply.body, decision));
+  ASSERT_EQ(decision.warning_codes(), std::vector<int64_t>{20002}) << reply.body;
+  EXPECT_EQ(decision.warnings[0].details["sunset_date"], utc_date(45));
+  EXPECT_NE(reply.body.find(R"("days_left":60)"), std::string::npos) << reply.body;
+  // The schedule gives it no deprecated phase: served as given, said once at start.
+  EXPECT_NE(server.stderr_text().find("decisiond: warning: --versions: version 2025-01-01 is deprecated for 0 days"),
+            std::string::npos)
+      << server.stderr_text();
+}
+
+TEST(Versions, AMaintenanceDateWithoutASunsetDateIsRefusedNamingTheEntry) {
+  const TempFile versions("versions.json", lifecycle(utc_date(-10), "", ""));
+  const FinishedRun run = run_to_exit(standard_flags({"--versions=" + versions.path()}));
+  ASSERT_TRUE(run.exit.has_value());
+  EXPECT_EQ(run.exit->code, 2) << run.stderr_text;
+  EXPECT_NE(run.stderr_text.find("[0].sunset: required with maintenance or deprecated"), std::string::npos)
+      << run.stderr_text;
+}
+
 struct DeprecatedPhase {
   const char* name;
   int maintenance_day;  // relative to today

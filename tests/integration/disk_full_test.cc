@@ -5,32 +5,20 @@
 // Needs root for the mount; skipped otherwise, saying why.
 #include <signal.h>
 
-#include <chrono>
 #include <memory>
 #include <optional>
 #include <set>
-#include <thread>
 
 #include "gtest/gtest.h"
 #include "tests/integration/curl_session.h"
 #include "tests/integration/event_log_lines.h"
 #include "tests/integration/metrics_scrape.h"
+#include "tests/integration/readyz.h"
 #include "tests/integration/tmpfs_mount.h"
 #include "tests/integration/tracking_flow.h"
 
 namespace integration {
 namespace {
-
-// Polls /readyz until it answers status; bounded (10 s, far beyond a few 100 ms flushes).
-bool wait_for_readyz(const ServerProcess& server, long status) {
-  CurlSession session;
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
-  while (std::chrono::steady_clock::now() < deadline) {
-    if (session.get(server.admin_url("/readyz")).status == status) return true;
-    std::this_thread::sleep_for(std::chrono::milliseconds(50));
-  }
-  return false;
-}
 
 // Every sample of every metric family whose name contains `part`, summed; nullopt if none.
 std::optional<double> sum_of_families(const std::string& page, const std::string& part) {

@@ -3,15 +3,12 @@
 // impressions after that snapshot), a restart on the same --state-dir knows every counted
 // token (a repeat counts nothing new) and every user's caps.
 #include <signal.h>
-#include <sys/stat.h>
 
-#include <chrono>
-#include <filesystem>
 #include <memory>
-#include <thread>
 
 #include "gtest/gtest.h"
 #include "tests/integration/event_log_lines.h"
+#include "tests/integration/state_dir_waits.h"
 #include "tests/integration/tracking_client.h"
 #include "tests/integration/tracking_flow.h"
 
@@ -24,17 +21,6 @@ struct Case {
   bool snapshot;       // wait for a snapshot of every core taken after the impressions
   bool tail_after_it;  // then more impressions, logged after that snapshot
 };
-
-// Modification time of a file in nanoseconds, or -1.
-int64_t mtime_ns(const std::string& path) {
-  struct stat s;
-  if (::stat(path.c_str(), &s) != 0) return -1;
-  return static_cast<int64_t>(s.st_mtim.tv_sec) * 1'000'000'000 + s.st_mtim.tv_nsec;
-}
-
-int64_t wall_ns() {
-  return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::system_clock::now().time_since_epoch()).count();
-}
 
 class Durable : public ::testing::TestWithParam<Case> {
  protected:
@@ -71,15 +57,6 @@ class Durable : public ::testing::TestWithParam<Case> {
       }
     }
   }
-  void wait_for_snapshots_after(int64_t since_ns) {
-    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(15);
-    const std::string dir = state_.path() + "/snapshots/";
-    while (std::chrono::steady_clock::now() < deadline) {
-      if (mtime_ns(dir + "core-0.snap") > since_ns && mtime_ns(dir + "core-1.snap") > since_ns) return;
-      std::this_thread::sleep_for(std::chrono::milliseconds(50));
-    }
-    FAIL() << "no snapshot of both cores written within 15 s under " << dir;
-  }
 
   TempFile catalog_{"catalog.json", capped_catalog_json()};
   StateDir state_;
@@ -100,8 +77,8 @@ TEST_P(Durable, CountedTokensAndCapsSurviveTheRestart) {
     if (HasFatalFailure()) return;
   }
   if (c.snapshot) {
-    wait_for_snapshots_after(wall_ns());
-    if (HasFatalFailure()) return;
+    ASSERT_TRUE(wait_until_logged(*server_));  // counted by their owners, so in the caps a snapshot holds
+    ASSERT_TRUE(wait_for_snapshots_since(*server_, snapshots_written(*server_)));
   }
   if (c.tail_after_it) {
     for (const std::string& user : late) {
@@ -110,8 +87,8 @@ TEST_P(Durable, CountedTokensAndCapsSurviveTheRestart) {
     }
   }
   ASSERT_EQ(counted_.size(), users.size() * 3) << "per user: ad_1 twice, ad_2 once (ad_3 is uncapped)";
-  // One flush interval (200 ms) and a margin: everything acknowledged is on disk.
-  std::this_thread::sleep_for(std::chrono::milliseconds(600));
+  // Everything acknowledged is with the kernel, which keeps it whatever becomes of the process.
+  ASSERT_TRUE(wait_until_logged(*server_));
   server_->send_signal(c.signal);
   ASSERT_TRUE(server_->wait_for_exit());
   const std::vector<EventLine> before = read_event_lines(state_.path());

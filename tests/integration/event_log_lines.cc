@@ -92,7 +92,8 @@ std::vector<EventLine> wait_for_event_lines(const std::string& state_dir,
   const auto deadline = std::chrono::steady_clock::now() + timeout;
   std::vector<EventLine> lines = read_event_lines(state_dir);
   while (!done(lines) && std::chrono::steady_clock::now() < deadline) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    // Polling interval only; the timeout is the bound.
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
     lines = read_event_lines(state_dir);
   }
   return lines;

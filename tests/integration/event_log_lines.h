@@ -34,7 +34,7 @@ struct EventLine {
 // in *unreadable when given.
 std::vector<EventLine> read_event_lines(const std::string& state_dir, size_t* unreadable = nullptr);
 
-// Polls (every 50 ms, up to timeout) until done(lines) holds; returns the last lines read.
+// Polls (every 20 ms, up to timeout) until done(lines) holds; returns the last lines read.
 // The caller checks the result with its own assertions: a timeout only ends the wait.
 std::vector<EventLine> wait_for_event_lines(const std::string& state_dir,
                                             const std::function<bool(const std::vector<EventLine>&)>& done,

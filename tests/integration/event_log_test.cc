@@ -5,17 +5,16 @@
 #include <unistd.h>
 
 #include <cerrno>
-#include <chrono>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <memory>
-#include <thread>
 
 #include "gtest/gtest.h"
 #include "tests/integration/curl_session.h"
 #include "tests/integration/json_body.h"
 #include "tests/integration/metrics_scrape.h"
+#include "tests/integration/readyz.h"
 #include "tests/integration/tracking_flow.h"
 
 namespace integration {
@@ -103,15 +102,6 @@ class FullDisk {
   std::string why_not_;
 };
 
-bool wait_for_ready(const ServerProcess& server, long status) {
-  CurlSession session;
-  for (int i = 0; i < 100; ++i) {
-    if (session.get(server.admin_url("/readyz")).status == status) return true;
-    std::this_thread::sleep_for(std::chrono::milliseconds(100));
-  }
-  return false;
-}
-
 TEST(EventLog, FullDiskNeverFailsARequestTurnsUnreadyAndLosesNothingItHeld) {
   StateDir state;
   FullDisk disk(state.path() + "/events");
@@ -130,13 +120,13 @@ TEST(EventLog, FullDiskNeverFailsARequestTurnsUnreadyAndLosesNothingItHeld) {
       ++impressions;
     }
   }
-  EXPECT_TRUE(wait_for_ready(server, 503)) << "/readyz turns unready while writes fail";
+  EXPECT_TRUE(wait_for_readyz(server, 503)) << "/readyz turns unready while writes fail";
   const std::string page = scrape_metrics(server);
   EXPECT_GT(sum_samples(page, "decisiond_events_write_errors_total", {}).value_or(0), 0.0) << page;
   EXPECT_LT(sum_samples(page, "decisiond_events_log_healthy", {}).value_or(2), 2.0) << "a core's log reports unhealthy";
 
   disk.free_space();
-  EXPECT_TRUE(wait_for_ready(server, 200)) << "ready again once writes succeed";
+  EXPECT_TRUE(wait_for_readyz(server, 200)) << "ready again once writes succeed";
   server.send_signal(SIGTERM);
   ASSERT_TRUE(server.wait_for_exit());
   int decision_lines = 0, impression_lines = 0;

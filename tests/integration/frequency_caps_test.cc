@@ -3,14 +3,13 @@
 // core each request lands on; and all of it survives restarts, clean or kill -9.
 #include <signal.h>
 
-#include <chrono>
 #include <memory>
 #include <set>
-#include <thread>
 
 #include "gtest/gtest.h"
 #include "tests/integration/json_body.h"
 #include "tests/integration/metrics_scrape.h"
+#include "tests/integration/state_dir_waits.h"
 #include "tests/integration/tracking_flow.h"
 
 namespace integration {
@@ -44,8 +43,6 @@ class FrequencyCaps : public ::testing::Test {
     }
     return false;
   }
-  void wait_flush() { std::this_thread::sleep_for(std::chrono::milliseconds(400)); }
-
   TempFile catalog_{"catalog.json", capped_catalog_json()};
   StateDir state_;
   std::unique_ptr<ServerProcess> server_;
@@ -74,7 +71,7 @@ TEST_F(FrequencyCaps, ImpressionOfACallRepeatedCountsOnce) {
   }
   ASSERT_FALSE(token.empty()) << reply.body;
   for (int i = 0; i < 6; ++i) EXPECT_EQ(call_tracking(*server_, token).status, 204);
-  wait_flush();
+  ASSERT_TRUE(wait_until_logged(*server_));
   int first = 0, repeats = 0;
   for (const LogLine& l : read_event_log(state_.path())) {
     if (l.kind != "impression") continue;
@@ -110,7 +107,7 @@ TEST_F(FrequencyCaps, GdprUserWithoutConsentIsNeitherCappedNorNamed) {
     }
   }
   EXPECT_GT(shown, 1) << "ad_2 allows one a day: served again, so the user was not capped";
-  wait_flush();
+  ASSERT_TRUE(wait_until_logged(*server_));
   for (const LogLine& l : read_event_log(state_.path())) EXPECT_FALSE(l.has_user) << l.kind;
 }
 
@@ -152,14 +149,14 @@ TEST_P(Durability, CapsAndCountedTokensSurviveARestart) {
     }
   }
   ASSERT_EQ(shown, 2);
-  // One flush interval (100 ms) and some: what was acknowledged is on disk.
-  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  // What was acknowledged is with the kernel, which keeps it whatever becomes of the process.
+  ASSERT_TRUE(wait_until_logged(*server_));
   server_->send_signal(signal_to_stop);
   ASSERT_TRUE(server_->wait_for_exit());
   start();
   EXPECT_EQ(served("durable-user", 12).count("ad_1"), 0u) << "the cap held across the restart";
   for (const std::string& token : counted) EXPECT_EQ(call_tracking(*server_, token).status, 204);
-  std::this_thread::sleep_for(std::chrono::milliseconds(400));
+  ASSERT_TRUE(wait_until_logged(*server_));
   int first = 0, repeats = 0;
   for (const LogLine& l : read_event_log(state_.path())) {
     if (l.kind == "impression") (l.duplicate ? repeats : first)++;
@@ -174,7 +171,10 @@ TEST_P(Durability, StateSurvivesAChangeOfCoreCount) {
   int shown = 0;
   for (int i = 0; i < 20 && shown < 2; ++i) shown += impress("moving-user", "ad_1") ? 1 : 0;
   ASSERT_EQ(shown, 2);
-  std::this_thread::sleep_for(std::chrono::milliseconds(700));  // a snapshot, then more log
+  // The impressions logged, then a snapshot of every core: the restarts load the snapshots
+  // and replay the log after their point.
+  ASSERT_TRUE(wait_until_logged(*server_));
+  ASSERT_TRUE(wait_for_snapshots_since(*server_, snapshots_written(*server_)));
   server_->send_signal(signal_to_stop);
   ASSERT_TRUE(server_->wait_for_exit());
   start({"--cores=1"});

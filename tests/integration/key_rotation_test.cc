@@ -29,6 +29,7 @@
 #include "tracking/tokens/base64url.h"
 #include "tracking/tokens/key_file.h"
 #include "tracking/tokens/secret_file.h"
+#include "tests/support/command_run.h"
 
 namespace integration {
 namespace {
@@ -44,26 +45,15 @@ std::string keys_binary() {
 #endif
 }
 
-struct ToolRun {
-  int status = -1;
-  std::string out;  // standard output and error
-};
+using ToolRun = test_support::CommandRun;
 
 ToolRun run_keys_binary(const std::string& arguments) {
-  ToolRun result;
   if (!std::filesystem::exists(keys_binary())) {
     ADD_FAILURE() << keys_binary() << " is missing: build the decisiond-keys target";
-    return result;
+    return ToolRun{};
   }
   const std::string command = keys_binary() + " " + arguments + " 2>&1";
-  FILE* pipe = ::popen(command.c_str(), "r");
-  if (pipe == nullptr) return result;
-  char buffer[4096];
-  size_t n;
-  while ((n = std::fread(buffer, 1, sizeof(buffer), pipe)) > 0) result.out.append(buffer, n);
-  const int status = ::pclose(pipe);
-  result.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return result;
+  return test_support::run_command(command);
 }
 
 ToolRun run_keys_tool(const std::string& state_dir, const std::string& arguments) {

@@ -10,7 +10,6 @@
 #include <chrono>
 #include <cstdio>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include "tests/integration/curl_session.h"
@@ -19,6 +18,7 @@
 #include "tests/integration/metrics_text.h"
 #include "tests/integration/promtool_check.h"
 #include "tests/integration/server_process.h"
+#include "tests/integration/state_dir_waits.h"
 #include "tests/integration/test_catalog.h"
 #include "tests/integration/tracking_flow.h"
 
@@ -112,9 +112,14 @@ TEST(MetricsPromtool, TheLivePagePassesPromtoolAndAgreesWithWhatWasServed) {
   }
   ASSERT_GT(impressions, 0);
   ASSERT_GT(clicks, 0);
-  std::this_thread::sleep_for(std::chrono::milliseconds(300));  // the event logs' fdatasyncs
-
-  const std::string page = scrape_metrics(server);
+  // Every call logged (impressions counted where their users' caps are), then the event
+  // logs' fdatasyncs: a page on which some have run and the histogram agrees with the
+  // counter (a sync that ends while the page is rendered may show in one and not yet the other).
+  ASSERT_TRUE(wait_until_logged(server));
+  const std::string page = wait_for_page(server, [](const std::string& text) {
+                             const double syncs = sample(text, "decisiond_events_syncs_total");
+                             return syncs > 0 && sample(text, "decisiond_events_sync_duration_seconds_count") == syncs;
+                           }).value_or(scrape_metrics(server));
   ASSERT_FALSE(page.empty());
   EXPECT_PROMTOOL_PASSES(page);
 
@@ -162,10 +167,18 @@ TEST(MetricsPromtool, TheLivePagePassesPromtoolAndAgreesWithWhatWasServed) {
   EXPECT_EQ(sample(page, "decisiond_events_sync_duration_seconds_bucket", {{"le", "+Inf"}}), syncs);
   EXPECT_GT(sample(page, "decisiond_events_sync_duration_seconds_sum"), 0);
 
-  // Loop time: both cores count busy and waiting time, which keep growing, and together
-  // never exceed the time the server has run.
-  std::this_thread::sleep_for(std::chrono::milliseconds(300));
-  const std::string later = scrape_metrics(server);
+  // Loop time: both cores count busy and waiting time, which keep growing (a stretch is
+  // counted when it ends: the first later page on which both have grown on every core),
+  // and together never exceed the time the server has run.
+  const auto both_grew = [&page](const std::string& text) {
+    for (const std::string core : {"0", "1"}) {
+      for (const char* family : {"decisiond_reactor_busy_seconds_total", "decisiond_reactor_wait_seconds_total"}) {
+        if (!(sample(text, family, {{"core", core}}) > sample(page, family, {{"core", core}}))) return false;
+      }
+    }
+    return true;
+  };
+  const std::string later = wait_for_page(server, both_grew).value_or(scrape_metrics(server));
   const double since_start_s =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - test_started).count();
   for (const std::string core : {"0", "1"}) {

@@ -3,6 +3,7 @@
 // counts change when the server gets round to an accept or a close, after the client's
 // own call returned, so tests wait for the value rather than sleep.
 #include <chrono>
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -14,6 +15,12 @@ namespace integration {
 
 // The page, or empty when the scrape failed.
 std::string scrape_metrics(const ServerProcess& server);
+
+// Scrapes until done(page) holds; that page, or nullopt once the deadline has passed.
+// A failed scrape is not shown to done.
+std::optional<std::string> wait_for_page(const ServerProcess& server,
+                                         const std::function<bool(const std::string& page)>& done,
+                                         std::chrono::milliseconds timeout = kStateTimeout);
 
 // The last value read: equal to `expected` unless the deadline passed first.
 std::optional<double> wait_for_metric(const ServerProcess& server, std::string_view metric, const Labels& labels,

@@ -12,6 +12,7 @@
 #include <regex>
 #include <thread>
 
+#include "gtest/gtest.h"
 #include "tests/integration/reply_log.h"
 
 #ifndef DECISIOND_BINARY
@@ -102,11 +103,42 @@ ServerProcess::ServerProcess(std::vector<std::string> args, EnvVars env) {
   }
 }
 
+namespace {
+// What ASan, LSan and UBSan print when they report; a report after a test's last request
+// is a bug no assertion of the test saw.
+constexpr const char* kSanitizerReports[] = {"ERROR: AddressSanitizer", "ERROR: LeakSanitizer", "runtime error: ",
+                                             "WARNING: ThreadSanitizer"};
+
+std::string tail_of(const std::string& text, size_t bytes = 4000) {
+  return text.size() <= bytes ? text : "..." + text.substr(text.size() - bytes);
+}
+}  // namespace
+
+// A server that ended on its own before the test let it go, or one whose stderr holds a
+// sanitizer's report, fails the test: both would otherwise go unseen once the test's last
+// request was answered.
 ServerProcess::~ServerProcess() {
   if (pid_ > 0 && !exit_) {
-    ::kill(pid_, SIGKILL);
     int status = 0;
-    ::waitpid(pid_, &status, 0);
+    if (::waitpid(pid_, &status, WNOHANG) == pid_) {
+      exit_ = from_wait_status(status);
+      if (!signalled_) {
+        read_stderr(std::chrono::steady_clock::now() + std::chrono::milliseconds(500), false);
+        ADD_FAILURE() << "decisiond ended before the test did (" << exit_->describe() << "); its stderr:\n"
+                      << tail_of(stderr_);
+      }
+    } else {
+      ::kill(pid_, SIGKILL);
+      ::waitpid(pid_, &status, 0);
+    }
+  }
+  read_stderr(std::chrono::steady_clock::now() + std::chrono::milliseconds(500), false);
+  for (const char* report : kSanitizerReports) {
+    const size_t at = stderr_.find(report);
+    if (at != std::string::npos) {
+      ADD_FAILURE() << "decisiond's stderr holds a sanitizer report:\n" << tail_of(stderr_.substr(at > 200 ? at - 200 : 0));
+      break;
+    }
   }
   if (stderr_fd_ >= 0) ::close(stderr_fd_);
   if (!state_dir_.empty()) {
@@ -160,7 +192,9 @@ std::string ServerProcess::public_url(const std::string& path) const {
 }
 
 void ServerProcess::send_signal(int signal) {
-  if (pid_ > 0 && !exit_) ::kill(pid_, signal);
+  if (pid_ <= 0 || exit_) return;
+  if (signal != SIGSTOP && signal != SIGCONT && signal != 0) signalled_ = true;
+  ::kill(pid_, signal);
 }
 
 std::optional<ExitStatus> ServerProcess::wait_for_exit(std::chrono::milliseconds timeout) {

@@ -18,6 +18,10 @@ using EnvVars = std::vector<std::pair<std::string, std::string>>;
 // Generous: reached only when something is wrong, never a performance assertion.
 inline constexpr std::chrono::milliseconds kStartTimeout{5000};
 inline constexpr std::chrono::milliseconds kExitTimeout{5000};
+// How long a test waits for a state the server will reach on its own (a line logged, a
+// snapshot, a metric moved, readiness): what they wait for takes a flush interval or a few
+// (10 ms to 1 s), so this is reached only when something is wrong, on a loaded machine too.
+inline constexpr std::chrono::milliseconds kStateTimeout{20000};
 
 struct ExitStatus {
   int code = -1;   // exit status, or -1 when killed by a signal
@@ -49,6 +53,10 @@ class ServerProcess {
   std::string admin_url(const std::string& path) const;
   std::string public_url(const std::string& path) const;
 
+  // The server's process id (for /proc reads and signals of its own), -1 if it never started.
+  pid_t pid() const { return pid_; }
+  // Sends signal; one that may end the process (anything but SIGSTOP and SIGCONT) makes
+  // its exit expected, so the destructor does not report it.
   void send_signal(int signal);
   // nullopt while it is still running at the deadline.
   std::optional<ExitStatus> wait_for_exit(std::chrono::milliseconds timeout = kExitTimeout);
@@ -66,6 +74,7 @@ class ServerProcess {
   bool serving_ = false;
   std::string start_error_;
   std::optional<ExitStatus> exit_;
+  bool signalled_ = false;  // a signal that may end it was sent: its exit is expected
   std::string public_host_;
   uint16_t public_port_ = 0;
   std::string admin_host_;

@@ -1,16 +1,16 @@
 // GET /v1/tracking over HTTP (docs/tracking.md): every reply and
 // code, HEAD, tokens refused at every flipped bit, kinds known and unknown.
-#include <chrono>
 #include <memory>
-#include <thread>
 
 #include "gtest/gtest.h"
 #include "tests/integration/json_body.h"
 #include "tests/integration/raw_connection.h"
 #include "tests/integration/requests.h"
+#include "tests/integration/state_dir_waits.h"
 #include "tests/integration/token_keys.h"
 #include "tests/integration/tracking_flow.h"
 #include "tests/integration/utc_days.h"
+#include "tests/integration/wall_clock.h"
 #include "tracking/tokens/base64url.h"
 
 namespace integration {
@@ -47,13 +47,12 @@ class TrackingEndpoint : public ::testing::Test {
     event.ad_id = 3;
     event.creative_id = 30;
     event.placement_id = 7;
-    event.issued_at_s = std::chrono::duration_cast<std::chrono::seconds>(
-                            std::chrono::system_clock::now().time_since_epoch()).count();
+    event.issued_at_s = wall_s();
     event.expires_at_s = event.issued_at_s + 600;
     return event;
   }
-  std::vector<LogLine> log_after_flush() {
-    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  std::vector<LogLine> logged_lines() {
+    EXPECT_TRUE(wait_until_logged(*server_));
     return read_event_log(keys_.path());
   }
 
@@ -151,7 +150,7 @@ TEST_F(TrackingEndpoint, CustomEventIs204AndLoggedByName) {
   ASSERT_EQ(c.custom.count("add_to_cart"), 1u);
   EXPECT_EQ(call_tracking(*server_, c.custom.at("add_to_cart")).status, 204);
   bool logged = false;
-  for (const LogLine& l : log_after_flush()) logged |= l.kind == "custom" && l.event == "add_to_cart" && l.ad == 3;
+  for (const LogLine& l : logged_lines()) logged |= l.kind == "custom" && l.event == "add_to_cart" && l.ad == 3;
   EXPECT_TRUE(logged);
 }
 
@@ -219,7 +218,7 @@ TEST_F(TrackingEndpoint, TokenSealedWithKeysTheServerDoesNotHoldIs400) {
 TEST_F(TrackingEndpoint, ExpiredTokenIs410With10051) {
   start({"--tracking-ttl=1s"});
   const CreativeTokens c = creative_of("ad_1");
-  std::this_thread::sleep_for(std::chrono::milliseconds(2100));
+  sleep_until_sealed_ones_expire(1);  // --tracking-ttl has no shorter setting: tokens count whole seconds
   for (const std::string& token : {c.impression, c.click}) {
     const CurlReply reply = call_tracking(*server_, token);
     EXPECT_EQ(reply.status, 410);
@@ -234,7 +233,7 @@ TEST_F(TrackingEndpoint, KindsThisBuildDoesNotKnowAreAcceptedAndLogged) {
   EXPECT_EQ(call_tracking(*server_, keys_.Seal(future)).status, 204);
   EXPECT_EQ(call_tracking(*server_, keys_.Seal(event_of_kind(tracking::EventKind::kVerificationNotExecuted))).status, 204);
   int unknown = 0, verification = 0;
-  for (const LogLine& l : log_after_flush()) {
+  for (const LogLine& l : logged_lines()) {
     unknown += l.kind == "unknown" ? 1 : 0;
     verification += l.kind == "verification_not_executed" ? 1 : 0;
   }
@@ -249,7 +248,7 @@ TEST_F(TrackingEndpoint, PlayerErrorIsLoggedWithItsCodeOr900) {
   EXPECT_EQ(call_tracking(*server_, token, "&code=[ERRORCODE]").status, 204);
   EXPECT_EQ(call_tracking(*server_, token, "&code=12345").status, 204);
   std::multiset<int64_t> codes;
-  for (const LogLine& l : log_after_flush()) {
+  for (const LogLine& l : logged_lines()) {
     if (l.kind == "error") codes.insert(l.code);
   }
   EXPECT_EQ(codes, (std::multiset<int64_t>{405, 900, 900}));

@@ -2,23 +2,19 @@
 // bytes or a character of its text, is 400 10050 and logs nothing; a token sealed with keys
 // the server does not hold is 400 10050; an expired one is 410 10051; t missing or repeated
 // is 10050. Hundreds of tampered tokens go over one kept-alive connection.
-#include <chrono>
 #include <memory>
-#include <thread>
 
 #include "gtest/gtest.h"
 #include "tests/integration/event_log_lines.h"
 #include "tests/integration/metrics_scrape.h"
+#include "tests/integration/state_dir_waits.h"
 #include "tests/integration/token_keys.h"
 #include "tests/integration/tracking_client.h"
 #include "tests/integration/tracking_flow.h"
+#include "tests/integration/wall_clock.h"
 
 namespace integration {
 namespace {
-
-int64_t now_s() {
-  return std::chrono::duration_cast<std::chrono::seconds>(std::chrono::system_clock::now().time_since_epoch()).count();
-}
 
 tracking::TrackingEvent impression_event(int64_t issued_s, int64_t expires_s) {
   tracking::TrackingEvent event;
@@ -56,9 +52,9 @@ class TrackingTokens : public ::testing::Test {
     EXPECT_EQ(error_code_of(reply->body), 10050) << what << ": " << reply->body;
     EXPECT_FALSE(reply->header("Location")) << what;
   }
-  // Tracking lines logged once a flush has passed; none expected from refused calls.
-  std::vector<EventLine> tracking_lines_after_a_flush() {
-    std::this_thread::sleep_for(std::chrono::milliseconds(400));
+  // Every tracking line of the calls answered so far; none expected from refused calls.
+  std::vector<EventLine> tracking_lines_logged() {
+    EXPECT_TRUE(wait_until_logged(*server_));
     std::vector<EventLine> out;
     for (EventLine& l : read_event_lines(state_.path())) {
       if (l.kind != "decision") out.push_back(std::move(l));
@@ -86,7 +82,7 @@ TEST_F(TrackingTokens, EveryFlippedBitOfAnImpressionTokenIs10050AndLogsNothing) 
     }
   }
   EXPECT_LE(client.connections_opened(), 1) << "a refused token does not cost the connection";
-  EXPECT_TRUE(tracking_lines_after_a_flush().empty());
+  EXPECT_TRUE(tracking_lines_logged().empty());
   // The untouched token still counts, once: none of the tampered ones took its place.
   const std::optional<HttpReply> reply = client.get(token);
   ASSERT_TRUE(reply);
@@ -120,7 +116,7 @@ TEST_F(TrackingTokens, EveryCharacterOfTheTokenTextChangedIs10050) {
     expect_refused(client, token + "==", "padding");
     expect_refused(client, "+" + token.substr(1), "'+' in place of the first character");
   }
-  EXPECT_TRUE(tracking_lines_after_a_flush().empty());
+  EXPECT_TRUE(tracking_lines_logged().empty());
 }
 
 TEST_F(TrackingTokens, MissingRepeatedOrEmptyTIs10050) {
@@ -138,13 +134,13 @@ TEST_F(TrackingTokens, MissingRepeatedOrEmptyTIs10050) {
     EXPECT_EQ(reply->status, 400) << target;
     EXPECT_TRUE(IsErrorEnvelope(reply->body, 10050)) << target;
   }
-  EXPECT_TRUE(tracking_lines_after_a_flush().empty()) << "no call with a doubtful t was accepted";
+  EXPECT_TRUE(tracking_lines_logged().empty()) << "no call with a doubtful t was accepted";
 }
 
 TEST_F(TrackingTokens, TokenSealedWithKeysTheServerDoesNotHoldIs10050) {
   // First the server holds the test's keys: the sealed token is good.
   start();
-  const std::string sealed = state_.Seal(impression_event(now_s(), now_s() + 600));
+  const std::string sealed = state_.Seal(impression_event(wall_s(), wall_s() + 600));
   TrackingClient client(*server_);
   const std::optional<HttpReply> accepted = client.get(sealed);
   ASSERT_TRUE(accepted) << client.last_error();
@@ -172,7 +168,7 @@ TEST_F(TrackingTokens, ExpiredTokenIs410With10051AndCountsNothing) {
   start({"--tracking-ttl=1s"});
   const CreativeTokens c = creative_of("ad_1", "expiring-user");
   CreativeTokens three = creative_of("ad_3", "expiring-user");
-  std::this_thread::sleep_for(std::chrono::milliseconds(2100));
+  sleep_until_sealed_ones_expire(1);  // --tracking-ttl has no shorter setting: tokens count whole seconds
   TrackingClient client(*server_);
   for (const std::string& token : {c.impression, c.click, three.custom["add_to_cart"]}) {
     const std::optional<HttpReply> reply = client.get(token, "X-Tracking-Version: 2025-11-01\r\n");
@@ -182,7 +178,7 @@ TEST_F(TrackingTokens, ExpiredTokenIs410With10051AndCountsNothing) {
     EXPECT_FALSE(reply->header("Location")) << "an expired click does not redirect";
     EXPECT_EQ(reply->header("X-Tracking-Version").value_or("<none>"), "2025-11-01");
   }
-  EXPECT_TRUE(tracking_lines_after_a_flush().empty());
+  EXPECT_TRUE(tracking_lines_logged().empty());
   // The expired impression did not count: ad_1 (two an hour) is still served to the user.
   EXPECT_FALSE(creative_of("ad_1", "expiring-user").impression.empty());
   const std::string page = scrape_metrics(*server_);
@@ -192,7 +188,7 @@ TEST_F(TrackingTokens, ExpiredTokenIs410With10051AndCountsNothing) {
 TEST_F(TrackingTokens, TokenPastItsExpirySealedByTheKeysIs410AndOneStillValidIs204) {
   start();
   TrackingClient client(*server_);
-  const int64_t now = now_s();
+  const int64_t now = wall_s();
   const std::optional<HttpReply> expired = client.get(state_.Seal(impression_event(now - 100, now - 1)));
   ASSERT_TRUE(expired) << client.last_error();
   EXPECT_EQ(expired->status, 410);

@@ -8,10 +8,8 @@
 #include <gtest/gtest.h>
 
 #include <csignal>
-#include <chrono>
 #include <memory>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include "tests/integration/decision_client.h"
@@ -21,16 +19,13 @@
 #include "tests/integration/token_keys.h"
 #include "tests/integration/tracking_client.h"
 #include "tests/integration/video_catalog.h"
+#include "tests/integration/wall_clock.h"
 
 namespace integration {
 namespace {
 
 constexpr char kNoFill[] =
     "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<VAST xmlns=\"http://www.iab.com/VAST\" version=\"4.2\"></VAST>";
-
-int64_t now_s() {
-  return std::chrono::duration_cast<std::chrono::seconds>(std::chrono::system_clock::now().time_since_epoch()).count();
-}
 
 // A tag query split into its parameters, in order.
 std::vector<std::pair<std::string, std::string>> parameters_of(std::string_view query) {
@@ -188,9 +183,10 @@ TEST_F(VideoTag, TagPastExpIs410_10053AndAChangedOneStill403) {
   const auto parameters = parameters_of(query);
   ASSERT_EQ(parameters.size(), 4u) << query;
   const int64_t exp = std::stoll(parameters[1].second);
-  EXPECT_LE(exp - now_s(), 1) << "--vast-tag-ttl=1s";
-  // Expired once the clock reaches exp: at most a second.
-  while (now_s() < exp) std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  EXPECT_LE(exp - wall_s(), 1) << "--vast-tag-ttl=1s";
+  // Expired once the clock reaches exp: at most a second (time itself, and 1s is the least
+  // --vast-tag-ttl: tags count whole seconds).
+  sleep_until_wall_s(exp);
   TrackingClient client(*server_);
   const HttpReply reply = fetch(client, query);
   EXPECT_EQ(reply.status, 410);

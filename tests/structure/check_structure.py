@@ -50,7 +50,8 @@ NEVER = [
     ("api_versions/", "decision/"), ("api_versions/", "tracking/"),
     # The Redis Cluster client speaks RESP to a cluster; what the keys mean is the cap store's.
     ("redis_cluster/", "decision/"), ("redis_cluster/", "tracking/"), ("redis_cluster/", "caps/"),
-    # The NATS JetStream client publishes and reads streams; what the messages mean is its users'.
+    # The NATS JetStream client moves messages, streams and buckets; events and catalogs are
+    # what its users make of them.
     ("nats_jetstream/", "decision/"), ("nats_jetstream/", "tracking/"), ("nats_jetstream/", "caps/"),
 ]
 

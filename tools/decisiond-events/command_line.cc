@@ -8,6 +8,15 @@
 namespace decisiond_events {
 
 namespace {
+constexpr const char* kUsage =
+    "usage: decisiond-events --state-dir DIR [--state-dir DIR...] (print|summary) [filters] [--json]\n"
+    "       decisiond-events --from nats://HOST:PORT[,HOST:PORT...] [--stream NAME] [--node ID]\n"
+    "                        [--creds FILE] (print|summary) [filters] [--json]\n"
+    "filters: [--kind K] [--ad ID] [--user U] [--since T] [--until T]\n"
+    "       T: unix milliseconds or RFC 3339 (2026-11-24T10:00:00Z)\n"
+    "print writes the matching lines, merged by time; summary counts them by kind, ad and hour.\n"
+    "exit status: 0; 1 when the stream cannot be read; 2 for bad arguments\n";
+
 std::optional<int64_t> parse_time_ms(const std::string& text) {
   int64_t ms = 0;
   if (absl::SimpleAtoi(text, &ms)) return ms;
@@ -70,6 +79,10 @@ std::optional<Options> parse_command_line(int argc, char** argv, std::string* er
       o.json = true;
       continue;
     }
+    if (arg == "--help" || arg == "-h") {
+      o.help = true;
+      return o;
+    }
     if (arg == "print" || arg == "summary") {
       if (!o.command.empty()) {
         *error = "one command only";
@@ -102,15 +115,13 @@ std::optional<Options> parse_command_line(int argc, char** argv, std::string* er
 }
 
 int usage(const std::string& why) {
-  std::fprintf(stderr,
-               "decisiond-events: %s\n"
-               "usage: decisiond-events --state-dir DIR [--state-dir DIR...] (print|summary) [filters] [--json]\n"
-               "       decisiond-events --from nats://HOST:PORT[,HOST:PORT...] [--stream NAME] [--node ID]\n"
-               "                        [--creds FILE] (print|summary) [filters] [--json]\n"
-               "filters: [--kind K] [--ad ID] [--user U] [--since T] [--until T]\n"
-               "       T: unix milliseconds or RFC 3339 (2026-11-24T10:00:00Z)\n",
-               why.c_str());
+  std::fprintf(stderr, "decisiond-events: %s\n%s", why.c_str(), kUsage);
   return 2;
+}
+
+int help() {
+  std::fputs(kUsage, stdout);
+  return 0;
 }
 
 }  // namespace decisiond_events

@@ -21,11 +21,14 @@ struct Options {
   std::optional<int64_t> since_ms;
   std::optional<int64_t> until_ms;
   bool json = false;
+  bool help = false;  // --help or -h: the usage on standard output, exit 0
 };
 
 // nullopt with *error set when the arguments are not a valid command line.
 std::optional<Options> parse_command_line(int argc, char** argv, std::string* error);
 // Prints why and the usage to stderr; returns the exit status for bad arguments (2).
 int usage(const std::string& why);
+// Prints the usage to stdout; returns 0.
+int help();
 
 }  // namespace decisiond_events

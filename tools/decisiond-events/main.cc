@@ -63,6 +63,7 @@ int main(int argc, char** argv) {
   std::string error;
   const std::optional<Options> options = decisiond_events::parse_command_line(argc, argv, &error);
   if (!options) return decisiond_events::usage(error);
+  if (options->help) return decisiond_events::help();
   const Options& o = *options;
 
   std::vector<Line> lines;

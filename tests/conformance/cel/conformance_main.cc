@@ -3,8 +3,9 @@
 // Runs the cel-spec simple tests of DIR/FILE.textproto against cel/ and
 // prints, per file, how many passed, failed and were skipped (a skip needs a feature the
 // subset leaves out: conformance_case.h; the reasons are listed). Every failure is printed
-// with its expression. Exits 1 when fewer than kRequiredPassPercent of the cases that ran
-// passed, or a file cannot be read.
+// with its expression. The gate is what passes today: exits 1 on any failure, when fewer
+// than kPassingCases pass (a case that passed and now skips is coverage lost), or when a
+// file cannot be read. More passing than that asks for the floor to be raised.
 #include <cstdio>
 #include <fstream>
 #include <iostream>
@@ -25,7 +26,9 @@ namespace {
 
 using conformance::ConformanceCase;
 
-constexpr double kRequiredPassPercent = 95.0;
+// Every case of the supported subset passes: one regression is red, and so is a case that
+// passed and now skips. Raise it when more pass.
+constexpr int kPassingCases = 799;
 constexpr size_t kArenaBytes = size_t{16} << 20;
 
 struct Tally {
@@ -146,9 +149,11 @@ int main(int argc, char** argv) {
   bool all_read = true;
   for (int i = 2; i < argc; ++i) all_read = run_file(argv[1], argv[i], total) && all_read;
 
-  const int ran = total.passed + total.failed;
-  const double percent = ran == 0 ? 0.0 : 100.0 * total.passed / ran;
-  std::printf("%-14s passed %4d  failed %3d  skipped %3d  pass rate %.1f%% (required %.0f%%)\n",
-              "total", total.passed, total.failed, total.skipped, percent, kRequiredPassPercent);
-  return all_read && percent >= kRequiredPassPercent ? 0 : 1;
+  std::printf("%-14s passed %4d  failed %3d  skipped %3d  (required: none failed, at least %d passed)\n", "total",
+              total.passed, total.failed, total.skipped, kPassingCases);
+  if (total.passed > kPassingCases) {
+    std::printf("%d pass now: raise kPassingCases in tests/conformance/cel/conformance_main.cc to keep them\n",
+                total.passed);
+  }
+  return all_read && total.failed == 0 && total.passed >= kPassingCases ? 0 : 1;
 }

@@ -22,6 +22,7 @@ namespace integration::abuse {
                           {.accept_language = "en"});
     if (!reply.ok || reply.status != 503 || reply.header("Retry-After").empty()) break;
     std::printf("well-behaved client: shed (503 10098), retrying after Retry-After\n");
+    // The wait the server asked for (Retry-After: 1): time itself, as a client honours it.
     std::this_thread::sleep_for(std::chrono::seconds(1));
   }
   if (!reply.ok) return ::testing::AssertionFailure() << "well-behaved client: " << reply.error;
@@ -49,10 +50,13 @@ namespace integration::abuse {
   return ::testing::AssertionSuccess();
 }
 
-ServerMemory::ServerMemory() {
+ServerMemory::ServerMemory(const ServerProcess& server) {
   if (decision::testing::kAddressSanitizer) return;
-  pid_ = updates::running_server_pid();
-  if (pid_) baseline_ = updates::resident_bytes(*pid_);
+  if (server.pid() > 0) {
+    pid_ = server.pid();
+    baseline_ = updates::resident_bytes(*pid_);
+  }
+  if (!baseline_) ADD_FAILURE() << "resident memory of the server (pid " << server.pid() << ") is not readable in /proc";
 }
 
 std::optional<uint64_t> ServerMemory::now() const {

@@ -39,9 +39,11 @@ inline constexpr uint64_t kCores = 2;  // standard_flags()
 // Resident memory of the server this test started (tests/integration/updates/server_memory.h).
 class ServerMemory {
  public:
-  ServerMemory();
-  // False when /proc does not say, or under ASan (its allocator quarantines freed memory
-  // and replaces jemalloc): the test then says so and skips the bound, nothing else.
+  // A server whose memory cannot be read fails the test: a bound that silently stops
+  // being checked is coverage gone without a red line.
+  explicit ServerMemory(const ServerProcess& server);
+  // False only under ASan (its allocator quarantines freed memory and replaces jemalloc):
+  // the test then says so and skips the bound, nothing else.
   bool measurable() const { return pid_.has_value() && baseline_.has_value(); }
   uint64_t baseline() const { return baseline_.value_or(0); }
   std::optional<uint64_t> now() const;

@@ -65,7 +65,7 @@ TEST(IdleConnections, TenThousandAreHeldThenClosedSilentlyWhileAFreshClientIsSer
   EXPECT_NE(server.stderr_text().find("raised from 1024"), std::string::npos) << server.stderr_text();
 
   ASSERT_TRUE(WellBehavedClientIsServed(server));  // warm: the baseline includes a decision
-  const ServerMemory memory;
+  const ServerMemory memory(server);
 
   std::vector<RawConnection> idle;
   idle.reserve(kIdleConnections);

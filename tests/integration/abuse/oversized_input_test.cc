@@ -46,7 +46,7 @@ std::optional<HttpReply> ask(const ServerProcess& server, const std::string& req
 // status/code and closed, and memory meanwhile stays within what the header limit lets a
 // connection hold.
 void expect_refused_on_many(const ServerProcess& server, const std::string& request, int status, int code) {
-  const ServerMemory memory;
+  const ServerMemory memory(server);
   std::vector<RawConnection> connections;
   connections.reserve(kConcurrent);
   for (int i = 0; i < kConcurrent; ++i) {

@@ -83,7 +83,7 @@ TEST(SlowClients, HeadersAtAByteASecondAre408With10008WhileOthersAreServed) {
   ServerProcess server(standard_flags({kRequestTimeout}));
   ASSERT_TRUE(server.serving()) << server.start_error();
   ASSERT_TRUE(WellBehavedClientIsServed(server));
-  const ServerMemory memory;
+  const ServerMemory memory(server);
 
   std::vector<RawConnection> slow;
   slow.reserve(kSlowConnections);
@@ -109,7 +109,7 @@ TEST(SlowClients, BodiesThatNeverFinishAre408With10008WhileOthersAreServed) {
   ServerProcess server(standard_flags({kRequestTimeout}));
   ASSERT_TRUE(server.serving()) << server.start_error();
   ASSERT_TRUE(WellBehavedClientIsServed(server));
-  const ServerMemory memory;
+  const ServerMemory memory(server);
 
   // Each announces the largest body the server takes and sends all but 4 KiB of it, so
   // the server holds about 60 KiB per connection; then a byte a second, never the end.

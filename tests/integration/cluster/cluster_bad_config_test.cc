@@ -17,12 +17,6 @@
 namespace integration {
 namespace {
 
-ExitStatus exit_of(std::vector<std::string> flags) {
-  ServerProcess server(standard_flags(std::move(flags)));
-  EXPECT_FALSE(server.serving());
-  return server.wait_for_exit().value_or(ExitStatus{});
-}
-
 TEST(CapsClusterConfig, AMalformedStoreIsExitTwo) {
   for (const char* store : {"redis://", "redis://127.0.0.1", "redis://127.0.0.1:0", "redis://127.0.0.1:99999",
                             "redis://cache.example:6379", "http://127.0.0.1:6379", "redis://127.0.0.1:6379,"}) {

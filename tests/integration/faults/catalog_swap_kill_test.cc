@@ -17,6 +17,7 @@
 
 #include "gtest/gtest.h"
 #include "tests/integration/faults/fault_support.h"
+#include "tests/integration/state_dir_waits.h"
 #include "tests/integration/test_catalog.h"
 #include "tests/integration/tracking_flow.h"
 #include "tests/integration/updates/admin_calls.h"
@@ -28,7 +29,6 @@ namespace {
 using updates::served_revision;
 using updates::upload_catalog;
 
-constexpr std::chrono::milliseconds kFlush{100};
 // Big enough that a kill lands while it is built; under ASan every step costs several times
 // more (an upload of 30,000 ads took over a minute on 2 busy vCPUs), so fewer do.
 constexpr size_t kFillerAds = decision::testing::kAddressSanitizer ? 5000 : 30000;
@@ -82,7 +82,7 @@ class CatalogSwapKill : public ::testing::Test {
   void send_and_flush(ServerProcess& server, const std::string& prefix) {
     const size_t before = sender_.acknowledged().size();
     ASSERT_EQ(sender_.send(server, prefix, 5), 5u);
-    ASSERT_TRUE(wait_until_flushed(server, kFlush));
+    ASSERT_TRUE(wait_until_logged(server));
     const std::vector<Acknowledged> now = sender_.acknowledged();
     flushed_.insert(flushed_.end(), now.begin() + static_cast<ptrdiff_t>(before), now.end());
   }
@@ -118,13 +118,18 @@ TEST_F(CatalogSwapKill, Kill9DuringAnUploadRestartsOnTheWholeCatalogFileLosingNo
     std::thread flow([&] { sender_.send(*server, "upload-" + std::to_string(cycle) + "-flowing-", 100000, &stop); });
     std::atomic<long> reply_status{0};
     std::thread upload([&] { reply_status = upload_catalog(*server, uploaded).status; });
+    // What the server showed just before the kill, to assert the kill landed where named.
+    std::string served_before_kill;
     if (point == Point::kWhileBuilding) {
+      // A kill at a chosen moment, into the build (which says nothing while it runs); where
+      // it landed is checked below from what was served then.
       std::this_thread::sleep_for(std::chrono::milliseconds(30));
+      served_before_kill = served_revision(*server);
     } else if (point == Point::kWhileCoresAdopt) {
       // The first scrape that shows the upload's revision: some core serves it, and the
       // reply may not have left yet.
       const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
-      while (served_revision(*server) != "uploaded-2" && reply_status == 0 &&
+      while ((served_before_kill = served_revision(*server)) != "uploaded-2" && reply_status == 0 &&
              std::chrono::steady_clock::now() < deadline) {
       }
     } else {
@@ -139,7 +144,15 @@ TEST_F(CatalogSwapKill, Kill9DuringAnUploadRestartsOnTheWholeCatalogFileLosingNo
     flow.join();
     upload.join();
     ASSERT_TRUE(server->wait_for_exit());
-    std::printf("kill %d: upload answered %ld before the kill (0: not answered)\n", cycle, reply_status.load());
+    std::printf("kill %d: upload answered %ld before the kill (0: not answered), revision served then %s\n", cycle,
+                reply_status.load(), served_before_kill.c_str());
+    if (point == Point::kWhileBuilding) {
+      // Not answered, and no core served the upload yet: the kill landed in the build.
+      EXPECT_EQ(reply_status, 0) << "kill " << cycle << " landed after the upload's reply, not in its build";
+      EXPECT_EQ(served_before_kill, "file-1") << "kill " << cycle << " landed after a core adopted the upload";
+    } else if (point == Point::kWhileCoresAdopt) {
+      EXPECT_EQ(served_before_kill, "uploaded-2") << "kill " << cycle << " landed before any core served the upload";
+    }
     ++cycle;
   }
   std::unique_ptr<ServerProcess> server = start();

@@ -12,10 +12,8 @@
 #include <filesystem>
 #include <fstream>
 #include <regex>
-#include <thread>
 
 #include "tests/integration/event_log_lines.h"
-#include "tests/integration/metrics_scrape.h"
 #include "tests/integration/tracking_client.h"
 #include "tests/integration/tracking_flow.h"
 
@@ -69,19 +67,6 @@ std::vector<Acknowledged> ImpressionSender::acknowledged() const {
 std::set<std::string> ImpressionSender::users() const {
   std::lock_guard<std::mutex> lock(mutex_);
   return users_;
-}
-
-bool wait_until_flushed(const ServerProcess& server, std::chrono::milliseconds flush_interval) {
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
-  for (;;) {
-    const std::string page = scrape_metrics(server);
-    const std::optional<double> pending = sum_samples(page, "decisiond_events_pending_bytes", {});
-    if (pending && *pending == 0) break;
-    if (std::chrono::steady_clock::now() >= deadline) return false;
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));
-  }
-  std::this_thread::sleep_for(2 * flush_interval);
-  return true;
 }
 
 LogCensus census_of(const std::string& state_dir) {

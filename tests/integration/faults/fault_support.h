@@ -1,7 +1,7 @@
 #pragma once
 // What the fault tests share (issue 12 point 5): impressions sent and acknowledged while a
 // test kills the server, the point up to which the server has handed every acknowledged
-// line to the kernel (read from its metrics, not guessed from a clock), the event log
+// line to the kernel (wait_until_logged, tests/integration/state_dir_waits.h), the event log
 // counted by impression, the caps a restarted server applies compared with that log, the
 // moments a file is created or written under a directory (inotify, to kill the server in
 // the middle of a rotation or a snapshot), a read-only bind mount, and an event log written
@@ -50,13 +50,6 @@ class ImpressionSender {
   std::vector<Acknowledged> acknowledged_;
   std::set<std::string> users_;
 };
-
-// Waits until every core's event log has handed every line appended so far to the kernel
-// (decisiond_events_pending_bytes 0 on every core, scraped after the last acknowledgement)
-// and then for two more --events-flush intervals, so an fdatasync has run over them too.
-// After this, kill -9 cannot lose them: the kernel holds them whatever becomes of the
-// process. False at the deadline.
-bool wait_until_flushed(const ServerProcess& server, std::chrono::milliseconds flush_interval);
 
 // The impression lines of a state directory's event log, by "<request>/<ad>".
 struct LogCensus {

@@ -12,11 +12,12 @@
 #include <fstream>
 #include <memory>
 #include <sstream>
-#include <thread>
 
 #include "gtest/gtest.h"
 #include "tests/integration/faults/fault_support.h"
 #include "tests/integration/metrics_scrape.h"
+#include "tests/integration/readyz.h"
+#include "tests/integration/state_dir_waits.h"
 #include "tests/integration/test_catalog.h"
 #include "tests/integration/tmpfs_mount.h"
 #include "tests/integration/tracking_flow.h"
@@ -24,29 +25,17 @@
 namespace integration::faults {
 namespace {
 
-// Polls /readyz until it answers status; bounded far beyond a few 100 ms flush intervals.
-bool wait_for_readyz(const ServerProcess& server, long status) {
-  CurlSession session;
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
-  while (std::chrono::steady_clock::now() < deadline) {
-    if (session.get(server.admin_url("/readyz")).status == status) return true;
-    std::this_thread::sleep_for(std::chrono::milliseconds(50));
-  }
-  return false;
-}
-
 double metric(const ServerProcess& server, const std::string& name) {
   return sum_samples(scrape_metrics(server), name, {}).value_or(-1);
 }
 
 // Until the metric (summed over cores) reaches at least `value`; its last value.
 double wait_for_at_least(const ServerProcess& server, const std::string& name, double value) {
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
-  double seen = metric(server, name);
-  while (seen < value && std::chrono::steady_clock::now() < deadline) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(50));
-    seen = metric(server, name);
-  }
+  double seen = -1;
+  wait_for_page(server, [&](const std::string& page) {
+    seen = sum_samples(page, name, {}).value_or(-1);
+    return seen >= value;
+  });
   return seen;
 }
 
@@ -198,7 +187,7 @@ TEST_F(RefusingStateDir, FullDiskUnderSnapshotsKeepsTheLastWholeOneAndCountsTheF
   disk.free_space();
   const double written = metric(*server, "decisiond_snapshots_written_total");
   EXPECT_GE(wait_for_at_least(*server, "decisiond_snapshots_written_total", written + 2), written + 2);
-  EXPECT_TRUE(wait_until_flushed(*server, std::chrono::milliseconds(100)));
+  EXPECT_TRUE(wait_until_logged(*server));
   server->send_signal(SIGKILL);
   ASSERT_TRUE(server->wait_for_exit());
   server = start();

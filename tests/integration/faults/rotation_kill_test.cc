@@ -16,13 +16,12 @@
 
 #include "gtest/gtest.h"
 #include "tests/integration/faults/fault_support.h"
+#include "tests/integration/state_dir_waits.h"
 #include "tests/integration/test_catalog.h"
 #include "tests/integration/tracking_flow.h"
 
 namespace integration::faults {
 namespace {
-
-constexpr std::chrono::milliseconds kFlush{100};
 
 // Where after a rotation the kill lands: after how many file creations of core 0 (the
 // first: 0), then how long after it.
@@ -74,7 +73,7 @@ TEST_F(RotationKill, Kill9AtRotationsLosesNothingAcknowledgedBeforeTheLastFlush)
     // Acknowledged and flushed: these must survive whatever comes next.
     const size_t before = sender_.acknowledged().size();
     ASSERT_EQ(sender_.send(*server, "rotation-" + std::to_string(cycle) + "-flushed-", 8), 8u);
-    ASSERT_TRUE(wait_until_flushed(*server, kFlush));
+    ASSERT_TRUE(wait_until_logged(*server));
     const std::vector<Acknowledged> now = sender_.acknowledged();
     flushed.insert(flushed.end(), now.begin() + static_cast<ptrdiff_t>(before), now.end());
 
@@ -88,7 +87,7 @@ TEST_F(RotationKill, Kill9AtRotationsLosesNothingAcknowledgedBeforeTheLastFlush)
       created = rotations.wait_for(".jsonl", IN_CREATE, std::chrono::seconds(30));
       if (created.empty()) break;
     }
-    if (moment.delay.count() > 0) std::this_thread::sleep_for(moment.delay);
+    if (moment.delay.count() > 0) std::this_thread::sleep_for(moment.delay);  // the kill's chosen moment
     server->send_signal(SIGKILL);
     stop = true;
     flow.join();

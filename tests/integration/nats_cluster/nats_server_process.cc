@@ -27,19 +27,7 @@ std::string nats_server_program() {
   return found;
 }
 
-// A string of the NATS configuration format in double quotes, so a password may hold any
-// character: the format's lexer takes \" and \\ escapes there, and does no $VARIABLE
-// substitution inside quotes.
-std::string quoted(const std::string& value) {
-  std::string q = "\"";
-  for (const char ch : value) {
-    if (ch == '"' || ch == '\\') q += '\\';
-    q += ch;
-  }
-  return q + "\"";
-}
-
-std::string loopback(uint16_t port) { return quoted("127.0.0.1:" + std::to_string(port)); }
+std::string loopback(uint16_t port) { return double_quoted("127.0.0.1:" + std::to_string(port)); }
 
 bool mentions_port_in_use(std::string text) {
   for (char& ch : text) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
@@ -60,24 +48,24 @@ NatsServerProcess::~NatsServerProcess() { stop(); }
 std::string NatsServerProcess::config_text() const {
   const NatsServerSettings& s = settings_;
   std::string c;
-  c += "server_name: " + quoted(s.name) + "\n";
+  c += "server_name: " + double_quoted(s.name) + "\n";
   c += "listen: " + loopback(s.ports.client) + "\n";
   c += "http: " + loopback(s.ports.monitor) + "\n";
-  c += "cluster {\n  name: " + quoted(s.cluster_name) + "\n  listen: " + loopback(s.ports.cluster) + "\n";
+  c += "cluster {\n  name: " + double_quoted(s.cluster_name) + "\n  listen: " + loopback(s.ports.cluster) + "\n";
   // Every server lists every other, so a restarted server finds the cluster again whichever
   // of its peers is up; configured routes are retried for as long as the server runs.
   c += "  routes: [\n";
-  for (const uint16_t port : s.route_ports) c += "    " + quoted("nats-route://127.0.0.1:" + std::to_string(port)) + "\n";
+  for (const uint16_t port : s.route_ports) c += "    " + double_quoted("nats-route://127.0.0.1:" + std::to_string(port)) + "\n";
   c += "  ]\n}\n";
   // The block enables JetStream as -js would, with the store in the server's own folder
   // (nats-server adds a jetstream/ directory under store_dir).
-  c += "jetstream {\n  store_dir: " + quoted(s.dir + "/store") + "\n";
+  c += "jetstream {\n  store_dir: " + double_quoted(s.dir + "/store") + "\n";
   c += "  max_memory_store: " + std::to_string(kNatsMaxMemoryStoreBytes) + "\n";
   c += "  max_file_store: " + std::to_string(kNatsMaxFileStoreBytes) + "\n}\n";
   if (!s.user.empty() || !s.password.empty()) {
     // One user in the default account, which holds JetStream when no accounts are
     // configured: a client without these credentials is refused at CONNECT.
-    c += "authorization {\n  user: " + quoted(s.user) + "\n  password: " + quoted(s.password) + "\n}\n";
+    c += "authorization {\n  user: " + double_quoted(s.user) + "\n  password: " + double_quoted(s.password) + "\n}\n";
   }
   return c;
 }

@@ -163,6 +163,7 @@ class AdminProbe {
       } else if (first_failure.empty()) {
         first_failure = std::string(kPaths[i % 2]) + ": " + (reply ? reply->status_line : connection.last_error());
       }
+      // The probe's own pace, an operator's every 50 ms: it waits for nothing of the server's.
       std::this_thread::sleep_for(milliseconds(50));
     }
   }
@@ -226,7 +227,7 @@ TEST(Overload, SeveralTimesTheSustainableRateShedsDecisionsFirstKeepsLatencyBoun
                          .window = kSustainWindow},
                         decisions_only());
   sustain.start();
-  std::this_thread::sleep_for(kSustainPhase);
+  std::this_thread::sleep_for(kSustainPhase);  // the phase's length: time itself, for a rate
   const LoadResult sustained = sustain.finish();
   ASSERT_EQ(sustained.connection_failures, 0u) << sustained.first_failure;
   const double sustainable_per_s =
@@ -244,7 +245,7 @@ TEST(Overload, SeveralTimesTheSustainableRateShedsDecisionsFirstKeepsLatencyBoun
                          requests);
   AdminProbe admin(server);
   overload.start();
-  std::this_thread::sleep_for(kOverloadPhase);
+  std::this_thread::sleep_for(kOverloadPhase);  // the phase's length: time itself, for a rate
   overload.stop();
   const int64_t load_stopped_ns = monotonic_ns();
 
@@ -346,6 +347,7 @@ TEST(Overload, APipelinedBurstOnOneConnectionIsShedRequestByRequest) {
     std::atomic<bool> sent{false};
     std::thread sender([&] { sent = connection.send(burst); });
     // Until the kernel buffers hold the burst or are full; either way the next turn has work.
+    // A sleep: the server is stopped, so nothing of its own can say when the bytes are in.
     std::this_thread::sleep_for(std::chrono::milliseconds(50));
     server.send_signal(SIGCONT);
     sender.join();

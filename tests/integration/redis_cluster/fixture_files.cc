@@ -27,4 +27,13 @@ std::string tail_of_file(const std::string& path, size_t lines) {
   return out;
 }
 
+std::string double_quoted(const std::string& value) {
+  std::string q = "\"";
+  for (const char ch : value) {
+    if (ch == '"' || ch == '\\') q += '\\';
+    q += ch;
+  }
+  return q + "\"";
+}
+
 }  // namespace integration

@@ -78,17 +78,6 @@ RedisNode::~RedisNode() {
 
 namespace {
 
-// A redis.conf argument in double quotes, so a password may hold spaces (Redis splits
-// configuration lines with sdssplitargs, which honours quotes and backslash escapes).
-std::string quoted(const std::string& value) {
-  std::string q = "\"";
-  for (const char ch : value) {
-    if (ch == '"' || ch == '\\') q += '\\';
-    q += ch;
-  }
-  return q + "\"";
-}
-
 }  // namespace
 
 std::string RedisNode::config_text() const {
@@ -107,13 +96,13 @@ std::string RedisNode::config_text() const {
   if (credentials.user.empty() && credentials.password.empty()) c += "protected-mode no\n";
   if (!credentials.user.empty()) {
     // Only that user may log in, so a client that forgets to send the user name fails.
-    const std::string secret = credentials.password.empty() ? "nopass" : quoted(">" + credentials.password);
-    c += "user default off\nuser " + quoted(credentials.user) + " on " + secret + " ~* &* +@all\n";
-    c += "masteruser " + quoted(credentials.user) + "\n";
+    const std::string secret = credentials.password.empty() ? "nopass" : double_quoted(">" + credentials.password);
+    c += "user default off\nuser " + double_quoted(credentials.user) + " on " + secret + " ~* &* +@all\n";
+    c += "masteruser " + double_quoted(credentials.user) + "\n";
   } else if (!credentials.password.empty()) {
-    c += "requirepass " + quoted(credentials.password) + "\n";
+    c += "requirepass " + double_quoted(credentials.password) + "\n";
   }
-  if (!credentials.password.empty()) c += "masterauth " + quoted(credentials.password) + "\n";
+  if (!credentials.password.empty()) c += "masterauth " + double_quoted(credentials.password) + "\n";
   if (!settings_.cluster) return c;
   c += "cluster-enabled yes\ncluster-port " + std::to_string(bus_port_) + "\n";
   c += "cluster-config-file " + dir + "/nodes.conf\n";

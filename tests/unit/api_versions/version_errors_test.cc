@@ -91,7 +91,7 @@ TEST(VersionErrors, BadVersionDetailsListActiveVersions) {
 TEST(VersionErrors, DeprecationWarningCarriesSunsetDateAndGuide) {
   const VersionTable table = table_from(kScheduledTable);
   std::string item;
-  append_deprecation_warning(item, table.entries()[0], Phase::kDeprecated);
+  append_version_warning(item, table.entries()[0], Phase::kDeprecated, {});
   EXPECT_EQ(item,
             R"({"code":20002,"message":"API version 2025-01-01 is deprecated; )"
             R"(it will be sunset on 2026-07-01",)"
@@ -102,8 +102,22 @@ TEST(VersionErrors, DeprecationWarningCarriesSunsetDateAndGuide) {
 TEST(VersionErrors, MaintenanceWarningSaysMaintenance) {
   const VersionTable table = table_from(kScheduledTable);
   std::string item;
-  append_deprecation_warning(item, table.entries()[0], Phase::kMaintenance);
+  append_version_warning(item, table.entries()[0], Phase::kMaintenance, {});
   EXPECT_NE(item.find("is in maintenance"), std::string::npos) << item;
+}
+
+TEST(VersionErrors, ADueSunsetNoticeSaysTheDaysLeftAndTheNoticeDue) {
+  const VersionTable table = table_from(kScheduledTable);
+  std::string item;
+  append_version_warning(item, table.entries()[0], Phase::kActive, SunsetNotice{45, 60});
+  EXPECT_EQ(item,
+            R"({"code":20002,"message":"API version 2025-01-01 will be sunset on 2026-07-01, in 45 days",)"
+            R"("details":{"sunset_date":"2026-07-01","days_left":60,)"
+            R"("migration_guide":"https://docs.example.com/migrate/2025-11-01"}})");
+  item.clear();
+  append_version_warning(item, table.entries()[0], Phase::kDeprecated, SunsetNotice{1, 7});
+  EXPECT_NE(item.find("is deprecated; it will be sunset on 2026-07-01, in 1 day\""), std::string::npos) << item;
+  EXPECT_NE(item.find(R"("days_left":7)"), std::string::npos) << item;
 }
 
 }  // namespace

@@ -212,19 +212,70 @@ TEST_F(VersionResolverTest, DeprecatedPhaseCarriesWarning20002WithSunsetDate) {
   EXPECT_FALSE(std::string_view(warning["message"]).empty());
 }
 
-TEST_F(VersionResolverTest, MaintenanceWithoutAnnouncedSunsetHasNoSunsetHeader) {
-  const VersionTable table = table_from(
-      R"([{"version": "2025-01-01", "release": "2025-01-01", "maintenance": "2026-01-01"}])");
-  VersionResolver resolver(table, kDecisionVersionHeader);
-  const Resolution& r = resolver.resolve("2025-01-01", day("2026-02-01"));
-  ASSERT_TRUE(r.served());
+// An active version whose sunset is announced with no maintenance or deprecated phase:
+// notices from 90 days before, then 410, never straight from silence to gone.
+class SunsetNoticeTest : public ::testing::Test {
+ protected:
+  struct Notice {
+    bool sunset_header = false;
+    bool deprecated_header = false;
+    int64_t days_left = -1;  // -1: no warning
+  };
+
+  Notice notice_on(std::string_view today) {
+    const Resolution& r = resolver_.resolve("2025-01-01", day(today));
+    EXPECT_TRUE(r.served()) << today;
+    http::Response response;
+    resolver_.add_reply_headers(r, response);
+    Notice n;
+    n.sunset_header = response.extra_headers().find("Sunset: Wed, 01 Jul 2026 00:00:00 GMT\r\n") != std::string::npos;
+    n.deprecated_header = response.extra_headers().find("X-API-Deprecated") != std::string::npos;
+    if (!r.warning.empty()) {
+      simdjson::dom::parser parser;
+      simdjson::dom::object warning;
+      EXPECT_FALSE(parser.parse(simdjson::padded_string(r.warning)).get_object().get(warning)) << r.warning;
+      EXPECT_EQ(int64_t(warning["code"]), 20002);
+      EXPECT_EQ(std::string_view(warning["details"]["sunset_date"]), "2026-07-01");
+      int64_t days = 0;
+      EXPECT_FALSE(warning["details"]["days_left"].get_int64().get(days)) << r.warning;
+      n.days_left = days;
+    }
+    return n;
+  }
+
+  VersionTable table_ = table_from(R"([{"version": "2025-01-01", "release": "2025-01-01", "sunset": "2026-07-01"},
+                                       {"version": "2025-11-01", "release": "2025-11-01"}])");
+  VersionResolver resolver_{table_, kDecisionVersionHeader};
+};
+
+TEST_F(SunsetNoticeTest, NothingMoreThan90DaysBefore) {
+  const Notice n = notice_on("2026-04-01");  // 91 days left
+  EXPECT_FALSE(n.sunset_header);
+  EXPECT_FALSE(n.deprecated_header);
+  EXPECT_EQ(n.days_left, -1);
+}
+
+TEST_F(SunsetNoticeTest, NoticesAreDue90_60_30And7DaysBefore) {
+  const std::pair<const char*, int64_t> days[] = {
+      {"2026-04-02", 90}, {"2026-05-02", 60}, {"2026-05-03", 60}, {"2026-06-01", 30},
+      {"2026-06-02", 30}, {"2026-06-24", 7},  {"2026-06-25", 7},  {"2026-06-30", 7},
+  };
+  for (const auto& [today, expected] : days) {
+    const Notice n = notice_on(today);
+    EXPECT_TRUE(n.sunset_header) << today;
+    EXPECT_FALSE(n.deprecated_header) << today << ": an active version is not deprecated";
+    EXPECT_EQ(n.days_left, expected) << today;
+  }
+  EXPECT_EQ(resolver_.resolve("2025-01-01", day("2026-07-01")).status, 410);
+}
+
+TEST_F(VersionResolverTest, ADeprecatedVersionsWarningCarriesTheNoticeDueToo) {
+  // kScheduledTable: deprecated 2026-04-01, sunset 2026-07-01 (91 days apart).
+  EXPECT_EQ(resolve("2025-01-01", "2026-04-01").warning.find("days_left"), std::string_view::npos);
+  const Resolution& r = resolve("2025-01-01", "2026-06-10");  // 21 days left
   EXPECT_TRUE(r.deprecated);
-  EXPECT_TRUE(r.sunset_http_date.empty());
-  http::Response response;
-  resolver.add_reply_headers(r, response);
-  EXPECT_EQ(response.extra_headers(),
-            "X-Decision-Version: 2025-01-01\r\nX-API-Deprecated: true\r\n");
-  EXPECT_EQ(r.warning.find("sunset_date"), std::string_view::npos) << r.warning;
+  EXPECT_NE(r.warning.find(R"("days_left":30)"), std::string_view::npos) << r.warning;
+  EXPECT_NE(r.warning.find("in 21 days"), std::string_view::npos) << r.warning;
 }
 
 TEST_F(VersionResolverTest, ActiveVersionReplyCarriesOnlyTheVersionUsed) {

@@ -188,14 +188,24 @@ TEST(VersionTable, SunsetBeforeDeprecatedIsRefused) {
 
 TEST(VersionTable, DeprecatedBeforeMaintenanceIsRefused) {
   EXPECT_THAT(errors_of(R"([{"version": "2025-01-01", "release": "2025-01-01",
-                            "maintenance": "2026-01-01", "deprecated": "2025-12-01"}])"),
+                            "maintenance": "2026-01-01", "deprecated": "2025-12-01",
+                            "sunset": "2026-07-01"}])"),
               ElementsAre("[0]: deprecated before maintenance"));
 }
 
 TEST(VersionTable, MaintenanceBeforeReleaseIsRefused) {
   EXPECT_THAT(errors_of(R"([{"version": "2025-01-01", "release": "2025-01-01",
-                            "maintenance": "2024-12-31"}])"),
+                            "maintenance": "2024-12-31", "sunset": "2026-07-01"}])"),
               ElementsAre("[0]: maintenance before release"));
+}
+
+TEST(VersionTable, MaintenanceOrDeprecatedWithoutASunsetDateIsRefused) {
+  EXPECT_THAT(errors_of(R"([{"version": "2025-01-01", "release": "2025-01-01", "maintenance": "2026-01-01"},
+                           {"version": "2025-06-01", "release": "2025-06-01", "deprecated": "2026-01-01",
+                            "sunset": null},
+                           {"version": "2025-11-01", "release": "2025-11-01", "sunset": "2027-01-01"}])"),
+              ElementsAre("[0].sunset: required with maintenance or deprecated",
+                          "[1].sunset: required with maintenance or deprecated"));
 }
 
 TEST(VersionTable, OrderIsCheckedAcrossDatesThatAreNotAnnounced) {
@@ -235,7 +245,8 @@ TEST(VersionTable, MigrationGuideMustBeAnHttpUrl) {
 
 TEST(VersionTable, EveryErrorIsReportedTogether) {
   EXPECT_THAT(errors_of(R"([{"version": "2025-01-01", "release": "2025-13-01",
-                            "maintenance": "2026-04-01", "deprecated": "2026-01-01"},
+                            "maintenance": "2026-04-01", "deprecated": "2026-01-01",
+                            "sunset": "2026-07-01"},
                            7,
                            {"release": "2025-11-01", "sunset": "soon"},
                            {"version": "2025-01-01", "release": "2025-01-01"}])"),

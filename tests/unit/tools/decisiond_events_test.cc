@@ -12,27 +12,17 @@
 #include "tests/unit/tracking/test_keys.h"
 #include "tracking/events/event_line.h"
 #include "tracking/events/log_files.h"
+#include "tests/support/command_run.h"
 
 namespace {
 
 using tracking::events::EventRecord;
 
-struct ToolRun {
-  int status = -1;
-  std::string out;
-};
+using ToolRun = test_support::CommandRun;
 
 ToolRun run(const std::string& arguments) {
-  ToolRun result;
   const std::string command = std::string(DECISIOND_EVENTS_BINARY) + " " + arguments + " 2>/dev/null";
-  FILE* pipe = ::popen(command.c_str(), "r");
-  if (pipe == nullptr) return result;
-  char buffer[4096];
-  size_t n;
-  while ((n = std::fread(buffer, 1, sizeof(buffer), pipe)) > 0) result.out.append(buffer, n);
-  const int status = ::pclose(pipe);
-  result.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return result;
+  return test_support::run_command(command);
 }
 
 class DecisiondEventsTool : public ::testing::Test {

@@ -24,6 +24,7 @@
 #include "tracking/tokens/key_file.h"
 #include "tracking/tokens/key_ring.h"
 #include "tracking/tokens/secret_file.h"
+#include "tests/support/command_run.h"
 
 namespace tools::decisiond_keys {
 namespace {
@@ -406,24 +407,13 @@ TEST(DecisiondKeysTwoPhases, NoNodeSignsWithAKeyAnotherNodeCannotOpen) {
 // ---------------------------------------------------------------------------------------
 // The binary on two state directories.
 
-struct ToolRun {
-  int status = -1;
-  std::string out;
-};
+using ToolRun = test_support::CommandRun;
 
 // stderr_too: standard error joins the output; otherwise it is dropped.
 ToolRun run(const std::string& arguments, bool stderr_too = true) {
-  ToolRun result;
   const std::string command = "env -u DECISIOND_STATE_DIR " + std::string(DECISIOND_KEYS_BINARY) + " " + arguments +
                               (stderr_too ? " 2>&1" : " 2>/dev/null");
-  FILE* pipe = ::popen(command.c_str(), "r");
-  if (pipe == nullptr) return result;
-  char buffer[4096];
-  size_t n;
-  while ((n = std::fread(buffer, 1, sizeof(buffer), pipe)) > 0) result.out.append(buffer, n);
-  const int status = ::pclose(pipe);
-  result.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return result;
+  return test_support::run_command(command);
 }
 
 // The line "key set fingerprint: ..." of a fingerprint run.

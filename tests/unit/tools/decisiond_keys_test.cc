@@ -23,6 +23,7 @@
 #include "tracking/tokens/key_file.h"
 #include "tracking/tokens/key_ring.h"
 #include "tracking/tokens/secret_file.h"
+#include "tests/support/command_run.h"
 
 namespace tools::decisiond_keys {
 namespace {
@@ -405,23 +406,12 @@ TEST(KeyFileLastId, MustBeAnIdWhenGiven) {
 // ---------------------------------------------------------------------------------------
 // The binary.
 
-struct ToolRun {
-  int status = -1;
-  std::string out;  // standard output and error
-};
+using ToolRun = test_support::CommandRun;
 
 ToolRun run(const std::string& arguments) {
-  ToolRun result;
   // Without DECISIOND_STATE_DIR, which stands in for --state-dir.
   const std::string command = "env -u DECISIOND_STATE_DIR " + std::string(DECISIOND_KEYS_BINARY) + " " + arguments + " 2>&1";
-  FILE* pipe = ::popen(command.c_str(), "r");
-  if (pipe == nullptr) return result;
-  char buffer[4096];
-  size_t n;
-  while ((n = std::fread(buffer, 1, sizeof(buffer), pipe)) > 0) result.out.append(buffer, n);
-  const int status = ::pclose(pipe);
-  result.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return result;
+  return test_support::run_command(command);
 }
 
 // Every aesKey and hmacKey value of the file (standard base64).

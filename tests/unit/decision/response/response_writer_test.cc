@@ -1,7 +1,8 @@
 // The whole body of a decision, byte for byte, under each API version (golden files in
 // golden/, tokens masked), plus what the golden files cannot show: what each token seals.
-// DECISIOND_UPDATE_GOLDEN=1 rewrites the golden files from the current output; review the
-// diff before committing it.
+// The files are laid out a member per line (tests/support/json_golden.h);
+// DECISIOND_UPDATE_GOLDEN=1 rewrites them from the current output: review the diff before
+// committing it.
 #include "decision/response/response_writer.h"
 
 #include <gmock/gmock.h>
@@ -16,6 +17,7 @@
 #include "decision/localization/accept_language.h"
 #include "tests/unit/decision/response/response_fixtures.h"
 #include "tests/support/allocation_count.h"
+#include "tests/support/json_golden.h"
 
 namespace decision::response {
 namespace {
@@ -32,20 +34,9 @@ constexpr std::string_view kBaseUrl = "https://ads.example.test";
 constexpr std::string_view kDeprecationWarning =
     R"({"code":20002,"message":"API version 2025-01-01 is deprecated","details":{"sunset_date":"2027-01-01"}})";
 
-std::string golden_path(std::string_view name) {
-  return std::string(DECISIOND_RESPONSE_GOLDEN_DIR) + "/" + std::string(name);
-}
-
 void expect_golden(std::string_view name, const std::string& body) {
-  const std::string masked = without_tokens(body) + "\n";
-  if (std::getenv("DECISIOND_UPDATE_GOLDEN") != nullptr) {
-    std::ofstream(golden_path(name), std::ios::binary) << masked;
-  }
-  std::ifstream in(golden_path(name), std::ios::binary);
-  ASSERT_TRUE(in) << "missing golden file " << golden_path(name);
-  std::stringstream expected;
-  expected << in.rdbuf();
-  EXPECT_EQ(masked, expected.str()) << "golden file " << name;
+  test_support::ExpectJsonGolden(std::string(DECISIOND_RESPONSE_GOLDEN_DIR) + "/" + std::string(name),
+                                 without_tokens(body));
 }
 
 class ResponseWriterTest : public ::testing::Test {

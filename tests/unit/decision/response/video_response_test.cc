@@ -14,6 +14,7 @@
 #include "decision/localization/accept_language.h"
 #include "decision/response/response_writer.h"
 #include "tests/support/allocation_count.h"
+#include "tests/support/json_golden.h"
 #include "tests/unit/decision/response/response_fixtures.h"
 
 namespace decision::response {
@@ -107,14 +108,8 @@ class VideoResponseTest : public ::testing::Test {
 };
 
 TEST_F(VideoResponseTest, WholeBodyOfEachDelivery) {
-  const std::string body = masked(write());
-  const std::string path = std::string(DECISIOND_RESPONSE_GOLDEN_DIR) + "/decision_video_2025-11-01.json";
-  if (std::getenv("DECISIOND_UPDATE_GOLDEN") != nullptr) std::ofstream(path, std::ios::binary) << body;
-  std::ifstream in(path, std::ios::binary);
-  ASSERT_TRUE(in) << "missing golden file " << path;
-  std::stringstream expected;
-  expected << in.rdbuf();
-  EXPECT_EQ(body, expected.str());
+  test_support::ExpectJsonGolden(std::string(DECISIOND_RESPONSE_GOLDEN_DIR) + "/decision_video_2025-11-01.json",
+                                 masked(write()));
 }
 
 TEST_F(VideoResponseTest, EveryVideoCreativeHasDeliveryVastAndVideoMetadata) {
