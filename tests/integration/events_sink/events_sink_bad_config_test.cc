@@ -47,16 +47,6 @@ bool wait_for_said(ServerProcess& node, const std::string& text) {
   return false;
 }
 
-// Until a node-wide metric has the value.
-bool wait_for_value(const ServerProcess& node, std::string_view metric, double value) {
-  const auto deadline = std::chrono::steady_clock::now() + kSaidTimeout;
-  while (std::chrono::steady_clock::now() < deadline) {
-    if (node_metric(node, metric) == value) return true;
-    std::this_thread::sleep_for(50ms);
-  }
-  return false;
-}
-
 // A few decisions and their impressions: lines to ship. The node serves them all.
 void serve_some(ServerProcess& node) {
   for (int i = 0; i < 20; ++i) {

@@ -3,35 +3,17 @@
 // refuses, the held lines written once it has room), the shipper's refused checkpoints are
 // counted, and every line that reached the log is in the stream once. A 512 KiB tmpfs over
 // <state-dir>/events, filled by the test; needs root for the mount, skipped otherwise.
-#include <chrono>
-#include <thread>
-
 #include "gtest/gtest.h"
-#include "tests/integration/curl_session.h"
 #include "tests/integration/events_sink/shipped_stream.h"
 #include "tests/integration/nats_cluster/nats_cluster_fixture.h"
 #include "tests/integration/nats_cluster/nats_inspector.h"
+#include "tests/integration/readyz.h"
 #include "tests/integration/test_catalog.h"
 #include "tests/integration/tmpfs_mount.h"
 #include "tests/integration/tracking_flow.h"
 
 namespace integration {
 namespace {
-
-using namespace std::chrono_literals;
-
-// Generous: reached only when something is wrong, never a performance assertion.
-constexpr auto kReadyTimeout = 30s;
-
-bool wait_for_readyz(const ServerProcess& server, long status) {
-  CurlSession session;
-  const auto deadline = std::chrono::steady_clock::now() + kReadyTimeout;
-  while (std::chrono::steady_clock::now() < deadline) {
-    if (session.get(server.admin_url("/readyz")).status == status) return true;
-    std::this_thread::sleep_for(50ms);
-  }
-  return false;
-}
 
 // Decisions and their impressions; every one answered.
 void serve(ServerProcess& server, const std::string& prefix, int count) {

@@ -13,6 +13,8 @@
 #include "tests/integration/events_sink/shipped_stream.h"
 #include "tests/integration/nats_cluster/nats_cluster_fixture.h"
 #include "tests/integration/nats_cluster/nats_inspector.h"
+#include "tests/integration/state_dir_waits.h"
+#include "tests/integration/wall_clock.h"
 
 namespace integration {
 namespace {
@@ -49,16 +51,6 @@ void fill_files(ServerProcess& node, const std::string& state_dir) {
   }
 }
 
-// Until every core has written a snapshot after now (its start seq past the lines logged).
-void wait_for_snapshots(const ServerProcess& node) {
-  const double written = node_metric(node, "decisiond_snapshots_written_total").value_or(0);
-  const auto deadline = std::chrono::steady_clock::now() + kFilesTimeout;
-  while (node_metric(node, "decisiond_snapshots_written_total").value_or(0) < written + 4 &&
-         std::chrono::steady_clock::now() < deadline) {
-    std::this_thread::sleep_for(100ms);
-  }
-}
-
 TEST(EventsSinkRetention, ShippedFilesPastTheRetentionGoAndEveryLineStaysInTheStream) {
   NatsCluster nats;
   ASSERT_TRUE(nats.ok()) << nats.error();
@@ -68,20 +60,16 @@ TEST(EventsSinkRetention, ShippedFilesPastTheRetentionGoAndEveryLineStaysInTheSt
   ASSERT_TRUE(nodes.ok()) << nodes.error();
   fill_files(nodes.node(0), nodes.state_dir(0));
   ASSERT_TRUE(wait_until_caught_up(nodes.node(0)));
-  wait_for_snapshots(nodes.node(0));
+  // A snapshot of every core after the last line: start-up no longer replays the files.
+  ASSERT_TRUE(wait_for_snapshots_since(nodes.node(0), snapshots_written(nodes.node(0))));
   const std::map<std::string, std::string> logged = logged_lines_of({nodes.state_dir(0)});
   const size_t files_before = log_files(nodes.state_dir(0), 0) + log_files(nodes.state_dir(0), 1);
-  // A file must be last written more than two tracking TTLs ago: that much wall time passes.
-  std::this_thread::sleep_for(2500ms);
+  // A file must be last written more than two tracking TTLs ago: time itself, which no state
+  // of the server shows sooner.
+  sleep_until_wall_s(wall_s() + 3);
   // The first retention pass runs as the shipper starts.
   ASSERT_TRUE(nodes.restart(0, SIGTERM)) << nodes.node(0).start_error();
-  const auto deadline = std::chrono::steady_clock::now() + kFilesTimeout;
-  while (node_metric(nodes.node(0), "decisiond_events_files_removed_total").value_or(0) == 0 &&
-         std::chrono::steady_clock::now() < deadline) {
-    std::this_thread::sleep_for(100ms);
-  }
-  const double removed = node_metric(nodes.node(0), "decisiond_events_files_removed_total").value_or(0);
-  EXPECT_GT(removed, 0);
+  EXPECT_TRUE(wait_for_more(nodes.node(0), "decisiond_events_files_removed_total", 0));
   // Each core keeps the files start-up replays (from its snapshot on) and its live one.
   EXPECT_GE(log_files(nodes.state_dir(0), 0), 1u);
   EXPECT_GE(log_files(nodes.state_dir(0), 1), 1u);
@@ -100,9 +88,9 @@ TEST(EventsSinkRetention, WithoutASinkNothingIsRemoved) {
   ClusterNodes nodes(1, "local", retention_flags());
   ASSERT_TRUE(nodes.ok()) << nodes.error();
   fill_files(nodes.node(0), nodes.state_dir(0));
-  wait_for_snapshots(nodes.node(0));
+  ASSERT_TRUE(wait_for_snapshots_since(nodes.node(0), snapshots_written(nodes.node(0))));
   const size_t files_before = log_files(nodes.state_dir(0), 0) + log_files(nodes.state_dir(0), 1);
-  std::this_thread::sleep_for(2500ms);
+  sleep_until_wall_s(wall_s() + 3);
   ASSERT_TRUE(nodes.restart(0, SIGTERM)) << nodes.node(0).start_error();
   // A start opens a new file per core; none of the old ones went.
   EXPECT_EQ(log_files(nodes.state_dir(0), 0) + log_files(nodes.state_dir(0), 1), files_before + 2);

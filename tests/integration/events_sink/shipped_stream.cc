@@ -78,16 +78,25 @@ std::optional<double> node_metric(const ServerProcess& node, std::string_view me
 }
 
 bool wait_until_caught_up(const ServerProcess& node, std::chrono::milliseconds timeout) {
-  const auto deadline = std::chrono::steady_clock::now() + timeout;
-  while (std::chrono::steady_clock::now() < deadline) {
-    const std::string page = scrape_metrics(node);
-    const auto lag = sum_samples(page, "decisiond_events_ship_lag_seconds", {});
-    const auto lines = sum_samples(page, "decisiond_events_ship_lines_behind", {});
-    const auto bytes = sum_samples(page, "decisiond_events_ship_bytes_behind", {});
-    if (lag && lines && bytes && *lag == 0 && *lines == 0 && *bytes == 0) return true;
-    std::this_thread::sleep_for(std::chrono::milliseconds(100));
-  }
-  return false;
+  return wait_for_page(node, [](const std::string& page) {
+           for (const char* behind : {"decisiond_events_ship_lag_seconds", "decisiond_events_ship_lines_behind",
+                                      "decisiond_events_ship_bytes_behind"}) {
+             if (sum_samples(page, behind, {}) != 0) return false;
+           }
+           return true;
+         }, timeout).has_value();
+}
+
+bool wait_for_more(const ServerProcess& node, std::string_view metric, double floor,
+                   std::chrono::milliseconds timeout) {
+  return wait_for_page(node, [&](const std::string& page) { return sum_samples(page, metric, {}).value_or(0) > floor; },
+                       timeout).has_value();
+}
+
+bool wait_for_value(const ServerProcess& node, std::string_view metric, double value,
+                    std::chrono::milliseconds timeout) {
+  return wait_for_page(node, [&](const std::string& page) { return sum_samples(page, metric, {}) == value; },
+                       timeout).has_value();
 }
 
 }  // namespace integration

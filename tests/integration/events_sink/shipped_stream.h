@@ -39,5 +39,10 @@ std::optional<std::vector<StoredMessage>> wait_for_stream_to_hold(NatsInspector&
 std::optional<double> node_metric(const ServerProcess& node, std::string_view metric);
 // Until the node says every core is caught up (lag, lines and bytes behind all 0).
 bool wait_until_caught_up(const ServerProcess& node, std::chrono::milliseconds timeout = kShippedTimeout);
+// Until metric, summed over the node's cores, is above floor; or equals value.
+bool wait_for_more(const ServerProcess& node, std::string_view metric, double floor,
+                   std::chrono::milliseconds timeout = kShippedTimeout);
+bool wait_for_value(const ServerProcess& node, std::string_view metric, double value,
+                    std::chrono::milliseconds timeout = kShippedTimeout);
 
 }  // namespace integration
