@@ -140,10 +140,7 @@ TEST(EventsSinkConfig, AStreamThatCannotBeCreatedIsSaidWithTheServersReasonAndUs
 }
 
 TEST(EventsSinkConfig, CredentialsTheServersRefuseAreSaidAndTheLinesWaitOnDisk) {
-  NatsClusterOptions options;
-  options.user = "shipper";
-  options.password = "right-password";
-  NatsCluster nats(options);
+  NatsCluster nats(NatsClusterOptions{.servers = 3, .user = "shipper", .password = "right-password"});
   ASSERT_TRUE(nats.ok()) << nats.error();
   TempFile wrong("password", "wrong-password\n");
   chmod(wrong.path().c_str(), 0600);
