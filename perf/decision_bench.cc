@@ -119,7 +119,8 @@ void BM_Decision(benchmark::State& state) {
   const BenchCatalog& bench = catalog(state.range(1) == 1);
   const runtime::ManualClock clock(1'795'737'600'000'000'000);  // 2026-11-27
   const api_versions::VersionTable versions = api_versions::VersionTable::built_in();
-  const tracking::KeyRing keys = bench_ring();
+  const tracking::KeyRing ring = bench_ring();
+  tracking::CoreKeys keys(ring);
   decision::endpoint::DecisionSettings settings;
   settings.base_url = "https://ads.example.com";
   settings.seed = 1;

@@ -65,8 +65,8 @@ void BM_VastDocument(benchmark::State& state) {
   const auto served = video_catalog();
   const decision::catalog::CatalogSnapshot& snapshot = *served->snapshot;
   const tracking::KeyRing keys = bench_ring();
-  tracking::TokenCodec codec(keys);
-  decision::video::VastDocumentWriter writer(codec, kBaseUrl, 3600);
+  tracking::CoreKeys codecs(keys);
+  decision::video::VastDocumentWriter writer(codecs, kBaseUrl, 3600);
   const uint32_t ad_index = *snapshot.ad_index(kVastXmlAdId);
   const decision::catalog::Creative& creative = snapshot.ads()[ad_index].creatives[0];
   const uint32_t placement_index = *snapshot.index().placement_index("video_vast_xml");
@@ -123,8 +123,8 @@ void BM_VastXmlBase64(benchmark::State& state, bool evp) {
   const auto served = video_catalog();
   const decision::catalog::CatalogSnapshot& snapshot = *served->snapshot;
   const tracking::KeyRing keys = bench_ring();
-  tracking::TokenCodec codec(keys);
-  decision::video::VastDocumentWriter writer(codec, kBaseUrl, 3600);
+  tracking::CoreKeys codecs(keys);
+  decision::video::VastDocumentWriter writer(codecs, kBaseUrl, 3600);
   const uint32_t ad_index = *snapshot.ad_index(kVastXmlAdId);
   const decision::video::VastAd ad{snapshot, ad_index, 0, *snapshot.index().placement_index("video_vast_xml"),
                                    snapshot.ads()[ad_index].creatives[0].default_contents};
@@ -168,7 +168,8 @@ void BM_VideoDecision(benchmark::State& state, const char* placement_key, int co
   const auto served = video_catalog();
   const runtime::ManualClock clock(kNowS * 1'000'000'000);
   const api_versions::VersionTable versions = api_versions::VersionTable::built_in();
-  const tracking::KeyRing keys = bench_ring();
+  const tracking::KeyRing ring = bench_ring();
+  tracking::CoreKeys keys(ring);
   decision::endpoint::DecisionSettings settings;
   settings.base_url = std::string(kBaseUrl);
   settings.seed = 1;
@@ -237,7 +238,8 @@ void BM_VastTagFetch(benchmark::State& state) {
   const tracking::KeyRing keys = bench_ring();
   decision::video::VastTagSettings settings;
   settings.base_url = std::string(kBaseUrl);
-  decision::video::VastTagHandler handler(clock, keys, settings, served);
+  tracking::CoreKeys serving_keys(keys);
+  decision::video::VastTagHandler handler(clock, serving_keys, settings, served);
 
   tracking::TokenCodec minting_codec(keys);
   tracking::VastTagCodec minter(minting_codec, keys);

@@ -5,12 +5,14 @@
 #include "decision/explain/explain_metrics.h"
 #include "decision/video/endpoint/vast_tag_metrics.h"
 #include "http/server_metric_table.h"
+#include "runtime/check.h"
 #include "runtime/reactor_load_metrics.h"
 #include "service/access_log/access_log_metrics.h"
 #include "service/catalog_updates/nats_catalog_metrics.h"
 #include "service/cross_core_kinds.h"
 #include "service/cross_origin.h"
 #include "service/process_metrics.h"
+#include "tracking/core_keys/core_keys_metrics.h"
 #include "tracking/endpoint/tracking_metrics.h"
 #include "tracking/event_shipping/ship_metrics.h"
 #include "tracking/events/event_log_metrics.h"
@@ -105,15 +107,16 @@ CoreServices::CoreServices(runtime::Reactor& reactor, ProcessView& view, trackin
       ad_caps_(view.catalog),
       impressions_(reactor.index(), *state_.dedup, *state_.caps, ad_caps_, log_),
       cluster_(make_cluster_caps(reactor, view.config, ad_caps_, log_)),
-      decision_(reactor.clock(), reactor.index(), view.versions, view.keys, decision_settings(view), view.catalog,
+      keys_(*view.keys),
+      decision_(reactor.clock(), reactor.index(), view.versions, keys_, decision_settings(view), view.catalog,
                 decision::endpoint::CoreLinks{&channel_, &view.decision_asks, state_.caps.get(), &log_,
                                               cluster_ ? cluster_->store() : nullptr}),
-      tracking_(reactor.clock(), reactor.index(), view.versions, view.keys, view.config.max_cross_core_asks,
+      tracking_(reactor.clock(), reactor.index(), view.versions, keys_, view.config.max_cross_core_asks,
                 tracking::endpoint::TrackingLinks{&channel_, &view.impression_asks, &impressions_, &log_,
                                                   cluster_ ? cluster_->impressions() : nullptr}),
       snapshots_(reactor, reactor.timers(), channel_, reactor.clock(), view.config.state_dir, state_, log_,
                  absl::ToInt64Milliseconds(view.config.snapshot_interval)),
-      vast_(reactor.clock(), view.keys, vast_tag_settings(view), view.catalog),
+      vast_(reactor.clock(), keys_, vast_tag_settings(view), view.catalog),
       decision_preflight_(kDecisionCors),
       catalog_upload_(reactor.index(), view.uploads),
       explain_(reactor.clock(), reactor.index(), view.versions, decision_settings(view), view.catalog,
@@ -145,6 +148,7 @@ void CoreServices::register_metrics() {
   metrics.add(core, tracking::endpoint::kImpressionAskMetricTable, tracking_.ask_counters());
   metrics.add(core, tracking::endpoint::kTrackingCallMetricTable, tracking_.counters());
   metrics.add(core, decision::video::kVastTagMetricTable, vast_.counters());
+  metrics.add(core, tracking::kCoreKeysMetricTable, keys_.gauges());
   metrics.add(core, tracking::impressions::kImpressionMetricTable, impressions_.counters());
   metrics.add(core, tracking::state::kStateGaugeMetricTable, gauges_);
   metrics.add(core, tracking::events::kEventLogMetricTable, log_.counters());
@@ -191,7 +195,7 @@ void CoreServices::Sweeper::on_expire() {
   c.reactor_.timers().schedule(*this, 100);
 }
 
-void CoreServices::adopt(const Publication& publication) {
+void CoreServices::adopt(Publication& publication) {
   if (publication.catalog) {
     catalog_ = publication.catalog;
     decision_.set_catalog(catalog_);
@@ -202,6 +206,11 @@ void CoreServices::adopt(const Publication& publication) {
   if (publication.geoip_changed) {
     decision_.set_geoip(publication.geoip);
     explain_.set_geoip(publication.geoip);
+  }
+  if (!publication.codecs.empty()) {
+    DECISIOND_CHECK(reactor_.index() < publication.codecs.size());
+    std::unique_ptr<tracking::RingCodecs>& slot = publication.codecs[reactor_.index()];
+    slot = keys_.adopt(std::move(slot));
   }
 }
 

@@ -8,6 +8,7 @@
 #include "decision/video/endpoint/vast_tag_handler.h"
 #include "runtime/reactor_channel.h"
 #include "service/catalog_ad_caps.h"
+#include "tracking/core_keys/core_keys.h"
 #include "tracking/impressions/impression_counter.h"
 #include "tracking/endpoint/tracking_handler.h"
 #include "tracking/events/event_log.h"
@@ -42,9 +43,10 @@ class CoreServices {
   // Shutdown: stop accepting, finish in-flight requests, then stop the reactor; after
   // the drain timeout whatever is left is closed.
   void shut_down();
-  // A catalog or GeoIP update, run on this core between two requests: every handler
-  // switches at once, so no request sees two catalogs.
-  void adopt(const Publication& publication);
+  // A catalog, GeoIP or key update, run on this core between two requests: every handler
+  // switches at once, so no request sees two catalogs or two key rings. New codecs are
+  // taken from this core's slot of the publication, which gets the previous ones back.
+  void adopt(Publication& publication);
 
   // For /readyz on any core.
   const tracking::events::EventLog& event_log() const { return log_; }
@@ -102,6 +104,7 @@ class CoreServices {
   CatalogAdCaps ad_caps_;
   tracking::impressions::ImpressionCounter impressions_;
   std::unique_ptr<ClusterCaps> cluster_;  // cluster mode only (--caps-store=redis://...)
+  tracking::CoreKeys keys_;  // what seals and opens tokens and tags, for every handler below
   decision::endpoint::DecisionHandler decision_;
   tracking::endpoint::TrackingHandler tracking_;
   tracking::state::SnapshotWriter snapshots_;

@@ -232,6 +232,7 @@ void fill_view(service::ProcessView& view, const service::ServiceConfig& config,
   view.seed = config.seed ? *config.seed : decision::selection::CoreRandom::seed_from_os();
   view.catalog = inputs.catalog.served;
   view.catalog_source = inputs.catalog.source;
+  view.keys = &*inputs.keys;
   view.placement_labels = &inputs.placement_labels;
   view.updates.catalog_loaded_wall_s.store(clock.wall_s());
   view.updates.catalog_load_ms.store(inputs.catalog.duration_ms);
@@ -336,7 +337,7 @@ int serve(const service::ServiceConfig& config) {
   if (!open_all_listeners(config, listeners)) return 1;
 
   const runtime::Clock& clock = runtime::SystemClock::instance();
-  service::ProcessView view(config, *inputs.versions, *inputs.keys);
+  service::ProcessView view(config, *inputs.versions);
   fill_view(view, config, clock, inputs);
   tracking::state::Recovered recovered;
   if (!recover(config, clock, *inputs.catalog.served, recovered)) return 1;
@@ -356,10 +357,12 @@ int serve(const service::ServiceConfig& config) {
                listeners.public_bound.to_string().c_str(), listeners.admin_bound.to_string().c_str(), config.cores,
                view.io_uring_mode.c_str(), view.catalog->snapshot->revision().data());
 
-  // From here on each core holds its own reference to the catalog; only the update loop
-  // keeps one besides, so that an update can free the old catalog on this thread.
+  // From here on each core holds its own reference to the catalog and its own codecs; only
+  // the update loop keeps the catalog and the key ring besides, so that an update can free
+  // the old ones on this thread.
+  view.keys = nullptr;
   service::UpdateLoop updates(config, group, view, std::move(inputs.catalog.served), std::move(inputs.geoip),
-                              inputs.nats_catalog.get());
+                              *std::move(inputs.keys), inputs.nats_catalog.get());
   view.catalog.reset();
   updates.run();
   std::fprintf(stderr, "decisiond: shutting down\n");

@@ -29,11 +29,9 @@ namespace service {
 class CoreServices;
 
 struct ProcessView {
-  ProcessView(const ServiceConfig& config, const api_versions::VersionTable& versions,
-              const tracking::KeyRing& keys)
+  ProcessView(const ServiceConfig& config, const api_versions::VersionTable& versions)
       : config(config),
         versions(versions),
-        keys(keys),
         cores(config.cores, nullptr),
         decision_asks(config.cores),
         impression_asks(config.cores),
@@ -42,7 +40,6 @@ struct ProcessView {
 
   const ServiceConfig& config;
   const api_versions::VersionTable& versions;  // the lifecycle table in force
-  const tracking::KeyRing& keys;                     // tracking and VAST tag keys
   uint64_t seed = 0;  // of the per-core random generators: --seed, or drawn at start
   decision::targeting::GeoSources geo;  // owned by main, loaded before the cores start
   std::vector<CoreServices*> cores;
@@ -61,6 +58,10 @@ struct ProcessView {
   // (catalog_updates/publication.h): a core reads its own, never this.
   std::shared_ptr<const decision::endpoint::ServedCatalog> catalog;
   std::string catalog_source;
+  // The tracking and VAST tag keys the cores start with (owned by main); null once they
+  // serve. Each core derives its codecs from them at set-up; later rings reach each core
+  // as codecs, by publication (tracking/core_keys/core_keys.h).
+  const tracking::KeyRing* keys = nullptr;
   // --catalog=nats://...: the source (owned by main), read by /readyz and /metrics; null
   // for a file.
   const NatsCatalogSource* nats_catalog = nullptr;

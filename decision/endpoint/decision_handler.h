@@ -39,9 +39,7 @@
 #include "runtime/core_counter.h"
 #include "runtime/cross_core_asks.h"
 #include "tracking/events/event_log.h"
-#include "tracking/tokens/key_ring.h"
-#include "tracking/tokens/token_codec.h"
-#include "tracking/vast_tag/vast_tag_codec.h"
+#include "tracking/core_keys/core_keys.h"
 
 namespace decision::endpoint {
 
@@ -103,9 +101,10 @@ struct DecisionCounters {
 
 class DecisionHandler final : public http::Handler, public CapReadWaiter {
  public:
-  // versions and keys must outlive the handler.
+  // versions and keys (the core's keys in force, which seal every token and tag) must
+  // outlive the handler.
   DecisionHandler(const runtime::Clock& clock, uint32_t core_index,
-                  const api_versions::VersionTable& versions, const tracking::KeyRing& keys,
+                  const api_versions::VersionTable& versions, tracking::CoreKeys& keys,
                   const DecisionSettings& settings, std::shared_ptr<const ServedCatalog> catalog,
                   const CoreLinks& links);
 
@@ -157,10 +156,8 @@ class DecisionHandler final : public http::Handler, public CapReadWaiter {
   const runtime::Clock& clock_;
   std::shared_ptr<const ServedCatalog> catalog_;
   DecisionIntake intake_;
-  tracking::TokenCodec codec_;
   response::TrackingLinks links_;
   video::VastDocumentWriter documents_;
-  tracking::VastTagCodec tags_;
   response::VideoFields video_;
   response::ResponseWriter writer_;
   selection::CoreRandom random_;

@@ -10,8 +10,8 @@ static_assert(catalog::kMaxClickUrlBytes <= tracking::kMaxClickUrlBytes,
 static_assert(catalog::kMaxCustomEventNameBytes <= tracking::kMaxEventNameBytes,
               "every custom event name the catalog accepts must fit in a token");
 
-TrackingLinks::TrackingLinks(tracking::TokenCodec& codec, std::string_view base_url, int64_t ttl_s)
-    : codec_(codec), ttl_s_(ttl_s) {
+TrackingLinks::TrackingLinks(tracking::CoreKeys& keys, std::string_view base_url, int64_t ttl_s)
+    : keys_(keys), ttl_s_(ttl_s) {
   http::JsonWriter::append_escaped(url_prefix_, base_url);
   url_prefix_.append("/v1/tracking?t=");
 }
@@ -21,7 +21,7 @@ bool TrackingLinks::write_link(http::JsonWriter& json, const tracking::TrackingE
   std::string& out = json.begin_verbatim_string();
   out.append(url_prefix_);
   // base64url needs no JSON escaping.
-  if (!codec_.encode(event, out).ok()) return false;
+  if (!keys_.tokens().encode(event, out).ok()) return false;
   json.end_verbatim_string().end_object();
   return true;
 }

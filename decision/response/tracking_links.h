@@ -4,7 +4,7 @@
 // happened to which ad for which request. Tokens are encoded straight into the response
 // body, so a URL costs one AES-GCM seal and no copies.
 //
-// One per core: it drives the core's TokenCodec.
+// One per core: it drives the core's token codec in force (tracking/core_keys/core_keys.h).
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -12,7 +12,7 @@
 
 #include "decision/catalog/model.h"
 #include "http/json_writer.h"
-#include "tracking/tokens/token_codec.h"
+#include "tracking/core_keys/core_keys.h"
 #include "tracking/tokens/token_issue.h"
 #include "tracking/tokens/tracking_event.h"
 
@@ -29,7 +29,7 @@ enum class TrackingShape : uint8_t {
 class TrackingLinks {
  public:
   // base_url: the --base-url flag, without a trailing slash. ttl_s: --tracking-ttl.
-  TrackingLinks(tracking::TokenCodec& codec, std::string_view base_url, int64_t ttl_s);
+  TrackingLinks(tracking::CoreKeys& keys, std::string_view base_url, int64_t ttl_s);
 
   // Writes {"impressions":[...],"clicks":[...],"custom":[...] or null} as the value after
   // a key, and "videoEvents":[...] for the video shapes. False when a token cannot be sealed
@@ -42,7 +42,7 @@ class TrackingLinks {
  private:
   bool write_link(http::JsonWriter& json, const tracking::TrackingEvent& event);
 
-  tracking::TokenCodec& codec_;
+  tracking::CoreKeys& keys_;  // the codec in force, asked at each token
   std::string url_prefix_;  // JSON-escaped "{base_url}/v1/tracking?t="
   int64_t ttl_s_;
 };

@@ -4,9 +4,9 @@
 
 namespace decision::response {
 
-VideoFields::VideoFields(video::VastDocumentWriter& documents, tracking::VastTagCodec& tags,
+VideoFields::VideoFields(video::VastDocumentWriter& documents, tracking::CoreKeys& keys,
                          std::string_view base_url, int64_t tag_ttl_s)
-    : documents_(documents), tags_(tags), tag_ttl_s_(tag_ttl_s) {
+    : documents_(documents), keys_(keys), tag_ttl_s_(tag_ttl_s) {
   http::JsonWriter::append_escaped(tag_prefix_, base_url);
   tag_prefix_.append("/v1/vast?");
 }
@@ -54,7 +54,7 @@ bool VideoFields::write_tag_url(http::JsonWriter& json, const video::VastAd& ad,
   std::string& out = json.begin_verbatim_string();
   out.append(tag_prefix_);
   // base64url, digits and the four parameter names need no JSON escaping.
-  if (!tags_.append_query(payload, issue.now_s + tag_ttl_s_, out).ok()) return false;
+  if (!keys_.tags().append_query(payload, issue.now_s + tag_ttl_s_, out).ok()) return false;
   json.end_verbatim_string();
   return true;
 }

@@ -5,7 +5,8 @@
 //   vast_xml  {"xmlBase64": "..."}       the VAST 4.2 document, built now, base64
 //   vast_tag  {"tagUrl": "..."}          a signed URL of GET /v1/vast (docs/video.md)
 //
-// One per core: it drives the core's VAST document writer and tag codec.
+// One per core: it drives the core's VAST document writer and its tag codec in force
+// (tracking/core_keys/core_keys.h).
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -14,14 +15,14 @@
 #include "decision/video/vast_document.h"
 #include "http/json_writer.h"
 #include "tracking/tokens/token_issue.h"
-#include "tracking/vast_tag/vast_tag_codec.h"
+#include "tracking/core_keys/core_keys.h"
 
 namespace decision::response {
 
 class VideoFields {
  public:
   // base_url: --base-url without a trailing slash; tag_ttl_s: --vast-tag-ttl.
-  VideoFields(video::VastDocumentWriter& documents, tracking::VastTagCodec& tags, std::string_view base_url,
+  VideoFields(video::VastDocumentWriter& documents, tracking::CoreKeys& keys, std::string_view base_url,
               int64_t tag_ttl_s);
 
   // format, duration, aspect_ratio (when given), is_skippable, skip_offset_seconds (when
@@ -38,7 +39,7 @@ class VideoFields {
   bool write_document(http::JsonWriter& json, const video::VastAd& ad, const tracking::TokenIssue& issue);
 
   video::VastDocumentWriter& documents_;
-  tracking::VastTagCodec& tags_;
+  tracking::CoreKeys& keys_;  // the tag codec in force, asked at each tag
   std::string tag_prefix_;  // JSON-escaped "{base_url}/v1/vast?"
   int64_t tag_ttl_s_;
   std::string document_;    // the vast_xml document before base64, reused

@@ -176,9 +176,9 @@ void append_media_files(std::string& out, const catalog::Video& video) {
 
 }  // namespace
 
-VastDocumentWriter::VastDocumentWriter(tracking::TokenCodec& codec, std::string_view base_url,
+VastDocumentWriter::VastDocumentWriter(tracking::CoreKeys& keys, std::string_view base_url,
                                        int64_t tracking_ttl_s)
-    : codec_(codec), ttl_s_(tracking_ttl_s) {
+    : keys_(keys), ttl_s_(tracking_ttl_s) {
   url_prefix_.append("<![CDATA[");
   append_uri(url_prefix_, base_url);
   url_prefix_.append("/v1/tracking?t=");
@@ -190,7 +190,7 @@ bool VastDocumentWriter::write_tracking_url(std::string& out, std::string_view o
   out.append(open_tag);
   out.append(url_prefix_);
   // base64url and our suffixes need no CDATA splitting.
-  if (!codec_.encode(event, out).ok()) return false;
+  if (!keys_.tokens().encode(event, out).ok()) return false;
   out.append(suffix);
   out.append("]]>");
   out.append(close_tag);

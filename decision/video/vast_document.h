@@ -20,13 +20,13 @@
 // per verification resource its verificationNotExecuted (&reason=[REASON]).
 // docs/video.md shows a whole document.
 //
-// One per core: it drives the core's TokenCodec.
+// One per core: it drives the core's token codec in force (tracking/core_keys/core_keys.h).
 #include <cstdint>
 #include <string>
 #include <string_view>
 
 #include "decision/catalog/snapshot.h"
-#include "tracking/tokens/token_codec.h"
+#include "tracking/core_keys/core_keys.h"
 #include "tracking/tokens/token_issue.h"
 
 namespace decision::video {
@@ -44,7 +44,7 @@ struct VastAd {
 class VastDocumentWriter {
  public:
   // base_url: --base-url without a trailing slash; tracking_ttl_s: --tracking-ttl.
-  VastDocumentWriter(tracking::TokenCodec& codec, std::string_view base_url, int64_t tracking_ttl_s);
+  VastDocumentWriter(tracking::CoreKeys& keys, std::string_view base_url, int64_t tracking_ttl_s);
 
   // Appends the document of a video ad (the ad's creative must carry a video). False when a
   // tracking token cannot be sealed; out then holds a partial document to discard.
@@ -65,7 +65,7 @@ class VastDocumentWriter {
   bool write_linear(std::string& out, const catalog::Creative& creative, const catalog::Video& video,
                     tracking::TrackingEvent& event);
 
-  tracking::TokenCodec& codec_;
+  tracking::CoreKeys& keys_;  // the codec in force, asked at each token
   std::string url_prefix_;  // "<![CDATA[" + base_url as a URI + "/v1/tracking?t="
   int64_t ttl_s_;
 };

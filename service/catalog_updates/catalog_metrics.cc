@@ -35,6 +35,19 @@ uint64_t stat(const CatalogInForce& c, uint32_t) {
   return static_cast<uint64_t>((c.updates.*kStat).load());
 }
 
+struct KeyReloadCount {
+  const char* name;
+  std::atomic<uint64_t> UpdateStats::*count;
+};
+constexpr KeyReloadCount kKeyReloadResults[] = {{"applied", &UpdateStats::keys_applied},
+                                                 {"unchanged", &UpdateStats::keys_unchanged},
+                                                 {"refused", &UpdateStats::keys_refused}};
+
+void key_reload_results(const CatalogInForce&, runtime::MetricSeriesList& out) {
+  for (uint32_t i = 0; i < std::size(kKeyReloadResults); ++i) out.add(i, {{"result", kKeyReloadResults[i].name}});
+}
+uint64_t key_reloads(const CatalogInForce& c, uint32_t i) { return (c.updates.*kKeyReloadResults[i].count).load(); }
+
 constexpr Metric<CatalogInForce> fact(std::string_view name, MetricType type, std::string_view help, Read read) {
   return {.name = name, .type = type, .help = help, .scope = kAnswering, .read = read};
 }
@@ -76,6 +89,10 @@ constexpr Metric<CatalogInForce> kFamilies[] = {
          &stat<&UpdateStats::geoip_reloads>),
     fact("decisiond_geoip_refusals_total", kCounter,
          "GeoIP databases that did not open on SIGHUP; the one in force stayed.", &stat<&UpdateStats::geoip_refusals>),
+    {.name = "decisiond_keys_reloads_total", .type = kCounter,
+     .help = "keys.json re-read on SIGHUP: applied (published to every core), unchanged, or refused (the keys in "
+             "force stayed).",
+     .scope = kAnswering, .series = &key_reload_results, .read = &key_reloads},
 };
 }  // namespace
 

@@ -80,12 +80,14 @@ void publication_adopted(Publication& publication) {
 
 UpdateLoop::UpdateLoop(const ServiceConfig& config, runtime::CoreGroup& group, ProcessView& view,
                        std::shared_ptr<const decision::endpoint::ServedCatalog> catalog,
-                       std::unique_ptr<decision::geo::GeoIpDatabase> geoip, NatsCatalogSource* nats)
+                       std::unique_ptr<decision::geo::GeoIpDatabase> geoip, tracking::KeyRing keys,
+                       NatsCatalogSource* nats)
     : config_(config),
       group_(group),
       view_(view),
       catalog_(std::move(catalog)),
       geoip_(std::move(geoip)),
+      keys_(std::move(keys)),
       nats_(nats),
       done_fd_(::eventfd(0, EFD_CLOEXEC)) {
   if (done_fd_ < 0) {
@@ -125,11 +127,11 @@ void UpdateLoop::run() {
 void UpdateLoop::reload_from_files() {
   if (nats_ != nullptr) {
     // The catalog follows its published revisions; there is no file to read again.
-    std::fprintf(stderr, "decisiond: SIGHUP: the catalog comes from %s (not reloaded)%s\n", nats_->describe().c_str(),
-                 config_.geoip_db_path.empty() ? "" : "; reloading GeoIP");
+    std::fprintf(stderr, "decisiond: SIGHUP: the catalog comes from %s (not reloaded); reloading %sthe tracking keys\n",
+                 nats_->describe().c_str(), config_.geoip_db_path.empty() ? "" : "GeoIP and ");
   } else {
-    std::fprintf(stderr, "decisiond: SIGHUP: reloading the catalog%s\n",
-                 config_.geoip_db_path.empty() ? "" : " and GeoIP");
+    std::fprintf(stderr, "decisiond: SIGHUP: reloading the catalog%s and the tracking keys\n",
+                 config_.geoip_db_path.empty() ? "" : ", GeoIP");
   }
   BuiltCatalog built;
   if (nats_ == nullptr) built = build_catalog_from_file(config_.catalog_path, *view_.placement_labels);
@@ -147,9 +149,8 @@ void UpdateLoop::reload_from_files() {
     }
   }
   if (!built.ok() && nats_ == nullptr) refused(built);
-  if (!built.ok() && !geoip_changed) return;
   const bool catalog_changed = built.ok();
-  publish(built.served, std::move(geoip), geoip_changed);
+  if (catalog_changed || geoip_changed) publish(built.served, std::move(geoip), geoip_changed);
   if (catalog_changed) {
     std::fprintf(stderr, "decisiond: catalog %s published: revision %s, %zu ads, built in %lld ms\n", built.source.c_str(),
                  std::string(catalog_->snapshot->revision()).c_str(), catalog_->snapshot->ads().size(),
@@ -157,6 +158,48 @@ void UpdateLoop::reload_from_files() {
     view_.updates.catalog_load_ms.store(built.duration_ms);
   }
   if (geoip_changed) std::fprintf(stderr, "decisiond: --geoip-db %s re-opened\n", config_.geoip_db_path.c_str());
+  // Last: what was published above is in force on every core by now, whatever becomes of
+  // the keys.
+  reload_keys();
+}
+
+void UpdateLoop::reload_keys() {
+  const std::string file = tracking::key_file_path(config_.state_dir);
+  tracking::KeyReload reload = tracking::plan_key_reload(keys_, tracking::KeyRing::load(config_.state_dir), file);
+  UpdateStats& stats = view_.updates;
+  switch (reload.result) {
+    case tracking::KeyReloadResult::kRefused:
+      stats.keys_refused.store(stats.keys_refused.load() + 1);
+      std::fprintf(stderr, "decisiond: tracking keys refused, the keys in force stay (%s): %s\n",
+                   tracking::describe_keys(keys_).c_str(), reload.refusal.c_str());
+      return;
+    case tracking::KeyReloadResult::kUnchanged:
+      stats.keys_unchanged.store(stats.keys_unchanged.load() + 1);
+      std::fprintf(stderr, "decisiond: tracking keys %s unchanged (%s)\n", file.c_str(),
+                   tracking::describe_keys(keys_).c_str());
+      return;
+    case tracking::KeyReloadResult::kApplied:
+      break;
+  }
+  // A key no core holds yet signs only once every core opens it (key_reload.h).
+  if (reload.opening_first) publish_keys(*reload.opening_first);
+  publish_keys(*reload.ring);
+  keys_ = *std::move(reload.ring);
+  stats.keys_applied.store(stats.keys_applied.load() + 1);
+  std::fprintf(stderr, "decisiond: tracking keys %s applied on every core%s: %s\n", file.c_str(),
+               reload.opening_first ? " (the new keys opened first, then the new signing key)" : "",
+               tracking::describe_keys(keys_).c_str());
+}
+
+void UpdateLoop::publish_keys(const tracking::KeyRing& ring) {
+  Publication publication;
+  publication.codecs.reserve(group_.cores());
+  // Built here, off the reactors: a core only swaps a pointer.
+  for (uint32_t core = 0; core < group_.cores(); ++core) {
+    publication.codecs.push_back(std::make_unique<tracking::RingCodecs>(ring));
+  }
+  deliver(publication);
+  // publication.codecs now holds each core's previous codecs: they go with it, here.
 }
 
 void UpdateLoop::handle_upload(CatalogUpload* upload) {
@@ -223,19 +266,7 @@ void UpdateLoop::publish(std::shared_ptr<const decision::endpoint::ServedCatalog
   publication.catalog = catalog;
   publication.geoip_changed = geoip_changed;
   publication.geoip = geoip.get();
-  publication.pending.store(group_.cores(), std::memory_order_relaxed);
-  publication.done_fd = done_fd_;
-  runtime::Message message;
-  message.run = &adopt_on_core;
-  message.pointer = &publication;
-  message.words[0] = reinterpret_cast<uintptr_t>(&view_);
-  for (uint32_t core = 0; core < group_.cores(); ++core) {
-    // A full control queue empties within a loop iteration of that core.
-    while (!group_.post(core, message)) std::this_thread::sleep_for(std::chrono::milliseconds(1));
-  }
-  eventfd_t adopted = 0;
-  while (::eventfd_read(done_fd_, &adopted) != 0 && errno == EINTR) {
-  }
+  deliver(publication);
   // Every core serves the new ones: the previous catalog and database are released here,
   // on this thread, never on a reactor.
   const bool frees_memory = catalog || geoip_changed;
@@ -252,6 +283,22 @@ void UpdateLoop::publish(std::shared_ptr<const decision::endpoint::ServedCatalog
     stats.geoip_loaded_wall_s.store(wall_now_s());
   }
   if (frees_memory) release_freed_memory();
+}
+
+void UpdateLoop::deliver(Publication& publication) {
+  publication.pending.store(group_.cores(), std::memory_order_relaxed);
+  publication.done_fd = done_fd_;
+  runtime::Message message;
+  message.run = &adopt_on_core;
+  message.pointer = &publication;
+  message.words[0] = reinterpret_cast<uintptr_t>(&view_);
+  for (uint32_t core = 0; core < group_.cores(); ++core) {
+    // A full control queue empties within a loop iteration of that core.
+    while (!group_.post(core, message)) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  eventfd_t adopted = 0;
+  while (::eventfd_read(done_fd_, &adopted) != 0 && errno == EINTR) {
+  }
 }
 
 void UpdateLoop::answer(CatalogUpload* upload) {

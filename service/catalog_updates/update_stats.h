@@ -1,6 +1,6 @@
 #pragma once
 // What the update loop (the main thread) tells the metrics page (any core) about catalog
-// and GeoIP updates. Single writer, so plain atomic stores and loads suffice: no
+// and GeoIP updates and key reloads. Single writer, so plain atomic stores and loads suffice: no
 // read-modify-write anywhere.
 #include <atomic>
 #include <cstdint>
@@ -20,6 +20,10 @@ struct UpdateStats {
   std::atomic<uint64_t> geoip_reloads{0};           // GeoIP databases published after start
   std::atomic<uint64_t> geoip_refusals{0};          // files that did not open (the old one stayed)
   std::atomic<int64_t> geoip_loaded_wall_s{0};      // 0: no --geoip-db
+  // keys.json re-read on SIGHUP (tracking/core_keys/key_reload.h), by what became of it.
+  std::atomic<uint64_t> keys_applied{0};
+  std::atomic<uint64_t> keys_unchanged{0};
+  std::atomic<uint64_t> keys_refused{0};            // the keys in force stayed
 };
 
 }  // namespace service

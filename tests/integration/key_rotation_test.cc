@@ -6,11 +6,9 @@
 // bytes appear in its stderr, /metrics or any reply.
 #include <gtest/gtest.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 
 #include <csignal>
 #include <cstdio>
-#include <filesystem>
 #include <fstream>
 #include <memory>
 #include <sstream>
@@ -20,6 +18,8 @@
 #include "tests/integration/curl_session.h"
 #include "tests/integration/decision_client.h"
 #include "tests/integration/json_body.h"
+#include "tests/integration/key_rotation_fixture.h"
+#include "tests/integration/keys_tool.h"
 #include "tests/integration/metrics_scrape.h"
 #include "tests/integration/server_process.h"
 #include "tests/integration/test_catalog.h"
@@ -29,36 +29,9 @@
 #include "tracking/tokens/base64url.h"
 #include "tracking/tokens/key_file.h"
 #include "tracking/tokens/secret_file.h"
-#include "tests/support/command_run.h"
 
 namespace integration {
 namespace {
-
-// The tool is built beside decisiond-events (<build>/tools/<name>/<name>); a build that
-// defines DECISIOND_KEYS_BINARY for this executable names it directly.
-std::string keys_binary() {
-#ifdef DECISIOND_KEYS_BINARY
-  return DECISIOND_KEYS_BINARY;
-#else
-  const std::filesystem::path events(DECISIOND_EVENTS_BINARY);
-  return (events.parent_path().parent_path() / "decisiond-keys" / "decisiond-keys").string();
-#endif
-}
-
-using ToolRun = test_support::CommandRun;
-
-ToolRun run_keys_binary(const std::string& arguments) {
-  if (!std::filesystem::exists(keys_binary())) {
-    ADD_FAILURE() << keys_binary() << " is missing: build the decisiond-keys target";
-    return ToolRun{};
-  }
-  const std::string command = keys_binary() + " " + arguments + " 2>&1";
-  return test_support::run_command(command);
-}
-
-ToolRun run_keys_tool(const std::string& state_dir, const std::string& arguments) {
-  return run_keys_binary("--state-dir=" + state_dir + " " + arguments);
-}
 
 std::string read_text(const std::string& path) {
   std::ifstream file(path);
@@ -67,118 +40,8 @@ std::string read_text(const std::string& path) {
   return text.str();
 }
 
-// The key id a token was sealed with: its first two bytes (docs/tokens.md).
-int key_id_of_token(std::string_view token) {
-  const std::string bytes = token_bytes(token);
-  if (bytes.size() < 2) return -1;
-  return (static_cast<uint8_t>(bytes[0]) << 8) | static_cast<uint8_t>(bytes[1]);
-}
-
-// The kid= parameter of a tag query.
-int key_id_of_tag(std::string_view query) {
-  const size_t at = query.find("&kid=");
-  if (at == std::string_view::npos) return -1;
-  return std::atoi(std::string(query.substr(at + 5)).c_str());
-}
-
-// What one decision issued: ad 1's impression and click tokens, ad 4's VAST tag query.
-struct Issued {
-  std::string impression;
-  std::string click;
-  std::string tag_query;  // "d=...&exp=...&kid=...&sig=..."
-};
-
-class KeyRotation : public ::testing::Test {
- protected:
-  void SetUp() override { ASSERT_FALSE(state_.path().empty()); }
-
-  // On this test's state directory, or on another node's.
-  void start(const StateDir* node = nullptr) {
-    const std::string state_flag = (node != nullptr ? *node : state_).flag();
-    server_ = std::make_unique<ServerProcess>(standard_flags(
-        {"--catalog=" + catalog_.path(), state_flag, std::string("--base-url=") + kVideoBaseUrl}));
-    ASSERT_TRUE(server_->serving()) << server_->start_error();
-    client_ = std::make_unique<TrackingClient>(*server_);
-  }
-
-  void stop() {
-    client_.reset();
-    server_->send_signal(SIGTERM);
-    const std::optional<ExitStatus> exit = server_->wait_for_exit();
-    ASSERT_TRUE(exit) << "still running after SIGTERM";
-    EXPECT_EQ(exit->code, 0) << exit->describe();
-    stderr_seen_ += server_->stderr_text();
-    server_.reset();
-  }
-
-  void keys(const std::string& arguments) {
-    const ToolRun run = run_keys_tool(state_.path(), arguments);
-    EXPECT_EQ(run.status, 0) << "decisiond-keys " << arguments << ": " << run.out;
-    tool_output_ += run.out;
-  }
-
-  Issued issue() {
-    Issued issued;
-    DecisionClient decisions(*server_);
-    const CurlReply reply = decide_video(decisions, kVideoVersion);
-    EXPECT_EQ(reply.status, 200) << reply.body;
-    bodies_ += reply.body;
-    for (const CreativeTokens& tokens : tokens_of(reply.body)) {
-      if (tokens.ad_id == "ad_1") {
-        issued.impression = tokens.impression;
-        issued.click = tokens.click;
-      }
-    }
-    const VideoDecision decision(reply.body);
-    const std::optional<simdjson::dom::element> tag = decision.creative("ad_4");
-    const std::string url = tag ? string_member((*tag)["vast"], "tagUrl").value_or("") : "";
-    const std::string prefix = std::string(kVideoBaseUrl) + "/v1/vast?";
-    if (url.starts_with(prefix)) issued.tag_query = url.substr(prefix.size());
-    EXPECT_FALSE(issued.impression.empty() || issued.click.empty() || issued.tag_query.empty()) << reply.body;
-    return issued;
-  }
-
-  HttpReply call(std::string_view target) {
-    const std::optional<HttpReply> reply = client_->request("GET", target);
-    if (!reply) {
-      ADD_FAILURE() << target << ": " << client_->last_error();
-      return {};
-    }
-    bodies_ += reply->raw;
-    return *reply;
-  }
-  HttpReply track(std::string_view token) { return call("/v1/tracking?t=" + std::string(token)); }
-  HttpReply fetch_tag(std::string_view query) { return call("/v1/vast?" + std::string(query)); }
-
-  // Every token, click and tag issued works; the tag's document is sealed with sealing_id.
-  void ExpectAccepted(const Issued& issued, int sealing_id, const std::string& what) {
-    EXPECT_EQ(track(issued.impression).status, 204) << what;
-    const HttpReply click = track(issued.click);
-    EXPECT_EQ(click.status, 302) << what << ": " << click.body;
-    EXPECT_EQ(click.header("Location").value_or(""), "https://one.example.test/") << what;
-    const HttpReply tag = fetch_tag(issued.tag_query);
-    ASSERT_EQ(tag.status, 200) << what << ": " << tag.body;
-    const std::vector<DocumentUrl> urls = tracking_urls_of(tag.body);
-    ASSERT_FALSE(urls.empty()) << what << ": " << tag.body;
-    for (const DocumentUrl& url : urls) {
-      EXPECT_EQ(key_id_of_token(url.token), sealing_id) << what << ": " << url.element << " sealed at fetch time";
-    }
-  }
-
-  void ExpectSealedWith(const Issued& issued, int id) {
-    EXPECT_EQ(key_id_of_token(issued.impression), id);
-    EXPECT_EQ(key_id_of_token(issued.click), id);
-    EXPECT_EQ(key_id_of_tag(issued.tag_query), id) << issued.tag_query;
-  }
-
-  StateDir state_;
-  TempFile catalog_{"catalog.json", video_catalog_json()};
-  std::unique_ptr<ServerProcess> server_;
-  std::unique_ptr<TrackingClient> client_;
-  std::string stderr_seen_;  // of every stopped server
-  std::string bodies_;       // every reply read
-  std::string tool_output_;  // every decisiond-keys run
-};
+// Runs of the real server on one state directory, keys.json changed between them.
+class KeyRotation : public KeyRotationFixture {};
 
 TEST_F(KeyRotation, OldTokensAndTagsWorkUntilTheirKeyIsRetiredAndNewOnesCarryTheNewKey) {
   keys("create");
@@ -199,15 +62,7 @@ TEST_F(KeyRotation, OldTokensAndTagsWorkUntilTheirKeyIsRetiredAndNewOnesCarryThe
 
   keys("retire --id=1");
   start();
-  for (const std::string& token : {old_issued.impression, old_issued.click}) {
-    const HttpReply refused = track(token);
-    EXPECT_EQ(refused.status, 400) << refused.body;
-    EXPECT_TRUE(IsErrorEnvelope(refused.body, 10050)) << refused.body;
-  }
-  const HttpReply tag = fetch_tag(old_issued.tag_query);
-  EXPECT_EQ(tag.status, 403) << tag.body;
-  EXPECT_TRUE(IsErrorEnvelope(tag.body, 10052)) << tag.body;
-  EXPECT_EQ(error_detail_string(tag.body, "field"), "kid") << tag.body;
+  ExpectRefusedAsRetired(old_issued);
   ExpectAccepted(new_issued, 2, "sealed with key 2 after key 1 was retired");
   ExpectSealedWith(issue(), 2);
   stop();

@@ -25,7 +25,8 @@ constexpr std::string_view kUsage =
     "  retire --id=N    drop key N (never the signing key); what it signed is refused after\n"
     "  --state-dir      decisiond's --state-dir; default: $DECISIOND_STATE_DIR\n"
     "  --json           list or fingerprint as one JSON object\n"
-    "decisiond reads keys.json when it starts: restart it after rotate, promote and retire.\n"
+    "decisiond reads keys.json when it starts and on SIGHUP (systemctl reload decisiond):\n"
+    "send it one after rotate, promote and retire; no restart is needed.\n"
     "Exit status: 0 done (compare: the files agree), 1 refused (compare: the files differ;\n"
     "the reason on standard error otherwise), 2 bad arguments (compare: also a file that\n"
     "cannot be read or that decisiond would refuse).\n";

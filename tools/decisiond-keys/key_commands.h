@@ -32,7 +32,7 @@ absl::StatusOr<KeyInfo> create_keys(const std::string& state_dir, int64_t now_s)
 
 absl::StatusOr<KeyListing> list_keys(const std::string& state_dir);
 
-// What a key added by rotate does from decisiond's next start.
+// What a key added by rotate does once decisiond re-reads the file (SIGHUP or a start).
 enum class NewKeyRole {
   kSigning,    // seals and signs; the previous signing key only verifies
   kVerifying,  // only verifies; the signing key stays. The first phase of a rotation across

@@ -4,7 +4,6 @@
 #include <openssl/evp.h>
 #include <sys/stat.h>
 
-#include <algorithm>
 #include <cstdlib>
 #include <string_view>
 
@@ -64,19 +63,6 @@ std::string key_fingerprint_hex(const KeyEntry& entry) {
   return input.sha256_hex().substr(0, kKeyFingerprintHexDigits);
 }
 
-// Pointers to entries in increasing id order.
-std::vector<const KeyEntry*> by_id(std::span<const KeyEntry> entries) {
-  std::vector<const KeyEntry*> sorted;
-  for (const KeyEntry& entry : entries) sorted.push_back(&entry);
-  std::sort(sorted.begin(), sorted.end(), [](const KeyEntry* x, const KeyEntry* y) { return x->id < y->id; });
-  return sorted;
-}
-
-bool same_bytes(const KeyEntry& x, const KeyEntry& y) {
-  return CRYPTO_memcmp(x.aes_key.data(), y.aes_key.data(), x.aes_key.size()) == 0 &&
-         CRYPTO_memcmp(x.hmac_key.data(), y.hmac_key.data(), x.hmac_key.size()) == 0;
-}
-
 // read_key_file without its advice to run create: a file named for compare is often a copy
 // from another node, and creating keys there is never the fix.
 absl::StatusOr<tracking::KeyFileContents> read_compared_file(const std::string& path) {
@@ -95,7 +81,7 @@ KeySetFingerprint fingerprint_of(std::span<const KeyEntry> entries) {
   }
   DigestInput input(kKeySetFingerprintLabel, entries.size());
   const uint16_t signing_id = entries.empty() ? 0 : entries.front().id;
-  for (const KeyEntry* entry : by_id(entries)) {
+  for (const KeyEntry* entry : tracking::entries_by_id(entries)) {
     input.add_id(entry->id);
     input.add_byte(entry->id == signing_id ? 1 : 0);
     input.add_key(entry->aes_key);
@@ -109,30 +95,6 @@ absl::StatusOr<KeySetFingerprint> fingerprint_keys(const std::string& state_dir)
   absl::StatusOr<tracking::KeyFileContents> contents = read_key_file(tracking::key_file_path(state_dir));
   if (!contents.ok()) return contents.status();
   return fingerprint_of(contents->entries);
-}
-
-KeySetDifference difference_of(std::span<const KeyEntry> a, std::span<const KeyEntry> b) {
-  KeySetDifference difference;
-  difference.signing_id_a = a.empty() ? 0 : a.front().id;
-  difference.signing_id_b = b.empty() ? 0 : b.front().id;
-  const std::vector<const KeyEntry*> sorted_a = by_id(a);
-  const std::vector<const KeyEntry*> sorted_b = by_id(b);
-  auto in_a = sorted_a.begin();
-  auto in_b = sorted_b.begin();
-  // One merge of the two id-ordered lists.
-  while (in_a != sorted_a.end() || in_b != sorted_b.end()) {
-    if (in_b == sorted_b.end() || (in_a != sorted_a.end() && (*in_a)->id < (*in_b)->id)) {
-      difference.only_in_a.push_back((*in_a++)->id);
-    } else if (in_a == sorted_a.end() || (*in_b)->id < (*in_a)->id) {
-      difference.only_in_b.push_back((*in_b++)->id);
-    } else {
-      difference.shared_ids.push_back((*in_a)->id);
-      if (!same_bytes(**in_a, **in_b)) difference.different_bytes.push_back((*in_a)->id);
-      ++in_a;
-      ++in_b;
-    }
-  }
-  return difference;
 }
 
 std::string key_file_at(const std::string& path) {

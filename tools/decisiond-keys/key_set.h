@@ -12,6 +12,7 @@
 #include "absl/status/statusor.h"
 #include "tools/decisiond-keys/key_commands.h"
 #include "tracking/tokens/key_ring.h"
+#include "tracking/tokens/key_set_difference.h"
 
 namespace tools::decisiond_keys {
 
@@ -45,21 +46,10 @@ KeySetFingerprint fingerprint_of(std::span<const tracking::KeyEntry> entries);
 // changes only by rename, so it sees the old one or the new one whole.
 absl::StatusOr<KeySetFingerprint> fingerprint_keys(const std::string& state_dir);
 
-struct KeySetDifference {
-  std::vector<uint16_t> only_in_a;        // ids, increasing
-  std::vector<uint16_t> only_in_b;
-  std::vector<uint16_t> different_bytes;  // ids both files hold with another aesKey or hmacKey
-  uint16_t signing_id_a = 0;
-  uint16_t signing_id_b = 0;
-  std::vector<uint16_t> shared_ids;       // ids both hold, whether their bytes agree or not
-
-  bool same() const {
-    return only_in_a.empty() && only_in_b.empty() && different_bytes.empty() && signing_id_a == signing_id_b;
-  }
-};
-
-// a and b as files list them: the first one signs.
-KeySetDifference difference_of(std::span<const tracking::KeyEntry> a, std::span<const tracking::KeyEntry> b);
+// How two files differ (tracking/tokens/key_set_difference.h, which the server's SIGHUP reload
+// weighs too).
+using tracking::difference_of;
+using tracking::KeySetDifference;
 
 // The keys.json at path, or in it when path is a directory (a state directory).
 std::string key_file_at(const std::string& path);

@@ -37,15 +37,15 @@ int run_rotate(const keys::CommandLine& line, int64_t now_s) {
   if (line.no_sign) {
     std::printf(
         "key %u added; it only verifies, the signing key is unchanged.\n"
-        "Copy this keys.json to every node and restart each; once every node holds key %u\n"
+        "Copy this keys.json to every node and reload each (SIGHUP); once every node holds key %u\n"
         "(decisiond-keys fingerprint agrees everywhere), run promote --id=%u.\n",
         id, id, id);
     return 0;
   }
   std::printf(
-      "key %u added and signs from decisiond's next start; the other keys still verify.\n"
-      "Restart decisiond, then retire the previous key once --tracking-ttl and --vast-tag-ttl\n"
-      "have passed since that restart.\n",
+      "key %u added and signs once decisiond re-reads keys.json (SIGHUP, or its next start);\n"
+      "the other keys still verify. Reload decisiond, then retire the previous key once\n"
+      "--tracking-ttl and --vast-tag-ttl have passed since that reload.\n",
       id);
   return 0;
 }
@@ -59,9 +59,9 @@ int run_promote(const keys::CommandLine& line) {
     return 0;
   }
   std::printf(
-      "key %u signs from decisiond's next start; key %u now only verifies.\n"
-      "Copy this keys.json to every node and restart each; retire key %u once --tracking-ttl\n"
-      "and --vast-tag-ttl have passed since the last node restarted.\n",
+      "key %u signs once decisiond re-reads keys.json (SIGHUP, or its next start); key %u now\n"
+      "only verifies. Copy this keys.json to every node and reload each; retire key %u once\n"
+      "--tracking-ttl and --vast-tag-ttl have passed since the last node was reloaded.\n",
       id, static_cast<unsigned>(promoted->previous_signing_id), static_cast<unsigned>(promoted->previous_signing_id));
   return 0;
 }
@@ -104,7 +104,8 @@ int run(const keys::CommandLine& line) {
       const absl::Status retired = keys::retire_key(line.state_dir, *line.id);
       if (!retired.ok()) return refused(retired);
       std::printf(
-          "key %u retired; its id is never given again. Restart decisiond: what it signed is then refused.\n",
+          "key %u retired; its id is never given again. Reload decisiond (SIGHUP): what it signed is then "
+          "refused.\n",
           static_cast<unsigned>(*line.id));
       return 0;
     }

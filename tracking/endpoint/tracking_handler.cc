@@ -23,12 +23,12 @@ std::string_view kind_name(const TrackingEvent& event) {
 }  // namespace
 
 TrackingHandler::TrackingHandler(const runtime::Clock& clock, uint32_t core_index,
-                                 const api_versions::VersionTable& versions, const KeyRing& keys,
+                                 const api_versions::VersionTable& versions, CoreKeys& keys,
                                  uint32_t max_cross_core_asks, const TrackingLinks& links)
     : clock_(clock),
       core_index_(core_index),
       versions_(versions, api_versions::kTrackingVersionHeader),
-      codec_(keys),
+      keys_(keys),
       links_(links),
       asks_(*this, links.channel, links.peers, max_cross_core_asks) {
   token_storage_.reserve(kMaxPayloadBytes);
@@ -55,7 +55,7 @@ void TrackingHandler::handle(const http::Request& request, http::Response& respo
                                          : "tracking token invalid: t is missing");
     return;
   }
-  const DecodedToken decoded = codec_.decode(*query.token, now_s, token_storage_);
+  const DecodedToken decoded = keys_.tokens().decode(*query.token, now_s, token_storage_);
   switch (decoded.verdict) {
     case TokenVerdict::kValid:
       break;

@@ -29,8 +29,7 @@
 #include "tracking/endpoint/impression_ask.h"
 #include "tracking/endpoint/tracking_query.h"
 #include "tracking/events/event_log.h"
-#include "tracking/tokens/key_ring.h"
-#include "tracking/tokens/token_codec.h"
+#include "tracking/core_keys/core_keys.h"
 
 namespace tracking::endpoint {
 
@@ -61,7 +60,7 @@ struct TrackingCounters {
 class TrackingHandler final : public http::Handler {
  public:
   TrackingHandler(const runtime::Clock& clock, uint32_t core_index,
-                  const api_versions::VersionTable& versions, const KeyRing& keys,
+                  const api_versions::VersionTable& versions, CoreKeys& keys,
                   uint32_t max_cross_core_asks, const TrackingLinks& links);
 
   void handle(const http::Request& request, http::Response& response) override;
@@ -86,7 +85,7 @@ class TrackingHandler final : public http::Handler {
   const runtime::Clock& clock_;
   const uint32_t core_index_;
   api_versions::VersionResolver versions_;
-  TokenCodec codec_;
+  CoreKeys& keys_;  // the core's keys in force: each token is opened with the codec of the moment
   std::string token_storage_;
   TrackingLinks links_;
   runtime::CrossCoreAsks<ImpressionAsk> asks_;

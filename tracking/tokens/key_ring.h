@@ -22,7 +22,8 @@
 // The first key encrypts and signs; every listed key decrypts and verifies. Rotation: put a
 // new key first, keep the old one until what it issued has expired (--tracking-ttl,
 // --vast-tag-ttl), then drop it; tools/decisiond-keys does both (docs/keys.md). The ring
-// is read once at start. At most kMaxKeys keys.
+// is read at start and again on SIGHUP (tracking/core_keys/key_reload.h). At most kMaxKeys
+// keys.
 //
 // The file must not be accessible by group or others (chmod 600): it holds secrets, and a
 // writable one would let others plant keys. When missing, it is created with one fresh key

@@ -52,7 +52,10 @@ std::optional<Int> canonical_decimal(std::string_view text, Int max) {
 
 }  // namespace
 
-VastTagCodec::VastTagCodec(TokenCodec& sealer, const KeyRing& keys) : sealer_(sealer), signer_(keys) {}
+VastTagCodec::VastTagCodec(TokenCodec& sealer, const KeyRing& keys) : sealer_(sealer), signer_(keys, kMaxSealedChars) {
+  sealed_.reserve(kMaxSealedChars);
+  opened_.reserve(kMaxPayloadBytes);
+}
 
 absl::Status VastTagCodec::append_query(const VastTagPayload& payload, int64_t expires_at_s, std::string& out) {
   const size_t size =

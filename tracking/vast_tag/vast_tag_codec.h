@@ -40,7 +40,13 @@ struct VastTagCheck {
 
 class VastTagCodec {
  public:
-  // sealer must outlive the codec; keys are read once (as VastTagSigner).
+  // The longest d= of a tag this codec mints: a token codec seal of the longest payload.
+  static constexpr size_t kMaxSealedChars =
+      base64url_encoded_size(TokenCodec::kOverheadBytes + kMaxVastTagPayloadBytes);
+
+  // sealer must outlive the codec; keys are read once (as VastTagSigner). Its scratch is
+  // reserved here, so that minting and checking tags allocate nothing from the first call
+  // on (a codec built for a new ring starts serving at once: tracking/core_keys/).
   VastTagCodec(TokenCodec& sealer, const KeyRing& keys);
 
   // Appends "d=...&exp=...&kid=...&sig=..." to out. InvalidArgument (out unchanged) when the

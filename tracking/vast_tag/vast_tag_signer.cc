@@ -7,7 +7,13 @@
 
 namespace tracking {
 
-VastTagSigner::VastTagSigner(const KeyRing& keys) {
+namespace {
+// "d=" "&exp=" and "&kid=" around the payload, a 64-bit exp and a 16-bit kid.
+constexpr size_t kSignedTextCharsBesidesPayload = 2 + 5 + 20 + 5 + 5;
+}  // namespace
+
+VastTagSigner::VastTagSigner(const KeyRing& keys, size_t payload_chars) {
+  signed_text_.reserve(payload_chars + kSignedTextCharsBesidesPayload);
   macs_.reserve(keys.entries().size());
   for (const KeyEntry& entry : keys.entries()) {
     macs_.push_back({entry.id, HmacSha256(entry.hmac_key)});

@@ -28,8 +28,9 @@ class VastTagSigner {
   static constexpr size_t kSignatureChars = 2 * HmacSha256::kMacBytes;  // lowercase hex
 
   // Keys a MAC context per key of the ring; keeps no reference to keys (a new ring needs new
-  // signers).
-  explicit VastTagSigner(const KeyRing& keys);
+  // signers). payload_chars: the longest payload verify is expected to see, reserved now so
+  // that verifying one allocates nothing, from the first call on.
+  explicit VastTagSigner(const KeyRing& keys, size_t payload_chars = 0);
 
   // Appends "d=<payload>&exp=<expires_at_s>&kid=<signing key id>&sig=<hex>" to out.
   // Internal (out unchanged) only if OpenSSL fails.

@@ -38,19 +38,18 @@ std::optional<VastAd> find_served_ad(const catalog::CatalogSnapshot& snapshot, c
 
 }  // namespace
 
-VastTagHandler::VastTagHandler(const runtime::Clock& clock, const tracking::KeyRing& keys,
+VastTagHandler::VastTagHandler(const runtime::Clock& clock, tracking::CoreKeys& keys,
                                const VastTagSettings& settings,
                                std::shared_ptr<const endpoint::ServedCatalog> catalog)
     : clock_(clock),
       catalog_(std::move(catalog)),
-      codec_(keys),
-      tags_(codec_, keys),
-      documents_(codec_, settings.base_url, settings.tracking_ttl_s) {}
+      keys_(keys),
+      documents_(keys, settings.base_url, settings.tracking_ttl_s) {}
 
 void VastTagHandler::handle(const http::Request& request, http::Response& response) {
   response.add_header("Cache-Control", "no-store");
   const int64_t now_s = clock_.wall_s();
-  const tracking::VastTagCheck tag = tags_.check(request.query, now_s);
+  const tracking::VastTagCheck tag = keys_.tags().check(request.query, now_s);
   switch (tag.verdict) {
     case tracking::VastTagVerdict::kValid: break;
     case tracking::VastTagVerdict::kExpired:

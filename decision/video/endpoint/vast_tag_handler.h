@@ -23,9 +23,7 @@
 #include "http/router.h"
 #include "runtime/clock.h"
 #include "runtime/core_counter.h"
-#include "tracking/tokens/key_ring.h"
-#include "tracking/tokens/token_codec.h"
-#include "tracking/vast_tag/vast_tag_codec.h"
+#include "tracking/core_keys/core_keys.h"
 
 namespace decision::video {
 
@@ -45,7 +43,9 @@ struct VastTagCounters {
 
 class VastTagHandler final : public http::Handler {
  public:
-  VastTagHandler(const runtime::Clock& clock, const tracking::KeyRing& keys, const VastTagSettings& settings,
+  // keys: the core's keys in force (they check the tag and seal the document); they outlive
+  // the handler.
+  VastTagHandler(const runtime::Clock& clock, tracking::CoreKeys& keys, const VastTagSettings& settings,
                  std::shared_ptr<const endpoint::ServedCatalog> catalog);
 
   void handle(const http::Request& request, http::Response& response) override;
@@ -57,8 +57,7 @@ class VastTagHandler final : public http::Handler {
  private:
   const runtime::Clock& clock_;
   std::shared_ptr<const endpoint::ServedCatalog> catalog_;
-  tracking::TokenCodec codec_;
-  tracking::VastTagCodec tags_;
+  tracking::CoreKeys& keys_;
   VastDocumentWriter documents_;
   VastTagCounters counters_;
 };

@@ -72,7 +72,7 @@ class DecisionHandlerTest : public ::testing::Test {
     settings.seed = seed;
     settings.process_start_wall_ns = kNowNs;
     // One core, which owns every user: caps are read from caps_ in place.
-    return DecisionHandler(clock_, 0, versions_, keys_, settings, catalog_, CoreLinks{nullptr, nullptr, &caps_, nullptr});
+    return DecisionHandler(clock_, 0, versions_, core_keys_, settings, catalog_, CoreLinks{nullptr, nullptr, &caps_, nullptr});
   }
 
   http::Response& post(DecisionHandler& handler, std::string_view body,
@@ -109,6 +109,7 @@ class DecisionHandlerTest : public ::testing::Test {
   runtime::ManualClock clock_{kNowNs};
   api_versions::VersionTable versions_ = api_versions::VersionTable::built_in();
   tracking::KeyRing keys_ = response::testing::response_keys();
+  tracking::CoreKeys core_keys_{keys_};  // the core's codecs, which every handler of a core shares
   std::shared_ptr<const ServedCatalog> catalog_ = served_catalog();
   caps::CapPartition caps_;
   http::Request request_;

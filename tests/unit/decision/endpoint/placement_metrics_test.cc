@@ -117,7 +117,7 @@ class PlacementCountersTest : public ::testing::Test {
     settings.base_url = "https://ads.example.test";
     settings.seed = 1;
     settings.process_start_wall_ns = kNowNs;
-    return DecisionHandler(clock_, 0, versions_, keys_, settings, std::move(catalog), CoreLinks{});
+    return DecisionHandler(clock_, 0, versions_, core_keys_, settings, std::move(catalog), CoreLinks{});
   }
   int post(DecisionHandler& handler, std::string_view body) {
     request_ = http::Request{};
@@ -136,6 +136,7 @@ class PlacementCountersTest : public ::testing::Test {
   runtime::ManualClock clock_{kNowNs};
   api_versions::VersionTable versions_ = api_versions::VersionTable::built_in();
   tracking::KeyRing keys_ = response::testing::response_keys();
+  tracking::CoreKeys core_keys_{keys_};  // the core's codecs, which every handler of a core shares
   PlacementLabels labels_;
   http::Request request_;
   http::Response response_;

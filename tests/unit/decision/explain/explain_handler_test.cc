@@ -20,7 +20,7 @@ class ExplainHandlerTest : public ExplainTest {
  protected:
   std::unique_ptr<endpoint::DecisionHandler> make_decider(uint64_t seed) {
     decision_settings_ = settings(seed);
-    return std::make_unique<endpoint::DecisionHandler>(clock_, 0, versions_, keys_, decision_settings_, catalog_,
+    return std::make_unique<endpoint::DecisionHandler>(clock_, 0, versions_, core_keys_, decision_settings_, catalog_,
                                                        endpoint::CoreLinks{nullptr, nullptr, &caps_, nullptr});
   }
 
@@ -43,6 +43,7 @@ class ExplainHandlerTest : public ExplainTest {
   }
 
   tracking::KeyRing keys_ = response::testing::response_keys();
+  tracking::CoreKeys core_keys_{keys_};  // the core's codecs, which every handler of a core shares
   endpoint::DecisionSettings decision_settings_;
 };
 

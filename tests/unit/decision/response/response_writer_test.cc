@@ -72,11 +72,10 @@ class ResponseWriterTest : public ::testing::Test {
   std::shared_ptr<const catalog::CatalogSnapshot> snapshot_;
   CatalogText text_;
   tracking::KeyRing keys_ = response_keys();
-  tracking::TokenCodec codec_{keys_};
-  TrackingLinks links_{codec_, kBaseUrl, kTtl};
-  video::VastDocumentWriter documents_{codec_, kBaseUrl, kTtl};
-  tracking::VastTagCodec tags_{codec_, keys_};
-  VideoFields video_{documents_, tags_, kBaseUrl, kTagTtl};
+  tracking::CoreKeys core_keys_{keys_};
+  TrackingLinks links_{core_keys_, kBaseUrl, kTtl};
+  video::VastDocumentWriter documents_{core_keys_, kBaseUrl, kTtl};
+  VideoFields video_{documents_, core_keys_, kBaseUrl, kTagTtl};
   ResponseWriter writer_{links_, video_};
   std::array<selection::Pick, 2> picks_{};
   std::array<PlacementDecision, 3> placements_{};
@@ -141,7 +140,7 @@ TEST_F(ResponseWriterTest, TokensSealTheEventAdCreativePlacementRequestUserAndEx
   };
   std::string storage;
   for (size_t i = 0; i < tokens.size(); ++i) {
-    const tracking::DecodedToken decoded = codec_.decode(tokens[i], kNow, storage);
+    const tracking::DecodedToken decoded = core_keys_.tokens().decode(tokens[i], kNow, storage);
     ASSERT_TRUE(decoded.ok()) << i;
     EXPECT_EQ(decoded.event.kind, expected[i].kind) << i;
     EXPECT_EQ(tracking::event_name(decoded.event), expected[i].name) << i;
@@ -153,7 +152,7 @@ TEST_F(ResponseWriterTest, TokensSealTheEventAdCreativePlacementRequestUserAndEx
     EXPECT_EQ(decoded.event.request_id[15], 16) << i;
     EXPECT_EQ(decoded.event.issued_at_s, kNow) << i;
     EXPECT_EQ(decoded.event.expires_at_s, kNow + kTtl) << i;
-    EXPECT_EQ(codec_.decode(tokens[i], kNow + kTtl, storage).verdict, tracking::TokenVerdict::kExpired);
+    EXPECT_EQ(core_keys_.tokens().decode(tokens[i], kNow + kTtl, storage).verdict, tracking::TokenVerdict::kExpired);
   }
 }
 
@@ -161,7 +160,7 @@ TEST_F(ResponseWriterTest, TokensLeaveOutAUserIdThatMayNotBeCarried) {
   const std::string body = write(api_versions::kFeatures20250101, "fr", {}, std::nullopt);
   std::string storage;
   for (const std::string& token : tokens_in(body)) {
-    const tracking::DecodedToken decoded = codec_.decode(token, kNow, storage);
+    const tracking::DecodedToken decoded = core_keys_.tokens().decode(token, kNow, storage);
     ASSERT_TRUE(decoded.ok());
     EXPECT_FALSE(decoded.event.user_id.has_value());
   }

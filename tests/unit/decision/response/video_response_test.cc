@@ -93,11 +93,10 @@ class VideoResponseTest : public ::testing::Test {
   std::shared_ptr<const catalog::CatalogSnapshot> snapshot_;
   CatalogText text_;
   tracking::KeyRing keys_ = response_keys();
-  tracking::TokenCodec codec_{keys_};
-  TrackingLinks links_{codec_, kBaseUrl, kTtl};
-  video::VastDocumentWriter documents_{codec_, kBaseUrl, kTtl};
-  tracking::VastTagCodec tags_{codec_, keys_};
-  VideoFields video_{documents_, tags_, kBaseUrl, kTagTtl};
+  tracking::CoreKeys core_keys_{keys_};
+  TrackingLinks links_{core_keys_, kBaseUrl, kTtl};
+  video::VastDocumentWriter documents_{core_keys_, kBaseUrl, kTtl};
+  VideoFields video_{documents_, core_keys_, kBaseUrl, kTagTtl};
   ResponseWriter writer_{links_, video_};
   std::array<selection::Pick, 3> picks_{};
   std::array<PlacementDecision, 1> placements_{};
@@ -203,7 +202,7 @@ TEST_F(VideoResponseTest, XmlBase64IsTheDocumentOfThisDecision) {
   const std::vector<std::string> tokens = tokens_in(document);
   ASSERT_EQ(tokens.size(), 9u);  // error, impression, verification, 5 milestones, click
   for (const std::string& token : tokens) {
-    const tracking::DecodedToken decoded = codec_.decode(token, kNow, storage);
+    const tracking::DecodedToken decoded = core_keys_.tokens().decode(token, kNow, storage);
     ASSERT_TRUE(decoded.ok());
     EXPECT_EQ(decoded.event.ad_id, 1004u);
     EXPECT_EQ(decoded.event.placement_id, 9u);
@@ -215,7 +214,7 @@ TEST_F(VideoResponseTest, TagUrlIsSignedAndSealsTheDecisionAndItsLanguage) {
   const std::string body = write("fr");
   const std::string_view url = string_member(body, "tagUrl");
   ASSERT_TRUE(url.starts_with(std::string(kBaseUrl) + "/v1/vast?d=")) << url;
-  const tracking::VastTagCheck check = tags_.check(url.substr(url.find('?') + 1), kNow);
+  const tracking::VastTagCheck check = core_keys_.tags().check(url.substr(url.find('?') + 1), kNow);
   ASSERT_EQ(check.verdict, tracking::VastTagVerdict::kValid);
   EXPECT_EQ(check.expires_at_s, kNow + kTagTtl);
   EXPECT_EQ(check.payload.ad_id, 1005u);
@@ -227,7 +226,7 @@ TEST_F(VideoResponseTest, TagUrlIsSignedAndSealsTheDecisionAndItsLanguage) {
   EXPECT_EQ(check.payload.user_id, std::optional<std::string_view>("u-7"));
   // The user id never shows in the URL.
   EXPECT_EQ(url.find("u-7"), std::string_view::npos);
-  EXPECT_EQ(tags_.check(url.substr(url.find('?') + 1), kNow + kTagTtl).verdict, tracking::VastTagVerdict::kExpired);
+  EXPECT_EQ(core_keys_.tags().check(url.substr(url.find('?') + 1), kNow + kTagTtl).verdict, tracking::VastTagVerdict::kExpired);
 }
 
 TEST_F(VideoResponseTest, WarmWritesAllocateNothing) {

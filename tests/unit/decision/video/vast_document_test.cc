@@ -179,8 +179,8 @@ class VastDocumentTest : public ::testing::Test {
 
   std::shared_ptr<const catalog::CatalogSnapshot> snapshot_;
   tracking::KeyRing keys_ = test_keys();
-  tracking::TokenCodec codec_{keys_};
-  VastDocumentWriter writer_{codec_, kBaseUrl, kTtl};
+  tracking::CoreKeys core_keys_{keys_};
+  VastDocumentWriter writer_{core_keys_, kBaseUrl, kTtl};
   tracking::TokenIssue issue_;
 };
 
@@ -240,7 +240,7 @@ TEST_F(VastDocumentTest, EveryTrackingUrlIsSealedForThisAdWithItsKind) {
   ASSERT_EQ(tokens.size(), std::size(expected));
   std::string storage;
   for (size_t i = 0; i < tokens.size(); ++i) {
-    const tracking::DecodedToken decoded = codec_.decode(tokens[i], kNow, storage);
+    const tracking::DecodedToken decoded = core_keys_.tokens().decode(tokens[i], kNow, storage);
     ASSERT_TRUE(decoded.ok()) << i;
     EXPECT_EQ(decoded.event.kind, expected[i].kind) << i;
     EXPECT_EQ(tracking::event_name(decoded.event), expected[i].name) << i;
