@@ -34,17 +34,10 @@ absl::StatusOr<std::unique_ptr<AsyncPublisher>> AsyncPublisher::create(JetStream
   self->inbox_ = absl::StrCat(inbox, ".");
   natsInbox_Destroy(inbox);
   const std::string subject = absl::StrCat(self->inbox_, "*.*");
-  natsStatus s = natsConnection_Subscribe(&self->subscription_, connection.nats(), subject.c_str(),
-                                          &AsyncPublisher::on_answer, self.get());
+  natsStatus s = natsConnection_SubscribeSync(&self->subscription_, connection.nats(), subject.c_str());
   if (s != NATS_OK) return absl::UnavailableError(describe_status("subscribing to acknowledgements", s));
-  // Bounded by max_pending: the library need not bound the answers waiting for the handler.
-  s = natsSubscription_SetPendingLimits(self->subscription_, -1, -1);
-  if (s == NATS_OK) s = natsSubscription_SetOnCompleteCB(self->subscription_, &AsyncPublisher::on_complete, self.get());
-  if (s != NATS_OK) {
-    // Nothing was published, so no answer can come: the subscription goes without waiting.
-    natsSubscription_Unsubscribe(self->subscription_);
-    natsSubscription_Destroy(self->subscription_);
-    self->subscription_ = nullptr;
+  // Bounded by max_pending: the library need not bound the answers waiting to be taken.
+  if (s = natsSubscription_SetPendingLimits(self->subscription_, -1, -1); s != NATS_OK) {
     return absl::InternalError(describe_status("acknowledgement subscription", s));
   }
   return self;
@@ -59,30 +52,19 @@ AsyncPublisher::AsyncPublisher(JetStreamConnection& connection, AsyncPublisherSe
 
 AsyncPublisher::~AsyncPublisher() {
   if (subscription_ == nullptr) return;
-  // A closed connection has closed the subscription already; either way the library calls
-  // on_complete once its last answer callback has returned, and not before.
   natsSubscription_Unsubscribe(subscription_);
-  {
-    std::unique_lock lock(complete_mutex_);
-    complete_cv_.wait(lock, [this] { return complete_; });
-  }
   natsSubscription_Destroy(subscription_);
 }
 
 absl::Status AsyncPublisher::publish(const char* subject, const char* message_id, std::string_view data,
                                      uint64_t token) {
-  uint32_t index = 0;
-  uint32_t generation = 0;
-  {
-    std::lock_guard lock(mutex_);
-    if (free_.empty()) return absl::ResourceExhaustedError("every publish slot awaits its acknowledgement");
-    index = free_.back();
-    free_.pop_back();
-    Slot& slot = slots_[index];
-    slot.in_use = true;
-    slot.token = token;
-    generation = slot.generation;
-  }
+  if (free_.empty()) return absl::ResourceExhaustedError("every publish slot awaits its acknowledgement");
+  const uint32_t index = free_.back();
+  free_.pop_back();
+  Slot& slot = slots_[index];
+  slot.in_use = true;
+  slot.token = token;
+  const uint32_t generation = slot.generation;
   char reply[kReplyBytes];
   std::snprintf(reply, sizeof(reply), "%s%u.%u", inbox_.c_str(), index, generation);
   natsMsg* message = nullptr;
@@ -91,23 +73,37 @@ absl::Status AsyncPublisher::publish(const char* subject, const char* message_id
   if (s == NATS_OK) s = natsConnection_PublishMsg(connection_.nats(), message);
   natsMsg_Destroy(message);
   if (s == NATS_OK) return absl::OkStatus();
-  std::lock_guard lock(mutex_);
-  Slot& slot = slots_[index];
-  if (slot.in_use && slot.generation == generation) {
-    slot.in_use = false;
-    ++slot.generation;
-    free_.push_back(index);
-  }
+  slot.in_use = false;
+  ++slot.generation;
+  free_.push_back(index);
   return absl::UnavailableError(describe_status("publish", s));
 }
 
-uint32_t AsyncPublisher::pending() const {
-  std::lock_guard lock(mutex_);
-  return static_cast<uint32_t>(slots_.size() - free_.size());
+size_t AsyncPublisher::take_answers(std::chrono::milliseconds wait, size_t max) {
+  size_t taken = 0;
+  while (taken < max) {
+    natsMsg* message = nullptr;
+    const natsStatus s = natsSubscription_NextMsg(&message, subscription_, taken == 0 ? wait.count() : 0);
+    if (s == NATS_NO_RESPONDERS) {
+      ++taken;
+      listener_.refused_one("no responders (no stream stores the subject, or it has no leader)");
+      continue;
+    }
+    if (s != NATS_OK) break;  // none (yet), or a closed subscription
+    ++taken;
+    answer(message);
+    natsMsg_Destroy(message);
+  }
+  return taken;
+}
+
+size_t AsyncPublisher::answers_waiting() const {
+  int messages = 0;
+  if (natsSubscription_GetPending(subscription_, &messages, nullptr) != NATS_OK) return 0;
+  return static_cast<size_t>(messages);
 }
 
 uint32_t AsyncPublisher::abandon_pending() {
-  std::lock_guard lock(mutex_);
   uint32_t abandoned = 0;
   for (uint32_t i = 0; i < slots_.size(); ++i) {
     Slot& slot = slots_[i];
@@ -120,43 +116,20 @@ uint32_t AsyncPublisher::abandon_pending() {
   return abandoned;
 }
 
-void AsyncPublisher::on_answer(natsConnection*, natsSubscription*, natsMsg* message, void* self) {
-  static_cast<AsyncPublisher*>(self)->answer(message);
-  natsMsg_Destroy(message);
-}
-
-void AsyncPublisher::on_complete(void* self) {
-  auto* me = static_cast<AsyncPublisher*>(self);
-  std::lock_guard lock(me->complete_mutex_);
-  me->complete_ = true;
-  me->complete_cv_.notify_all();
-}
-
 void AsyncPublisher::answer(natsMsg* message) {
   const std::string_view subject = natsMsg_GetSubject(message);
   uint32_t index = 0;
   uint32_t generation = 0;
-  if (!subject.starts_with(inbox_) || !parse_reply(subject.substr(inbox_.size()), index, generation)) {
-    late_answers_.fetch_add(1, std::memory_order_relaxed);
+  if (!subject.starts_with(inbox_) || !parse_reply(subject.substr(inbox_.size()), index, generation) ||
+      index >= slots_.size() || !slots_[index].in_use || slots_[index].generation != generation) {
+    ++late_answers_;
     return;
   }
-  uint64_t token = 0;
-  {
-    std::lock_guard lock(mutex_);
-    if (index >= slots_.size() || !slots_[index].in_use || slots_[index].generation != generation) {
-      late_answers_.fetch_add(1, std::memory_order_relaxed);
-      return;
-    }
-    Slot& slot = slots_[index];
-    token = slot.token;
-    slot.in_use = false;
-    ++slot.generation;
-    free_.push_back(index);
-  }
-  if (natsMsg_IsNoResponders(message)) {
-    listener_.refused(token, "no responders (no stream stores the subject, or its leader is unavailable)");
-    return;
-  }
+  Slot& slot = slots_[index];
+  const uint64_t token = slot.token;
+  slot.in_use = false;
+  ++slot.generation;
+  free_.push_back(index);
   const char* data = natsMsg_GetData(message);
   const std::optional<PubAck> ack =
       parse_pub_ack(std::string_view(data != nullptr ? data : "", static_cast<size_t>(natsMsg_GetDataLength(message))));

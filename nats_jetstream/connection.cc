@@ -73,6 +73,8 @@ absl::StatusOr<std::unique_ptr<JetStreamConnection>> JetStreamConnection::open(c
   s = natsConnection_Connect(&self->connection_, raw);
   if (s == NATS_OK) {
     self->set_state(ConnectionState::kConnected);
+  } else if (s == NATS_CONNECTION_AUTH_FAILED || s == NATS_NOT_PERMITTED) {
+    return absl::PermissionDeniedError(describe_status("NATS connect", s));
   } else if (s != NATS_NOT_YET_CONNECTED) {
     return absl::UnavailableError(describe_status("NATS connect", s));
   }
@@ -90,7 +92,9 @@ absl::Status JetStreamConnection::probe(const ConnectionSettings& settings) {
     natsConnection_Destroy(connection);
   }
   if (s == NATS_OK) return absl::OkStatus();
-  if (s == NATS_NOT_PERMITTED) return absl::PermissionDeniedError(describe_status("NATS connect", s));
+  if (s == NATS_CONNECTION_AUTH_FAILED || s == NATS_NOT_PERMITTED) {
+    return absl::PermissionDeniedError(describe_status("NATS connect", s));
+  }
   return absl::UnavailableError(describe_status("NATS connect", s));
 }
 

@@ -39,8 +39,9 @@ using JetStreamPtr = std::unique_ptr<jsCtx, void (*)(jsCtx*)>;
 
 class JetStreamConnection {
  public:
-  // Fails only on settings the library refuses (an unreadable credentials file, ...); a
-  // server that does not answer is not an error.
+  // Fails only on settings the library refuses (an unreadable credentials file, ...) or
+  // credentials a server refused at once (PermissionDenied); a server that does not answer
+  // is not an error.
   static absl::StatusOr<std::unique_ptr<JetStreamConnection>> open(const ConnectionSettings& settings);
   // One attempt, no retry, closed at once: why the servers refuse a connection that closed
   // without ever connecting (the library says only "no server available" then).

@@ -41,14 +41,22 @@ absl::StatusOr<bool> nothing_to_deliver(natsSubscription* subscription, const st
 }
 }  // namespace
 
-absl::StatusOr<uint64_t> stream_last_sequence(jsCtx* jetstream, const std::string& stream) {
+absl::StatusOr<StreamStatus> stream_status(jsCtx* jetstream, const std::string& stream) {
   jsStreamInfo* raw = nullptr;
   jsErrCode code = static_cast<jsErrCode>(0);
   const natsStatus s = js_GetStreamInfo(&raw, jetstream, stream.c_str(), nullptr, &code);
   std::unique_ptr<jsStreamInfo, InfoDeleter> info(raw);
   if (s == NATS_NOT_FOUND || code == JSStreamNotFoundErr) return absl::NotFoundError(absl::StrCat("no stream ", stream));
   if (s != NATS_OK) return absl::UnavailableError(describe_status(absl::StrCat("stream ", stream).c_str(), s));
-  return info->State.LastSeq;
+  const jsClusterInfo* cluster = info->Cluster;
+  return StreamStatus{info->State.LastSeq,
+                      cluster == nullptr || (cluster->Leader != nullptr && cluster->Leader[0] != '\0')};
+}
+
+absl::StatusOr<uint64_t> stream_last_sequence(jsCtx* jetstream, const std::string& stream) {
+  const absl::StatusOr<StreamStatus> status = stream_status(jetstream, stream);
+  if (!status.ok()) return status.status();
+  return status->last_sequence;
 }
 
 absl::Status read_stream(jsCtx* jetstream, const std::string& stream, const StreamReadOptions& options,

@@ -31,7 +31,13 @@ struct StreamReadOptions {
   std::chrono::milliseconds idle_timeout{10000};
 };
 
-// The stream's last sequence now (0 when it is empty); NotFound without the stream.
+struct StreamStatus {
+  uint64_t last_sequence = 0;  // 0: empty
+  bool has_leader = true;      // false while a replicated stream elects one (publishes go unanswered)
+};
+// The stream's status now; NotFound without the stream.
+absl::StatusOr<StreamStatus> stream_status(jsCtx* jetstream, const std::string& stream);
+// Its last sequence now.
 absl::StatusOr<uint64_t> stream_last_sequence(jsCtx* jetstream, const std::string& stream);
 
 // Calls visit for each message (its views live during the call only). An empty stream is

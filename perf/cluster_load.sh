@@ -54,19 +54,10 @@ die() {
   echo "cluster_load.sh: $*" >&2
   exit 1
 }
+LOAD_SCRIPT=cluster_load.sh
+source "$SCRIPT_DIR/load_common.sh"
 
-[[ -x "$DECISIOND" ]] || die "no decisiond at '$DECISIOND': run \`make build\` first (or set DECISIOND)"
-for tool in wrk curl taskset redis-server redis-cli; do
-  command -v "$tool" >/dev/null || die "no $tool: run tools/install-deps"
-done
-[[ "$ROUNDS" =~ ^[1-9][0-9]*$ ]] || die "ROUNDS must be a positive integer, not '$ROUNDS'"
-[[ "$CONNECTIONS" =~ ^[1-9][0-9]*$ ]] || die "CONNECTIONS must be a positive integer, not '$CONNECTIONS'"
-[[ "$SEED" =~ ^[0-9]+$ ]] || die "SEED must be an unsigned integer, not '$SEED'"
-[[ "$USERS" =~ ^[1-9][0-9]{0,5}$ ]] || die "USERS must be an integer from 1 to 999999, not '$USERS'"
-[[ -z "${TARGET_PLANE:-}${TARGET_PATH:-}${TARGET_BODY_FILE:-}" ]] \
-  || die "TARGET_PLANE, TARGET_PATH and TARGET_BODY_FILE do not apply to TARGET=cluster"
-[[ "${TARGET_METHOD:-POST}" == POST ]] || die "TARGET=cluster sends POST, not TARGET_METHOD=$TARGET_METHOD"
-DECISION_BODY=$(printf '%s' "$DECISION_BODY" | tr -d '\r\n')
+check_decision_settings cluster wrk curl taskset redis-server redis-cli
 [[ "$DECISION_BODY" == *@USER@* ]] || die "DECISION_BODY needs @USER@: the store is read per user"
 
 # --- clean-up: every process started here, and the temp dir, on any exit -------------
@@ -75,22 +66,6 @@ tmp=$(mktemp -d "${TMPDIR:-/tmp}/decisiond-cluster-load.XXXXXX")
 declare -A decisiond_pid=()
 redis_pids=()
 wrk_pid=""
-
-stop_process() {  # pid name
-  local pid=$1 waited=0
-  [[ -n "$pid" ]] && kill -0 "$pid" 2>/dev/null || return 0
-  kill -TERM "$pid" 2>/dev/null || true
-  # decisiond drains for up to --drain-timeout (5 s); wait a little longer, then insist.
-  while kill -0 "$pid" 2>/dev/null && ((waited < 70)); do
-    sleep 0.1
-    waited=$((waited + 1))
-  done
-  if kill -0 "$pid" 2>/dev/null; then
-    echo "cluster_load.sh: $2 (pid $pid) ignored SIGTERM for 7 s; killing it" >&2
-    kill -KILL "$pid" 2>/dev/null || true
-  fi
-  wait "$pid" 2>/dev/null || true
-}
 
 cleanup() {
   trap - EXIT INT TERM
@@ -106,51 +81,16 @@ trap 'exit 143' TERM
 
 # --- the machine --------------------------------------------------------------------
 
-echo "kernel: $(uname -srm)"
-echo "cpu:    $(grep -m1 '^model name' /proc/cpuinfo | sed 's/^model name[[:space:]]*:[[:space:]]*//')"
-echo "load:   $(cut -d' ' -f1-3 /proc/loadavg) (1, 5, 15 min) before the run"
-echo "tools:  $(wrk -v 2>&1 | head -n1 | awk '{print $1, $2}'), $(redis-server --version | awk '{print $2, $3}')"
+print_machine "$(wrk -v 2>&1 | head -n1 | awk '{print $1, $2}'), $(redis-server --version | awk '{print $2, $3}')"
 
-allowed_cpus=()
-IFS=, read -ra ranges <<<"$(taskset -pc $$ | sed 's/.*: //')"
-for range in "${ranges[@]}"; do
-  if [[ "$range" == *-* ]]; then
-    for ((c = ${range%-*}; c <= ${range#*-}; c++)); do allowed_cpus+=("$c"); done
-  else
-    allowed_cpus+=("$range")
-  fi
-done
-wrk_cpu=${allowed_cpus[0]}
-server_cpu=${allowed_cpus[1]:-$wrk_cpu}
-if ((${#allowed_cpus[@]} > 2)); then
-  redis_cpus=$(printf '%s\n' "${allowed_cpus[@]:2}" | paste -sd, -)
-  redis_where="Redis on CPUs $redis_cpus"
-else
-  redis_cpus=$wrk_cpu
-  redis_where="Redis shares wrk's CPU $wrk_cpu (no CPU left on this machine)"
-fi
+assign_cpus Redis
+redis_cpus=$extra_cpus
+redis_where=$extra_where
 if ((${#allowed_cpus[@]} >= 2)); then
   echo "cpus:   wrk on CPU $wrk_cpu, decisiond (each store's, one loaded at a time) on CPU $server_cpu, $redis_where"
 else
   echo "cpus:   only CPU $wrk_cpu is available: wrk, decisiond and Redis share it, so the figures understate all"
 fi
-
-# --- free ports ---------------------------------------------------------------------
-
-# As load.sh: below the kernel's ephemeral range, nothing listening, not handed out here.
-used_ports=" "
-port=""
-next_free_port() {
-  for _ in $(seq 200); do
-    port=$((20000 + RANDOM % 12000))
-    [[ "$used_ports" == *" $port "* ]] && continue
-    if ! (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then
-      used_ports+="$port "
-      return 0
-    fi
-  done
-  die "no free TCP port found on 127.0.0.1"
-}
 
 # --- the Redis Cluster ----------------------------------------------------------------
 
@@ -213,35 +153,12 @@ echo "redis:  cluster of $REDIS_NODES nodes (3 primaries ${primary_ports[*]}, on
 
 # --- the two decisionds ---------------------------------------------------------------
 
-# DECISIOND_<FLAG> variables in the caller's environment would set decisiond's flags.
-env_unset=()
-while IFS= read -r name; do
-  [[ "$name" == DECISIOND_* ]] && env_unset+=(-u "$name")
-done < <(compgen -e)
-
 declare -A public_url admin_url
 for store in "${STORES[@]}"; do
-  next_free_port
-  public_port=$port
-  next_free_port
-  admin_port=$port
   mkdir "$tmp/state-$store"
   store_args=()
   [[ "$store" == embedded ]] || store_args=(--caps-store="$seed_url")
-  taskset -c "$server_cpu" env "${env_unset[@]}" "$DECISIOND" --cores=1 --pin --seed="$SEED" \
-    --listen="127.0.0.1:$public_port" --admin-listen="127.0.0.1:$admin_port" \
-    --state-dir="$tmp/state-$store" "${store_args[@]}" >"$tmp/decisiond-$store.log" 2>&1 &
-  decisiond_pid[$store]=$!
-  public_url[$store]="http://127.0.0.1:$public_port/v1/decision"
-  admin_url[$store]="http://127.0.0.1:$admin_port"
-  for _ in $(seq 100); do
-    kill -0 "${decisiond_pid[$store]}" 2>/dev/null \
-      || { cat "$tmp/decisiond-$store.log" >&2; die "decisiond ($store) exited before serving; its log is above"; }
-    curl --noproxy '*' -s -o /dev/null --max-time 1 "${admin_url[$store]}/healthz" && continue 2
-    sleep 0.1
-  done
-  cat "$tmp/decisiond-$store.log" >&2
-  die "decisiond ($store) did not answer ${admin_url[$store]}/healthz within 10 s; its log is above"
+  start_decisiond "$store" "$tmp/state-$store" "${store_args[@]}"
 done
 # The cluster store connects after start: wait until it reports the cluster up.
 for _ in $(seq 100); do
@@ -255,9 +172,7 @@ echo "server: decisiond --cores=1 --pin --seed=$SEED, demo catalog; embedded, an
 
 # --- the requests -------------------------------------------------------------------
 
-DECISION_BODY="$DECISION_BODY" awk -v users="$USERS" 'BEGIN {
-  for (i = 1; i <= users; i++) { b = ENVIRON["DECISION_BODY"]; gsub(/@USER@/, "u" i, b); print b } }' \
-  >"$tmp/bodies.txt"
+write_bodies "$tmp/bodies.txt"
 curl_request=(-X POST -H 'Content-Type: application/json')
 [[ -z "$DECISION_VERSION" ]] || curl_request+=(-H "X-Decision-Version: $DECISION_VERSION")
 [[ -z "$ACCEPT_LANGUAGE" ]] || curl_request+=(-H "Accept-Language: $ACCEPT_LANGUAGE")
@@ -272,13 +187,6 @@ echo "  user 1's ads: $(ads_of "$tmp/sample-embedded.body") (embedded), $(ads_of
 
 # --- measuring ------------------------------------------------------------------------
 
-# Latencies as wrk prints them (812.00us, 1.23ms, 2.00s), in microseconds.
-to_us() {
-  awk -v v="$1" 'BEGIN { n = v + 0; unit = v; sub(/^[0-9.]+/, "", unit)
-    f = (unit == "us") ? 1 : (unit == "ms") ? 1e3 : (unit == "s") ? 1e6 : 0; printf "%.0f", n * f }'
-}
-# CPU time a process has used, every thread included, in clock ticks (utime + stime).
-process_ticks() { sed 's/^.*) //' "/proc/$1/stat" | awk '{print $12 + $13}'; }
 redis_ticks() {
   local pid sum=0
   for pid in "${redis_pids[@]}"; do sum=$((sum + $(process_ticks "$pid"))); done
@@ -306,21 +214,6 @@ not_2xx_detail() {  # before after
          shed += (file == 1 ? -$NF : $NF) }
        END { for (st in n) if (n[st]) out = out sprintf("status %s: %d, ", st, n[st]); printf "%sshed: %d", out, shed }' "$1" "$2"
 }
-run_wrk() {  # output duration script args...
-  local out=$1 duration=$2 rc=0
-  shift 2
-  taskset -c "$wrk_cpu" wrk -t1 -c"$CONNECTIONS" -d"$duration" --latency -s "$@" >"$out" 2>&1 &
-  wrk_pid=$!
-  wait "$wrk_pid" || rc=$?
-  wrk_pid=""
-  ((rc == 0)) || { cat "$out" >&2; die "wrk failed (status $rc)"; }
-}
-# "busy total" ticks of one CPU since boot, from /proc/stat (idle and iowait are not busy).
-cpu_ticks() { awk -v cpu="cpu$1" '$1 == cpu { t = 0; for (i = 2; i <= NF; i++) t += $i; print t - $5 - $6, t }' /proc/stat; }
-busy_pct() {  # "busy total" before, after
-  awk -v a="$1" -v b="$2" 'BEGIN { split(a, x, " "); split(b, y, " "); d = y[2] - x[2]
-    if (d <= 0) print "n/a"; else printf "%.0f", 100 * (y[1] - x[1]) / d }'
-}
 hz=$(getconf CLK_TCK)
 lua_args=(-- "$tmp/bodies.txt" "$DECISION_VERSION" "$ACCEPT_LANGUAGE")
 
@@ -329,7 +222,7 @@ if [[ -n "$FILL" && "$FILL" != 0 ]]; then
   echo "fill: $FILL of decisions each followed by its impression calls (perf/mixed.lua) per store, uncounted,"
   echo "  so that the rounds read users with cap state"
   for store in "${STORES[@]}"; do
-    run_wrk "$tmp/fill-$store.txt" "$FILL" "$SCRIPT_DIR/mixed.lua" "${public_url[$store]}" "${lua_args[@]}" mixed
+    run_wrk_lua "$tmp/fill-$store.txt" "$FILL" "$SCRIPT_DIR/mixed.lua" "${public_url[$store]}" "${lua_args[@]}" mixed
   done
   # The cluster store applies impressions after answering 204: let the last ones land.
   sleep 1
@@ -365,7 +258,7 @@ for ((round = 1; round <= ROUNDS; round++)); do
     wrk_cpu0=$(cpu_ticks "$wrk_cpu")
     server_cpu0=$(cpu_ticks "$server_cpu")
     start_ns=$(date +%s%N)
-    run_wrk "$out" "$DURATION" "$SCRIPT_DIR/decision.lua" "${public_url[$store]}" "${lua_args[@]}"
+    run_wrk_lua "$out" "$DURATION" "$SCRIPT_DIR/decision.lua" "${public_url[$store]}" "${lua_args[@]}"
     end_ns=$(date +%s%N)
     t1=$(process_ticks "$pid")
     wrk_cpu_busy=$(busy_pct "$wrk_cpu0" "$(cpu_ticks "$wrk_cpu")")
@@ -389,9 +282,7 @@ for ((round = 1; round <= ROUNDS; round++)); do
     p99[$store,$round]=$(to_us "$(awk '$1 == "99%" {print $2}' "$out")")
     unavailable=$((u1 - u0))
     total_unavailable=$((total_unavailable + unavailable))
-    errors=$(grep -m1 'Socket errors:' "$out" | sed 's/^[[:space:]]*Socket errors:[[:space:]]*/socket errors: /' || true)
-    non2xx=$(awk -F': *' '/Non-2xx or 3xx responses/ {print $2}' "$out")
-    [[ -z "$non2xx" ]] || errors+="${errors:+; }status >= 400 (wrk): $non2xx"
+    errors=$(wrk_errors "$out")
     ((bad1 - bad0 == 0)) || errors+="${errors:+; }not 2xx (decisiond's count): $((bad1 - bad0)), $(not_2xx_detail "$tmp/metrics-0.txt" "$tmp/metrics-1.txt")"
     awk -v x="${rt[$store,$round]}" 'BEGIN { exit !(x > 1) }' \
       && errors+="${errors:+; }${rt[$store,$round]} store round trips per decision (at most 1 by docs/cluster.md)"
@@ -404,14 +295,6 @@ done
 
 # --- summary --------------------------------------------------------------------------
 
-median() { printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END {
-  if (NR % 2) printf "%.2f", v[(NR + 1) / 2]; else printf "%.2f", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
-med_of() {  # array store
-  local -n table=$1
-  local r values=()
-  for ((r = 1; r <= ROUNDS; r++)); do values+=("${table[$2,$r]}"); done
-  median "${values[@]}"
-}
 declare -A m_rate m_p50 m_p99 m_srv m_redis m_rt
 echo
 echo "summary (median of $ROUNDS rounds)"

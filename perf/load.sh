@@ -12,7 +12,7 @@
 #   CONNECTIONS   wrk -c                                     (64)
 #   WARMUP        wrk -d of one uncounted run per server     (1s; 0 skips it)
 #   SEED          decisiond --seed                           (1)
-#   TARGET        decision, video, vast, tracking, mixed, cluster or healthz (decision)
+#   TARGET        decision, video, vast, tracking, mixed, cluster, events-sink or healthz (decision)
 # With TARGET=decision: POST /v1/decision on the public plane, through perf/decision.lua.
 #   DECISION_BODY     the request body; each @USER@ in it becomes u1, u2, ... u$USERS
 #                     ({"placements":[{"key":"home_top","count":2}],"user":{"id":"@USER@"}})
@@ -62,6 +62,12 @@
 #   round trips per decision, decisions made without capped ads, the Redis processes' CPU
 #   per decision; then cluster/embedded CPU and the latency the store adds, and the
 #   primaries' INFO commandstats. Redis runs on the CPUs left (on 2 CPUs: wrk's).
+# With TARGET=events-sink: perf/events_sink_load.sh runs instead (its header has the
+#   details). One decisiond without a sink and one with --events-sink to a local nats-server
+#   (JetStream, --events-replicas=1), in alternating rounds of perf/decision.lua: decisions/s,
+#   decisiond's CPU per decision with every thread and without the shipper's, the shipper's
+#   CPU per line, the lag; then a third decisiond ships a copy of the first one's log with
+#   nothing else to do: lines/s against the lines one core generated per second.
 # With TARGET=healthz: GET, no body, no script.
 #   TARGET_PLANE  which decisiond listener: admin or public  (admin)
 #   TARGET_PATH   the request path; any GET with a fixed reply will do (/healthz)
@@ -101,8 +107,10 @@
 # would set its flags).
 set -euo pipefail
 
-# TARGET=cluster is another script's, with the same conventions (the environment passes on).
+# TARGET=cluster and TARGET=events-sink are other scripts', with the same conventions (the
+# environment passes on).
 [[ "${TARGET:-}" != cluster ]] || exec "$(dirname "${BASH_SOURCE[0]}")/cluster_load.sh"
+[[ "${TARGET:-}" != events-sink ]] || exec "$(dirname "${BASH_SOURCE[0]}")/events_sink_load.sh"
 
 DECISIOND=${DECISIOND:-build/decisiond}
 ROUNDS=${ROUNDS:-3}
@@ -123,6 +131,8 @@ die() {
   echo "load.sh: $*" >&2
   exit 1
 }
+LOAD_SCRIPT=load.sh
+source "$SCRIPT_DIR/load_common.sh"
 
 [[ -x "$DECISIOND" ]] || die "no decisiond at '$DECISIOND': run \`make build\` first (or set DECISIOND)"
 [[ -x "$NGINX" ]] || die "no $NGINX: run tools/install-deps (package nginx-light)"
@@ -201,7 +211,7 @@ case "$TARGET" in
     TARGET_PLANE=${TARGET_PLANE:-admin}
     TARGET_PATH=${TARGET_PATH:-/healthz}
     ;;
-  *) die "TARGET must be decision, video, vast, tracking, mixed, cluster or healthz, not '$TARGET'" ;;
+  *) die "TARGET must be decision, video, vast, tracking, mixed, cluster, events-sink or healthz, not '$TARGET'" ;;
 esac
 [[ "$TARGET_PATH" == /* ]] || die "TARGET_PATH must start with '/', not '$TARGET_PATH'"
 case "$TARGET_PLANE" in
@@ -216,22 +226,6 @@ decisiond_pid=""
 nginx_pid=""
 wrk_pid=""
 
-stop_process() {  # pid name
-  local pid=$1 waited=0
-  [[ -n "$pid" ]] && kill -0 "$pid" 2>/dev/null || return 0
-  kill -TERM "$pid" 2>/dev/null || true
-  # decisiond drains for up to --drain-timeout (5 s); wait a little longer, then insist.
-  while kill -0 "$pid" 2>/dev/null && ((waited < 70)); do
-    sleep 0.1
-    waited=$((waited + 1))
-  done
-  if kill -0 "$pid" 2>/dev/null; then
-    echo "load.sh: $2 (pid $pid) ignored SIGTERM for 7 s; killing it" >&2
-    kill -KILL "$pid" 2>/dev/null || true
-  fi
-  wait "$pid" 2>/dev/null || true
-}
-
 cleanup() {
   trap - EXIT INT TERM
   stop_process "$wrk_pid" wrk
@@ -245,22 +239,9 @@ trap 'exit 143' TERM
 
 # --- the machine --------------------------------------------------------------------
 
-echo "kernel: $(uname -srm)"
-echo "cpu:    $(grep -m1 '^model name' /proc/cpuinfo | sed 's/^model name[[:space:]]*:[[:space:]]*//')"
-echo "load:   $(cut -d' ' -f1-3 /proc/loadavg) (1, 5, 15 min) before the run"
-echo "tools:  $(wrk -v 2>&1 | head -n1 | awk '{print $1, $2}'), $("$NGINX" -v 2>&1 | sed 's/^nginx version: //')"
+print_machine "$(wrk -v 2>&1 | head -n1 | awk '{print $1, $2}'), $("$NGINX" -v 2>&1 | sed 's/^nginx version: //')"
 
-# The CPUs this shell may use, expanded from taskset's list ("0-3,6").
-allowed_cpus=()
-cpu_list=$(taskset -pc $$ | sed 's/.*: //')
-IFS=, read -ra ranges <<<"$cpu_list"
-for range in "${ranges[@]}"; do
-  if [[ "$range" == *-* ]]; then
-    for ((c = ${range%-*}; c <= ${range#*-}; c++)); do allowed_cpus+=("$c"); done
-  else
-    allowed_cpus+=("$range")
-  fi
-done
+list_allowed_cpus
 wrk_cpu=${allowed_cpus[0]}
 if ((${#allowed_cpus[@]} >= 2)); then
   server_cpu=${allowed_cpus[1]}
@@ -270,25 +251,6 @@ else
   echo "cpus:   only CPU $wrk_cpu is available: wrk and the server share it, so the figures" \
     "understate both servers"
 fi
-
-# --- free ports ---------------------------------------------------------------------
-
-# Sets port to one below the kernel's ephemeral range (so wrk's own connections never
-# take it) on which nothing listens and which this script has not handed out. A bind race
-# remains; the server then fails to start and says so.
-used_ports=" "
-port=""
-next_free_port() {
-  for _ in $(seq 200); do
-    port=$((20000 + RANDOM % 12000))
-    [[ "$used_ports" == *" $port "* ]] && continue
-    if ! (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then
-      used_ports+="$port "
-      return 0
-    fi
-  done
-  die "no free TCP port found on 127.0.0.1"
-}
 
 # Polls url until it answers or pid exits; 10 s at most.
 wait_until_serving() {  # name pid url log
@@ -353,13 +315,6 @@ if [[ "$TARGET_METHOD" == POST ]]; then
   wrk_script_args=(-- "$tmp/bodies.txt" "$DECISION_VERSION" "$ACCEPT_LANGUAGE")
 fi
 body_of_user() { sed -n "${1}p" "$tmp/bodies.txt"; }
-
-# wrk prints latencies as 812.00us, 1.23ms, 2.00s; in microseconds (to_us, below, is the
-# same; this one is needed before it).
-to_us_early() {
-  awk -v v="$1" 'BEGIN { n = v + 0; unit = v; sub(/^[0-9.]+/, "", unit)
-    f = (unit == "us") ? 1 : (unit == "ms") ? 1e3 : (unit == "s") ? 1e6 : 0; printf "%.0f", n * f }'
-}
 
 # --- TARGET=tracking: fresh tokens, one file per decisiond run -------------------------
 
@@ -444,8 +399,8 @@ if [[ "$TARGET" == mixed ]]; then
       rate=$(awk -v n="$((d1 - d0))" -v s="$seconds" 'BEGIN { printf "%.0f", n / s }')
       irate=$(awk -v n="$((i1 - i0))" -v s="$seconds" 'BEGIN { printf "%.0f", n / s }')
       mixed_rate[$kind,$round]=$rate
-      p50=$(to_us_early "$(awk '$1 == "50%" {print $2}' "$tmp/wrk-mixed-$kind-$round.txt")")
-      p99=$(to_us_early "$(awk '$1 == "99%" {print $2}' "$tmp/wrk-mixed-$kind-$round.txt")")
+      p50=$(to_us "$(awk '$1 == "50%" {print $2}' "$tmp/wrk-mixed-$kind-$round.txt")")
+      p99=$(to_us "$(awk '$1 == "99%" {print $2}' "$tmp/wrk-mixed-$kind-$round.txt")")
       non2xx=$(awk -F': *' '/Non-2xx or 3xx responses/ {print $2}' "$tmp/wrk-mixed-$kind-$round.txt")
       ((bad1 - bad0 == 0)) || non2xx="${non2xx:-0} (wrk), $((bad1 - bad0)) not 2xx (decisiond's count)"
       us_per=$(awk -v t="$((ticks1 - ticks0))" -v hz="$(getconf CLK_TCK)" -v n="$((d1 - d0))" \
@@ -623,14 +578,6 @@ echo "nginx reply:     $(reply_sizes "$tmp/nginx.head" "$tmp/nginx.body"); $(hea
 # --- wrk ----------------------------------------------------------------------------
 
 # wrk prints latencies as 812.00us, 1.23ms, 2.00s or 1.50m; in microseconds.
-to_us() {
-  awk -v v="$1" 'BEGIN {
-    n = v + 0; unit = v; sub(/^[0-9.]+/, "", unit)
-    if (unit == "us") f = 1; else if (unit == "ms") f = 1e3; else if (unit == "s") f = 1e6
-    else if (unit == "m") f = 6e7; else if (unit == "h") f = 3.6e9; else { print "nan"; exit }
-    printf "%.0f", n * f
-  }'
-}
 
 run_wrk() {  # url duration output
   taskset -c "$wrk_cpu" wrk -t1 -c"$CONNECTIONS" -d"$2" --latency "${wrk_script[@]}" "$1" \
@@ -678,15 +625,8 @@ duplicates_measured=0
 
 # CPU time a process has used, every thread included, in clock ticks. The fields after
 # the command name (which is in parentheses); utime and stime are the 14th and 15th.
-process_ticks() { sed 's/^.*) //' "/proc/$1/stat" | awk '{print $12 + $13}'; }
 # "busy total" ticks of one CPU since boot, from /proc/stat (idle and iowait are not busy).
-cpu_ticks() { awk -v cpu="cpu$1" '$1 == cpu { t = 0; for (i = 2; i <= NF; i++) t += $i; print t - $5 - $6, t }' /proc/stat; }
 clock_ticks_per_s=$(getconf CLK_TCK)
-busy_pct() {  # "busy total" before, after
-  awk -v a="$1" -v b="$2" 'BEGIN {
-    split(a, x, " "); split(b, y, " "); d = y[2] - x[2]
-    if (d <= 0) print "n/a"; else printf "%.0f", 100 * (y[1] - x[1]) / d }'
-}
 
 measure() {  # server round
   local server=$1 round=$2 url out pid
@@ -787,8 +727,6 @@ for ((round = 1; round <= ROUNDS; round++)); do
   done
 done
 
-median() { printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END {
-  if (NR % 2) printf "%.2f", v[(NR + 1) / 2]; else printf "%.2f", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 values() {  # array server
   local -n table=$1
   local r

@@ -16,6 +16,7 @@
 #include "tests/integration/json_body.h"
 #include "tests/integration/metrics_scrape.h"
 #include "tests/integration/metrics_text.h"
+#include "tests/integration/promtool_check.h"
 #include "tests/integration/server_process.h"
 #include "tests/integration/state_dir_waits.h"
 #include "tests/integration/test_catalog.h"
@@ -23,25 +24,6 @@
 
 namespace integration {
 namespace {
-
-struct PromtoolRun {
-  int exit_code = -1;
-  std::string output;  // stdout and stderr
-};
-
-// promtool (Debian package prometheus, installed by tools/install-deps) on the page.
-PromtoolRun promtool_check(const std::string& page) {
-  const TempFile file("metrics.txt", page);
-  PromtoolRun run;
-  FILE* pipe = ::popen(("promtool check metrics < '" + file.path() + "' 2>&1").c_str(), "r");
-  if (pipe == nullptr) return run;
-  char buffer[4096];
-  size_t n;
-  while ((n = std::fread(buffer, 1, sizeof(buffer), pipe)) > 0) run.output.append(buffer, n);
-  const int status = ::pclose(pipe);
-  run.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return run;
-}
 
 #define EXPECT_PROMTOOL_PASSES(page)                                                                    \
   do {                                                                                                  \

@@ -22,6 +22,8 @@ constexpr int64_t kRetentionIntervalMs = 60'000;
 constexpr int64_t kAnswerCheckIntervalMs = 500;
 constexpr int64_t kRetryFirstMs = 250;          // after a failure, publishing again waits, doubling
 constexpr int64_t kRetryMaxMs = 5000;
+constexpr size_t kAnswersPerTake = 8192;        // answers taken at once, between publish passes
+constexpr std::chrono::microseconds kAnswerWaitStep{500};  // a full window looks for its batch of answers
 
 int64_t wall_ms() {
   return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
@@ -51,22 +53,25 @@ void EventShipper::stop(std::chrono::milliseconds last_effort) {
     std::lock_guard lock(mutex_);
     stop_ = true;
     stop_deadline_ = std::chrono::steady_clock::now() + last_effort;
-    wake_.notify_one();
   }
+  wake_.notify_one();
   if (thread_.joinable()) thread_.join();
 }
 
 void EventShipper::acknowledged(uint64_t token, uint64_t stream_seq, bool duplicate) {
-  complete({token, stream_seq, true, duplicate}, {});
+  const size_t index = static_cast<size_t>(token >> kSeqBits);
+  if (index >= logs_.size()) return;
+  floor_now_ = std::max(floor_now_, stream_seq);
+  if (!logs_[index]->window().acknowledge(token & kSeqMask)) return;
+  answered_ = true;
+  if (duplicate) counters_.duplicates.add();
 }
 
-void EventShipper::refused(uint64_t token, std::string_view why) { complete({token, 0, false, false}, why); }
+void EventShipper::refused(uint64_t, std::string_view why) { refused_one(why); }
 
-void EventShipper::complete(const Completion& completion, std::string_view why) {
-  std::lock_guard lock(mutex_);
-  completions_.push_back(completion);
-  if (!why.empty() && refusal_.empty()) refusal_ = why;
-  if (waiting_) wake_.notify_one();
+void EventShipper::refused_one(std::string_view why) {
+  counters_.publish_errors.add();
+  if (refusal_.empty()) refusal_ = why;
 }
 
 void EventShipper::run() {
@@ -77,7 +82,7 @@ void EventShipper::run() {
     wait();
   }
   const int64_t now = wall_ms();
-  take_completions(now);
+  take_answers(now, std::chrono::milliseconds(0));
   save_checkpoints(now);
   measure();
   link_.close();
@@ -85,7 +90,7 @@ void EventShipper::run() {
 
 void EventShipper::turn(int64_t now_ms) {
   ready_ = link_.ready(now_ms);
-  take_completions(now_ms);
+  take_answers(now_ms, std::chrono::milliseconds(0));
   if (ready_) {
     floor_now_ = std::max(floor_now_, link_.stream_last_seq_at_setup());
     if (link_.epoch() != epoch_) {
@@ -113,13 +118,22 @@ void EventShipper::turn(int64_t now_ms) {
 }
 
 void EventShipper::wait() {
+  // More to read and room for it: no wait.
+  if (ready_ && !room_full_ && !blocked_ && !exhausted_ && !start_again_ && !read_back_) return;
+  // The window full: until a batch of answers has come (or a poll), then they are taken at
+  // once. Waking for each answer would cost the shipper a wake-up and a pass per line.
+  if (ready_ && room_full_ && link_.has_publisher()) {
+    const size_t batch = std::max<size_t>(1, settings_.max_unacknowledged / kRefillFraction);
+    const auto until = std::chrono::steady_clock::now() + std::chrono::milliseconds(kPollMs);
+    while (link_.publisher().answers_waiting() < batch && std::chrono::steady_clock::now() < until) {
+      std::this_thread::sleep_for(kAnswerWaitStep);
+    }
+    take_answers(wall_ms(), std::chrono::milliseconds(0));
+    return;
+  }
   std::unique_lock lock(mutex_);
-  // More to read and room for it: no wait. Else until an answer makes room, or a poll.
-  if (ready_ && !room_full_ && !exhausted_ && !start_again_ && !read_back_) return;
-  if (room_full_ && !completions_.empty()) return;
-  waiting_ = room_full_ || stop_;
-  wake_.wait_for(lock, std::chrono::milliseconds(kPollMs), [this] { return waiting_ && !completions_.empty(); });
-  waiting_ = false;
+  wake_.wait_for(lock, std::chrono::milliseconds(kPollMs), [this] { return stop_ && !stop_seen_; });
+  stop_seen_ = stop_;
 }
 
 bool EventShipper::finished() const {
@@ -144,36 +158,17 @@ void EventShipper::discover_logs() {
   }
 }
 
-void EventShipper::take_completions(int64_t now_ms) {
-  std::string refusal;
-  {
-    std::lock_guard lock(mutex_);
-    taken_.swap(completions_);
-    refusal.swap(refusal_);
-  }
-  bool refused = false;
-  bool acknowledged = false;
-  for (const Completion& c : taken_) {
-    const size_t index = static_cast<size_t>(c.token >> kSeqBits);
-    if (index >= logs_.size()) continue;
-    if (!c.acknowledged) {
-      counters_.publish_errors.add();
-      refused = true;
-      continue;
-    }
-    floor_now_ = std::max(floor_now_, c.stream_seq);
-    if (logs_[index]->window().acknowledge(c.token & kSeqMask)) {
-      acknowledged = true;
-      if (c.duplicate) counters_.duplicates.add();
-    }
-  }
-  taken_.clear();
-  for (const auto& log : logs_) counters_of(*log).lines_shipped.add(log->window().advance().lines);
-  if (refused) {
+void EventShipper::take_answers(int64_t now_ms, std::chrono::milliseconds wait) {
+  if (!link_.has_publisher()) return;
+  refusal_.clear();
+  answered_ = false;
+  link_.publisher().take_answers(wait, kAnswersPerTake);
+  for (const auto& log : logs_) advance(*log);
+  if (!refusal_.empty()) {
     // No responders: no stream stores the subject (deleted?) or it has no leader: look again.
-    if (refusal.find("no responders") != std::string::npos) link_.recheck_stream();
-    fail(now_ms, refusal);
-  } else if (acknowledged && failing_) {
+    if (refusal_.find("no responders") != std::string::npos) link_.recheck_stream();
+    fail(now_ms, refusal_);
+  } else if (answered_ && failing_) {
     failing_ = false;
     retry_ms_ = 0;
     say("publishing again: the stream acknowledges");

@@ -21,6 +21,7 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <string_view>
 #include <thread>
 #include <vector>
 
@@ -71,25 +72,20 @@ class EventShipper final : private nats_jetstream::PublishListener {
   // A token is the log's index (16 bits) above the line's seq (48 bits).
   static constexpr int kSeqBits = 48;
   static constexpr uint64_t kSeqMask = (uint64_t{1} << kSeqBits) - 1;
+  // A full window takes new lines again once this fraction of it is free.
+  static constexpr uint64_t kRefillFraction = 16;
 
-  struct Completion {
-    uint64_t token = 0;
-    uint64_t stream_seq = 0;
-    bool acknowledged = false;
-    bool duplicate = false;
-  };
-
-  // nats_jetstream::PublishListener, on the library's thread.
+  // nats_jetstream::PublishListener, during take_answers on the thread.
   void acknowledged(uint64_t token, uint64_t stream_seq, bool duplicate) override;
   void refused(uint64_t token, std::string_view why) override;
-  void complete(const Completion& completion, std::string_view why);
+  void refused_one(std::string_view why) override;
 
   void run();
   void turn(int64_t now_ms);
   void wait();
   bool finished() const;
   void discover_logs();
-  void take_completions(int64_t now_ms);
+  void take_answers(int64_t now_ms, std::chrono::milliseconds wait);
   void check_answers(int64_t now_ms);
   void fail(int64_t now_ms, const std::string& why);
   void start_again();
@@ -110,25 +106,26 @@ class EventShipper final : private nats_jetstream::PublishListener {
   SinkLink link_;
   std::vector<std::unique_ptr<ShippedLog>> logs_;  // by index in tokens; only ever appended
 
-  mutable std::mutex mutex_;  // the completions, stop_, waiting_
+  mutable std::mutex mutex_;  // stop_ and its deadline
   std::condition_variable wake_;
-  std::vector<Completion> completions_;
-  std::string refusal_;  // the first refusal's reason since the last turn
-  bool waiting_ = false; // the thread waits for room: an answer wakes it
   bool stop_ = false;
+  bool stop_seen_ = false;
   std::chrono::steady_clock::time_point stop_deadline_;
 
   // The thread's own.
   std::thread thread_;
-  std::vector<Completion> taken_;
+  std::string refusal_;     // the first refusal's reason among the answers just taken
+  bool answered_ = false;   // an acknowledgement among them
   std::string id_;          // a message id being formatted
   std::string line_;        // a line read again
   uint64_t floor_now_ = 0;  // highest stream sequence acknowledged (or the stream's last at set-up)
+  uint64_t held_lines_ = 0; // in every window: bounded by max_unacknowledged
   uint64_t epoch_ = 0;      // the link's, last seen
   bool failing_ = false;    // since the last refusal or timeout, no acknowledgement yet
   bool start_again_ = false;
   bool read_back_ = false;
   bool room_full_ = false;  // the last publish pass stopped at the bound
+  bool refilling_ = false;  // the window was full: new lines wait until a batch of room is free
   bool exhausted_ = false;  // the last publish pass found nothing more to read
   int64_t retry_at_ms_ = 0;
   int64_t retry_ms_ = 0;

@@ -52,27 +52,19 @@ void EventShipper::read_back(int64_t now_ms) {
 void EventShipper::publish(int64_t now_ms) {
   room_full_ = false;
   blocked_ = false;
-  exhausted_ = true;
   bool more = true;
-  while (more && !blocked_) {
+  while (more && !blocked_ && !room_full_) {
     more = false;
-    for (size_t i = 0; i < logs_.size() && !blocked_; ++i) {
-      size_t held = 0;
-      for (const auto& log : logs_) held += log->window().size();
-      if (held >= settings_.max_unacknowledged || !link_.publisher().has_room()) {
-        room_full_ = true;
-        exhausted_ = false;
-        return;
-      }
-      const uint32_t budget = static_cast<uint32_t>(std::min<size_t>(kLinesPerLogTurn, settings_.max_unacknowledged - held));
-      if (publish_log(i, budget, now_ms) == budget) more = true;
+    for (size_t i = 0; i < logs_.size() && !blocked_ && !room_full_; ++i) {
+      if (publish_log(i, kLinesPerLogTurn, now_ms) == kLinesPerLogTurn) more = true;
     }
   }
-  if (more || blocked_) exhausted_ = false;
+  exhausted_ = !more && !blocked_ && !room_full_;
 }
 
-// Lines of log index taken into its window: published, published again, or found in the
-// stream already.
+// Lines of log index published (again) or taken into its window as found in the stream.
+// Lines to publish again go first and need only room in the publisher; a new line needs
+// room in the node's window too.
 uint32_t EventShipper::publish_log(size_t index, uint32_t budget, int64_t now_ms) {
   ShippedLog& log = *logs_[index];
   if (!log.has_checkpoint()) {  // on disk before the first publish: none means none published
@@ -83,7 +75,7 @@ uint32_t EventShipper::publish_log(size_t index, uint32_t budget, int64_t now_ms
     }
   }
   uint32_t taken = 0;
-  while (taken < budget && !blocked_) {
+  while (taken < budget && !blocked_ && !room_full_) {
     if (ShipWindow::Line* again = log.window().next_to_publish()) {
       if (!log.read_line(*again, line_)) {
         counters_.log_errors.add();
@@ -96,6 +88,14 @@ uint32_t EventShipper::publish_log(size_t index, uint32_t budget, int64_t now_ms
       ++taken;
       continue;
     }
+    // A full window takes new lines again once a batch of room is free: one wake-up and
+    // one pass per batch of answers, not per answer.
+    if (held_lines_ >= settings_.max_unacknowledged) refilling_ = true;
+    if (refilling_ && held_lines_ + settings_.max_unacknowledged / kRefillFraction > settings_.max_unacknowledged) {
+      room_full_ = true;
+      return taken;
+    }
+    refilling_ = false;
     const std::optional<ShippableLine> line = log.cursor().next(now_ms);
     if (!line) {
       if (!log.cursor().error().empty()) {
@@ -106,6 +106,7 @@ uint32_t EventShipper::publish_log(size_t index, uint32_t budget, int64_t now_ms
     }
     const bool in_stream = log.take_in_stream(line->seq);
     log.window().add(*line, floor_now_, now_ms, in_stream);
+    ++held_lines_;
     ++taken;
     if (in_stream) {
       advance(log);
@@ -123,10 +124,16 @@ bool EventShipper::publish_line(size_t index, uint64_t seq, std::string_view byt
   const absl::Status published =
       link_.publisher().publish(subject_.c_str(), id_.c_str(), bytes, (uint64_t{index} << kSeqBits) | seq);
   if (published.ok()) return true;
-  blocked_ = true;  // the window is full, or the library refuses: the line waits for the next pass
+  // Every slot awaits an answer (room comes with the answers), or the library refuses (a
+  // closed connection, a full reconnect buffer): the line waits for a later pass.
+  (absl::IsResourceExhausted(published) ? room_full_ : blocked_) = true;
   return false;
 }
 
-void EventShipper::advance(ShippedLog& log) { counters_of(log).lines_shipped.add(log.window().advance().lines); }
+void EventShipper::advance(ShippedLog& log) {
+  const uint64_t done = log.window().advance().lines;
+  held_lines_ -= done;
+  counters_of(log).lines_shipped.add(done);
+}
 
 }  // namespace tracking::event_shipping

@@ -75,7 +75,7 @@ std::optional<int64_t> LogCursor::peek_time_ms() {
     if (parse_line_head(rest.substr(0, line_feed), seq, time_ms)) return time_ms;
     return std::nullopt;
   }
-  if (fd_ < 0) return std::nullopt;
+  if (fd_ < 0 && !open_file()) return std::nullopt;
   char head[kHeadBytes];
   const ssize_t n = ::pread(fd_, head, sizeof(head), static_cast<off_t>(read_offset_ + parsed_));
   if (n <= 0 || !parse_line_head(std::string_view(head, static_cast<size_t>(n)), seq, time_ms)) return std::nullopt;

@@ -55,7 +55,7 @@ absl::StatusOr<std::optional<ShipCheckpoint>> read_checkpoint(const std::string&
   int used = 0;
   if (std::sscanf(text, "next_seq=%llu file=%llu offset=%llu stream_floor=%llu\n%n", &next, &file, &offset, &floor,
                   &used) != 4 ||
-      used != n) {
+      used != n || text[n - 1] != '\n') {
     return absl::DataLossError(absl::StrCat(path, " is not a shipping checkpoint"));
   }
   c.next_seq = next;

@@ -6,6 +6,10 @@
 
 namespace tracking::event_shipping {
 
+namespace {
+constexpr int64_t kLeaderWaitMs = 100;  // a new stream's leader is elected in about a second
+}  // namespace
+
 SinkLink::SinkLink(SinkSettings settings, nats_jetstream::PublishListener& listener, ShipperCounters& counters)
     : settings_(std::move(settings)), listener_(listener), counters_(counters) {}
 
@@ -44,7 +48,9 @@ void SinkLink::open(int64_t now_ms) {
   absl::StatusOr<std::unique_ptr<nats_jetstream::JetStreamConnection>> opened =
       nats_jetstream::JetStreamConnection::open(settings_.connection);
   if (!opened.ok()) {
-    set_connection_state(SinkConnectionState::kClosed, std::string(opened.status().message()));
+    set_connection_state(absl::IsPermissionDenied(opened.status()) ? SinkConnectionState::kCredentialsRefused
+                                                                     : SinkConnectionState::kClosed,
+                         std::string(opened.status().message()));
     return;
   }
   connection_ = *std::move(opened);
@@ -63,7 +69,10 @@ void SinkLink::watch_connection(int64_t now_ms) {
   const std::string servers = nats_jetstream::describe(settings_.connection.servers);
   switch (connection_->state()) {
     case ConnectionState::kConnecting:
-      set_connection_state(SinkConnectionState::kConnecting, servers);
+      // Opened again after it closed: still closed (or refused) until it connects.
+      if (said_state_ != SinkConnectionState::kClosed && said_state_ != SinkConnectionState::kCredentialsRefused) {
+        set_connection_state(SinkConnectionState::kConnecting, servers);
+      }
       return;
     case ConnectionState::kConnected:
       set_connection_state(SinkConnectionState::kConnected, servers);
@@ -97,9 +106,14 @@ bool SinkLink::set_up_stream(int64_t now_ms) {
                                                             "again every ", settings_.setup_retry_ms / 1000, "s"));
     return false;
   }
-  const absl::StatusOr<uint64_t> last = nats_jetstream::stream_last_sequence(jetstream_.get(), spec.name);
-  if (!last.ok()) return false;
-  stream_last_seq_ = *last;
+  // A stream just created (or one whose leader went) answers no publish until it has a
+  // leader: asked again shortly rather than published to and counted as refusals.
+  const absl::StatusOr<nats_jetstream::StreamStatus> status = nats_jetstream::stream_status(jetstream_.get(), spec.name);
+  if (!status.ok() || !status->has_leader) {
+    setup_at_ms_ = now_ms + kLeaderWaitMs;
+    return false;
+  }
+  stream_last_seq_ = status->last_sequence;
   stream_ok_ = true;
   if (setup->created) {
     set_stream_state(SinkStreamState::kCreated,
@@ -117,9 +131,13 @@ bool SinkLink::set_up_stream(int64_t now_ms) {
 
 void SinkLink::set_connection_state(SinkConnectionState state, const std::string& detail) {
   counters_.connection_state.set(static_cast<uint64_t>(state));
-  if (said_connection_ && state == said_state_) return;
+  // Each change said once: a reopen that fails as the last one did says nothing new.
+  if (said_connection_ && state == said_state_ && (detail == said_detail_ || state == SinkConnectionState::kDisconnected)) {
+    return;
+  }
   said_connection_ = true;
   said_state_ = state;
+  said_detail_ = detail;
   switch (state) {
     case SinkConnectionState::kConnecting: say(absl::StrCat("connecting to ", detail)); return;
     case SinkConnectionState::kConnected: say(absl::StrCat("connected to ", detail)); return;

@@ -39,6 +39,7 @@ class SinkLink {
   // again at the next turn allowed.
   void recheck_stream() { stream_ok_ = false; }
 
+  bool has_publisher() const { return publisher_ != nullptr; }
   nats_jetstream::AsyncPublisher& publisher() { return *publisher_; }
   jsCtx* jetstream() { return jetstream_.get(); }
   const std::string& stream_name() const { return settings_.stream.name; }
@@ -70,6 +71,7 @@ class SinkLink {
   uint64_t reopens_ = 0;
   bool said_connection_ = false;
   SinkConnectionState said_state_ = SinkConnectionState::kConnecting;
+  std::string said_detail_;
   SaidOnce said_stream_;
 };
 

@@ -16,6 +16,7 @@
 #include "tests/integration/curl_session.h"
 #include "tests/integration/json_body.h"
 #include "tests/integration/metrics_scrape.h"
+#include "tests/integration/promtool_check.h"
 #include "tests/integration/redis_cluster/redis_cluster_fixture.h"
 
 namespace integration {
@@ -287,16 +288,9 @@ TEST_F(CapsCluster, TheStoresMetricsPassPromtoolAndCountWhatWasDone) {
   }
   settle();
   const std::string page = scrape_metrics(nodes.node(0));
-  const TempFile file("metrics.txt", page);
-  std::string output;
-  FILE* pipe = ::popen(("promtool check metrics < '" + file.path() + "' 2>&1").c_str(), "r");
-  ASSERT_NE(pipe, nullptr);
-  char buffer[4096];
-  size_t n = 0;
-  while ((n = std::fread(buffer, 1, sizeof(buffer), pipe)) > 0) output.append(buffer, n);
-  const int status = ::pclose(pipe);
-  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << output;
-  EXPECT_EQ(output, "");
+  const PromtoolRun promtool = promtool_check(page);
+  EXPECT_EQ(promtool.exit_code, 0) << promtool.output;
+  EXPECT_EQ(promtool.output, "");
   EXPECT_EQ(sum_samples(page, "decisiond_caps_store_reads_total", {}).value_or(-1), 5.0) << page;
   EXPECT_EQ(sum_samples(page, "decisiond_caps_store_reads_answered_total", {}).value_or(-1), 5.0) << page;
   EXPECT_EQ(sum_samples(page, "decisiond_shared_impressions_total", {}).value_or(-1), 15.0) << "3 ads served each time";

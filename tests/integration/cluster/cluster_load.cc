@@ -14,8 +14,8 @@
 
 namespace integration {
 
-ClusterLoad::ClusterLoad(ClusterNodes& nodes, std::vector<std::string> users, int threads_per_node)
-    : nodes_(nodes), users_(std::move(users)) {
+ClusterLoad::ClusterLoad(ClusterNodes& nodes, std::vector<std::string> users, int threads_per_node, bool clicks)
+    : nodes_(nodes), users_(std::move(users)), clicks_(clicks) {
   const size_t count = nodes_.size() * static_cast<size_t>(threads_per_node);
   for (size_t t = 0; t < count; ++t) threads_.emplace_back([this, t, count] { run(t, count); });
 }
@@ -43,7 +43,7 @@ void ClusterLoad::run(size_t thread, size_t thread_count) {
       const CurlReply reply = decide(nodes_.node(node + round), user, 3);
       ++decisions_;
       std::vector<AckedImpression> acked;
-      size_t calls = 0, failed = 0;
+      size_t calls = 0, failed = 0, clicks = 0;
       std::string failure;
       if (reply.status != 200) {
         failure = "decision for " + user + ": " + std::to_string(reply.status) + " " + reply.body;
@@ -57,6 +57,14 @@ void ClusterLoad::run(size_t thread, size_t thread_count) {
             ++failed;
             if (failure.empty()) failure = "impression of " + c.ad_id + ": " + std::to_string(called.status);
           }
+          if (!clicks_ || c.click.empty()) continue;
+          const CurlReply clicked = call_tracking(nodes_.node(node + round + 2), c.click);
+          ++calls;
+          ++clicks;
+          if (clicked.status != 302 && clicked.status != 204) {
+            ++failed;
+            if (failure.empty()) failure = "click of " + c.ad_id + ": " + std::to_string(clicked.status);
+          }
         }
       }
       std::lock_guard lock(mutex_);
@@ -64,6 +72,7 @@ void ClusterLoad::run(size_t thread, size_t thread_count) {
       tally_.decisions_failed += reply.status == 200 ? 0 : 1;
       tally_.tracking_calls += calls;
       tally_.tracking_failed += failed;
+      tally_.clicks += clicks;
       if (tally_.first_failure.empty()) tally_.first_failure = failure;
       for (AckedImpression& a : acked) tally_.acked.push_back(std::move(a));
     }

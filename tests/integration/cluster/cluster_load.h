@@ -31,15 +31,17 @@ struct LoadTally {
   size_t decisions = 0;
   size_t decisions_failed = 0;  // any status but 200
   size_t tracking_calls = 0;
-  size_t tracking_failed = 0;   // any status but 204
+  size_t tracking_failed = 0;   // any status but 204 (302 too for a click)
+  size_t clicks = 0;
   std::string first_failure;
   std::vector<AckedImpression> acked;
 };
 
 class ClusterLoad {
  public:
-  // Starts threads_per_node threads per node; each loops over its share of users.
-  ClusterLoad(ClusterNodes& nodes, std::vector<std::string> users, int threads_per_node);
+  // Starts threads_per_node threads per node; each loops over its share of users. With
+  // clicks, each creative's click URL is called as well, on the node after the impression's.
+  ClusterLoad(ClusterNodes& nodes, std::vector<std::string> users, int threads_per_node, bool clicks = false);
   ClusterLoad(const ClusterLoad&) = delete;
   ClusterLoad& operator=(const ClusterLoad&) = delete;
   ~ClusterLoad();
@@ -52,6 +54,7 @@ class ClusterLoad {
 
   ClusterNodes& nodes_;
   const std::vector<std::string> users_;
+  const bool clicks_;
   std::atomic<bool> stopping_{false};
   std::atomic<size_t> decisions_{0};
   std::mutex mutex_;

@@ -29,6 +29,8 @@ class ClusterNodes {
   bool restart(size_t i, int signal);
   // The same, with another --caps-store from then on.
   bool restart(size_t i, int signal, const std::string& caps_store_url);
+  // The extra flags of every node started from then on (a restart).
+  void set_extra_flags(std::vector<std::string> extra) { extra_ = std::move(extra); }
   // Whether node i's cores all see the cluster up (decisiond_redis_cluster_state 1 on each),
   // polled for up to 10 s: a node serves at once, its store connects in the background.
   bool wait_connected(size_t i);
