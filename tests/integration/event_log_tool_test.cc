@@ -13,25 +13,15 @@
 #include "tests/integration/event_log_lines.h"
 #include "tests/integration/json_body.h"
 #include "tests/integration/tracking_flow.h"
+#include "tests/support/command_run.h"
 
 namespace integration {
 namespace {
 
-struct ToolRun {
-  int status = -1;
-  std::string out;
-};
+using ToolRun = test_support::CommandRun;
 
 ToolRun run_tool(const std::string& arguments) {
-  ToolRun run;
-  FILE* pipe = ::popen((std::string(DECISIOND_EVENTS_BINARY) + " " + arguments + " 2>/dev/null").c_str(), "r");
-  if (pipe == nullptr) return run;
-  char buffer[4096];
-  size_t n;
-  while ((n = std::fread(buffer, 1, sizeof(buffer), pipe)) > 0) run.out.append(buffer, n);
-  const int status = ::pclose(pipe);
-  run.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return run;
+  return test_support::run_command(std::string(DECISIOND_EVENTS_BINARY) + " " + arguments + " 2>/dev/null");
 }
 
 std::vector<std::string> lines_of(const std::string& text) {
