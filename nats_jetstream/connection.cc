@@ -99,10 +99,16 @@ absl::Status JetStreamConnection::probe(const ConnectionSettings& settings) {
 }
 
 JetStreamConnection::~JetStreamConnection() {
-  if (connection_ != nullptr) {
-    natsConnection_Close(connection_);
-    natsConnection_Destroy(connection_);
+  if (connection_ == nullptr) return;
+  natsConnection_Close(connection_);
+  // The library posts the closed callback to a thread of its own and does not wait for it:
+  // this object is the callback's argument, so it must outlive that call. Bounded, so a
+  // library that never calls back cannot hang a shutdown.
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+  while (!closed_callback_done_.load(std::memory_order_acquire) && std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
   }
+  natsConnection_Destroy(connection_);
 }
 
 bool JetStreamConnection::wait_connected(std::chrono::milliseconds timeout) {
@@ -163,6 +169,7 @@ void JetStreamConnection::on_closed(natsConnection* connection, void* self) {
   auto* me = static_cast<JetStreamConnection*>(self);
   me->remember_error(connection);
   me->set_state(ConnectionState::kClosed);
+  me->closed_callback_done_.store(true, std::memory_order_release);  // the last touch of *me
 }
 
 void JetStreamConnection::on_error(natsConnection*, natsSubscription*, natsStatus status, void* self) {

@@ -79,6 +79,7 @@ class JetStreamConnection {
   natsConnection* connection_ = nullptr;
   std::atomic<ConnectionState> state_{ConnectionState::kConnecting};
   std::atomic<uint64_t> reconnects_{0};
+  std::atomic<bool> closed_callback_done_{false};  // the destructor waits for it
   mutable std::mutex error_mutex_;  // the library's threads write, the owner reads: not a hot path
   std::string last_error_;
 };

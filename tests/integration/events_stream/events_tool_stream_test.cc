@@ -63,7 +63,8 @@ class EventsFromStream : public ::testing::Test {
       r.time_ms = 1'790'000'000'000 + static_cast<int64_t>(seq / 3) * 1000;
       r.kind = kinds[seq % 3];
       r.ad = 1 + (seq + static_cast<uint64_t>(node)) % 4;
-      r.user = "u" + std::to_string(seq % 5);
+      const std::string user = "u" + std::to_string(seq % 5);  // outlives the record's view of it
+      r.user = user;
       r.core = core;
       r.tracking = seq % 3 != 0;
       r.duplicate = seq == 4 && node == 1;
