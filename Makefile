@@ -28,9 +28,11 @@ build: configure
 run: build
 	$(BUILD_DIR)/decisiond $(ARGS)
 
+# Tests run JOBS at a time: each starts its own servers on free ports in its own folders.
+# The few that measure rates or latencies under load are RUN_SERIAL and run alone.
 test: configure
 	@cmake --build $(BUILD_DIR) -j$(JOBS)
-	@cd $(BUILD_DIR) && ctest --output-on-failure --timeout 300 --output-junit ctest-results.xml
+	@cd $(BUILD_DIR) && ctest --output-on-failure --timeout 300 -j$(JOBS) --output-junit ctest-results.xml
 
 # The Debian package (packaging/): the Release programs, staged and packed by dpkg-deb into
 # $(BUILD_DIR)/decisiond_<version>_<arch>.deb, then lintian (an error or a warning fails).

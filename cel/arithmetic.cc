@@ -5,14 +5,12 @@
 
 #include "cel/arena_collections.h"
 #include "cel/collections.h"
+#include "cel/error_values.h"
 
 namespace cel {
 namespace {
 
 constexpr int64_t kIntMin = std::numeric_limits<int64_t>::min();
-
-Value no_overload(uint32_t offset) { return Value::error(ErrorCode::kNoMatchingOverload, offset); }
-Value overflow(uint32_t offset) { return Value::error(ErrorCode::kOverflow, offset); }
 
 bool same_kind(const Value& a, const Value& b, Kind kind) {
   return a.kind() == kind && b.kind() == kind;

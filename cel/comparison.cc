@@ -5,13 +5,10 @@
 #include <cstring>
 
 #include "cel/collections.h"
+#include "cel/error_values.h"
 
 namespace cel {
 namespace {
-
-// 2^63 and 2^64: the first doubles past INT64_MAX and UINT64_MAX (which doubles cannot hold).
-constexpr double kTwoTo63 = 9223372036854775808.0;
-constexpr double kTwoTo64 = 18446744073709551616.0;
 
 template <typename T>
 Ordering order(T a, T b) {

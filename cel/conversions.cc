@@ -10,17 +10,11 @@
 #include <type_traits>
 
 #include "absl/strings/charconv.h"
+#include "cel/error_values.h"
 #include "cel/utf8.h"
 
 namespace cel {
 namespace {
-
-constexpr double kTwoTo63 = 9223372036854775808.0;
-constexpr double kTwoTo64 = 18446744073709551616.0;
-
-Value no_overload(uint32_t offset) { return Value::error(ErrorCode::kNoMatchingOverload, offset); }
-Value range_error(uint32_t offset) { return Value::error(ErrorCode::kRangeError, offset); }
-Value bad_conversion(uint32_t offset) { return Value::error(ErrorCode::kBadConversion, offset); }
 
 // Go's strconv.ParseInt/ParseUint(s, 10, 64): optional sign, decimal digits, nothing else.
 template <typename T>

@@ -9,21 +9,15 @@
 #include "cel/collections.h"
 #include "cel/comparison.h"
 #include "cel/conversions.h"
+#include "cel/error_values.h"
 #include "cel/string_functions.h"
 
 namespace cel {
 namespace {
 
-constexpr double kTwoTo63 = 9223372036854775808.0;
-constexpr double kTwoTo64 = 18446744073709551616.0;
-
-Value no_overload(uint32_t offset) { return Value::error(ErrorCode::kNoMatchingOverload, offset); }
-
 Value logical_not(const Value& x, uint32_t offset) {
   return x.is_bool() ? Value::boolean(!x.as_bool()) : no_overload(offset);
 }
-
-Value limit_exceeded(uint32_t offset) { return Value::error(ErrorCode::kLimitExceeded, offset); }
 
 // What an operation on value may cost beyond a constant: its bytes (searched, copied,
 // compared, counted) or its elements (concatenated, searched by `in`; nested ones charge as

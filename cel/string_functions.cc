@@ -1,13 +1,12 @@
 #include "cel/string_functions.h"
 
 #include "cel/collections.h"
+#include "cel/error_values.h"
 #include "cel/utf8.h"
 #include "cel/text_search.h"
 
 namespace cel {
 namespace {
-
-Value no_overload(uint32_t offset) { return Value::error(ErrorCode::kNoMatchingOverload, offset); }
 
 bool both_strings(const Value& a, const Value& b) {
   return a.kind() == Kind::kString && b.kind() == Kind::kString;

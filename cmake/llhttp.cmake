@@ -8,5 +8,6 @@ endif()
 add_library(llhttp STATIC
   ${LLHTTP_SOURCE_DIR}/llhttp.c ${LLHTTP_SOURCE_DIR}/api.c ${LLHTTP_SOURCE_DIR}/http.c)
 target_include_directories(llhttp SYSTEM PUBLIC ${LLHTTP_INCLUDE_DIR})
-set_target_properties(llhttp PROPERTIES POSITION_INDEPENDENT_CODE ON C_STANDARD 99)
+# Its generated files declare the same callbacks with different types: one file each.
+set_target_properties(llhttp PROPERTIES POSITION_INDEPENDENT_CODE ON C_STANDARD 99 UNITY_BUILD OFF)
 target_compile_options(llhttp PRIVATE -O3 -w)

@@ -1,7 +1,6 @@
 #pragma once
 // Owning pointers to libnats objects, each freed by its own library call, so that every
-// early return frees what it holds. One list for the folder (stream_reader.cc and
-// stream_setup.cc still define their own deleters and could use these).
+// early return frees what it holds. One list for the folder.
 #include <nats/nats.h>
 
 #include <memory>
@@ -27,5 +26,7 @@ using PubAckPtr = std::unique_ptr<jsPubAck, LibraryFree<&jsPubAck_Destroy>>;
 using StreamInfoPtr = std::unique_ptr<jsStreamInfo, LibraryFree<&jsStreamInfo_Destroy>>;
 using SubscriptionPtr = std::unique_ptr<natsSubscription, LibraryFree<&unsubscribe_and_destroy>>;
 using KvEntryPtr = std::unique_ptr<kvEntry, LibraryFree<&kvEntry_Destroy>>;
+using ConsumerInfoPtr = std::unique_ptr<jsConsumerInfo, LibraryFree<&jsConsumerInfo_Destroy>>;
+using MsgMetaDataPtr = std::unique_ptr<jsMsgMetaData, LibraryFree<&jsMsgMetaData_Destroy>>;
 
 }  // namespace nats_jetstream

@@ -4,30 +4,11 @@
 
 #include "absl/strings/str_cat.h"
 #include "nats_jetstream/connection.h"
+#include "nats_jetstream/nats_handles.h"
 
 namespace nats_jetstream {
 
 namespace {
-struct InfoDeleter {
-  void operator()(jsStreamInfo* info) const { jsStreamInfo_Destroy(info); }
-};
-struct SubscriptionDeleter {
-  void operator()(natsSubscription* subscription) const {
-    natsSubscription_Unsubscribe(subscription);
-    natsSubscription_Destroy(subscription);
-  }
-};
-struct MessageDeleter {
-  void operator()(natsMsg* message) const { natsMsg_Destroy(message); }
-};
-struct MetaDeleter {
-  void operator()(jsMsgMetaData* meta) const { jsMsgMetaData_Destroy(meta); }
-};
-
-struct ConsumerInfoDeleter {
-  void operator()(jsConsumerInfo* info) const { jsConsumerInfo_Destroy(info); }
-};
-
 // Whether the consumer has nothing to deliver at all: none pending and none delivered yet.
 // A filter or a start point may leave nothing between it and the stream's end, and then no
 // message comes to say so.
@@ -35,7 +16,7 @@ absl::StatusOr<bool> nothing_to_deliver(natsSubscription* subscription, const st
   jsConsumerInfo* raw = nullptr;
   jsErrCode code = static_cast<jsErrCode>(0);
   const natsStatus s = natsSubscription_GetConsumerInfo(&raw, subscription, nullptr, &code);
-  std::unique_ptr<jsConsumerInfo, ConsumerInfoDeleter> info(raw);
+  ConsumerInfoPtr info(raw);
   if (s != NATS_OK) return absl::UnavailableError(describe_status(absl::StrCat("reading stream ", stream).c_str(), s));
   return info->NumPending == 0 && info->Delivered.Consumer == 0;
 }
@@ -45,7 +26,7 @@ absl::StatusOr<StreamStatus> stream_status(jsCtx* jetstream, const std::string& 
   jsStreamInfo* raw = nullptr;
   jsErrCode code = static_cast<jsErrCode>(0);
   const natsStatus s = js_GetStreamInfo(&raw, jetstream, stream.c_str(), nullptr, &code);
-  std::unique_ptr<jsStreamInfo, InfoDeleter> info(raw);
+  StreamInfoPtr info(raw);
   if (s == NATS_NOT_FOUND || code == JSStreamNotFoundErr) return absl::NotFoundError(absl::StrCat("no stream ", stream));
   if (s != NATS_OK) return absl::UnavailableError(describe_status(absl::StrCat("stream ", stream).c_str(), s));
   const jsClusterInfo* cluster = info->Cluster;
@@ -83,7 +64,7 @@ absl::Status read_stream(jsCtx* jetstream, const std::string& stream, const Stre
   jsErrCode code = static_cast<jsErrCode>(0);
   natsStatus s = js_SubscribeSync(&raw, jetstream, subject.c_str(), nullptr, &subscription_options, &code);
   if (s != NATS_OK) return absl::UnavailableError(describe_status(absl::StrCat("reading stream ", stream).c_str(), s));
-  std::unique_ptr<natsSubscription, SubscriptionDeleter> subscription(raw);
+  SubscriptionPtr subscription(raw);
   const bool partial = !options.subject_filter.empty() || options.start_unix_ns > 0 || options.start_sequence > 0;
   if (partial) {
     const absl::StatusOr<bool> none = nothing_to_deliver(subscription.get(), stream);
@@ -101,10 +82,10 @@ absl::Status read_stream(jsCtx* jetstream, const std::string& stream, const Stre
                        " of ", *last));
     }
     if (s != NATS_OK) return absl::UnavailableError(describe_status(absl::StrCat("reading stream ", stream).c_str(), s));
-    std::unique_ptr<natsMsg, MessageDeleter> message(raw_message);
+    MsgPtr message(raw_message);
     jsMsgMetaData* raw_meta = nullptr;
     if (natsMsg_GetMetaData(&raw_meta, message.get()) != NATS_OK) continue;  // not a stream message
-    std::unique_ptr<jsMsgMetaData, MetaDeleter> meta(raw_meta);
+    MsgMetaDataPtr meta(raw_meta);
     seen = meta->Sequence.Stream;
     const char* id = nullptr;
     if (natsMsgHeader_Get(message.get(), "Nats-Msg-Id", &id) != NATS_OK) id = nullptr;

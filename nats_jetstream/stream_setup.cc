@@ -5,15 +5,11 @@
 
 #include "absl/strings/str_cat.h"
 #include "nats_jetstream/connection.h"
+#include "nats_jetstream/nats_handles.h"
 
 namespace nats_jetstream {
 
 namespace {
-struct InfoDeleter {
-  void operator()(jsStreamInfo* info) const { jsStreamInfo_Destroy(info); }
-};
-using InfoPtr = std::unique_ptr<jsStreamInfo, InfoDeleter>;
-
 constexpr int64_t kNanosPerSecond = 1'000'000'000;
 
 std::string differences_from(const jsStreamConfig& have, const StreamSpec& want) {
@@ -44,7 +40,7 @@ absl::StatusOr<StreamSetup> ensure_stream(jsCtx* jetstream, const StreamSpec& sp
   jsStreamInfo* raw = nullptr;
   jsErrCode code = static_cast<jsErrCode>(0);
   natsStatus s = js_GetStreamInfo(&raw, jetstream, spec.name.c_str(), nullptr, &code);
-  InfoPtr info(raw);
+  StreamInfoPtr info(raw);
   if (s == NATS_OK && info != nullptr && info->Config != nullptr) {
     return StreamSetup{false, differences_from(*info->Config, spec)};
   }

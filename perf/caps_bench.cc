@@ -10,20 +10,19 @@
 
 #include "caps/cap_partition.h"
 #include "caps/user_key.h"
+#include "perf/bench_caps.h"
 #include "tracking/dedup/impression_dedup.h"
 
 namespace {
 
-constexpr uint64_t kUsers = 10'000'000;
+constexpr uint64_t kCapUsers = 10'000'000;
 constexpr uint64_t kAdsPerUser = 3;
-constexpr int64_t kNow = 1'790'000'000;
-const caps::CapRule kCap[] = {{3, 86400}};  // one cap per ad, 3 a day
 
 // Built once for every benchmark of the file: 30 million entries take a few seconds.
 caps::CapPartition& big_partition() {
   static std::unique_ptr<caps::CapPartition> partition = [] {
     auto p = std::make_unique<caps::CapPartition>();
-    for (uint64_t u = 0; u < kUsers; ++u) {
+    for (uint64_t u = 0; u < kCapUsers; ++u) {
       const uint64_t key = caps::user_key("user-" + std::to_string(u));
       for (uint64_t ad = 1; ad <= kAdsPerUser; ++ad) p->record(key, ad, kCap, kNow - static_cast<int64_t>(u % 3600));
     }
@@ -38,7 +37,7 @@ void BM_CapLookup10MUsers(benchmark::State& state) {
   caps::CapPartition& p = big_partition();
   std::mt19937_64 random(1);
   std::vector<uint64_t> keys(1 << 21);
-  for (uint64_t& k : keys) k = caps::user_key("user-" + std::to_string(random() % kUsers));
+  for (uint64_t& k : keys) k = caps::user_key("user-" + std::to_string(random() % kCapUsers));
   size_t i = 0;
   for (auto _ : state) {
     benchmark::DoNotOptimize(p.allows(keys[i], 1 + (i % kAdsPerUser), kCap, kNow));
@@ -53,7 +52,7 @@ void BM_CapUpdate10MUsers(benchmark::State& state) {
   caps::CapPartition& p = big_partition();
   std::mt19937_64 random(2);
   std::vector<uint64_t> keys(1 << 21);
-  for (uint64_t& k : keys) k = caps::user_key("user-" + std::to_string(random() % kUsers));
+  for (uint64_t& k : keys) k = caps::user_key("user-" + std::to_string(random() % kCapUsers));
   size_t i = 0;
   for (auto _ : state) {
     p.record(keys[i], 1 + (i % kAdsPerUser), kCap, kNow + 1);

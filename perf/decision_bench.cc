@@ -26,6 +26,7 @@
 #include "decision/request/request_reader.h"
 #include "decision/targeting/rules/targeting_rule.h"
 #include "perf/allocation_counter.h"
+#include "perf/bench_keys.h"
 #include "runtime/clock.h"
 #include "tools/gen-catalog/catalog_generator.h"
 #include "tracking/tokens/key_ring.h"
@@ -103,12 +104,6 @@ std::string request_body(const std::string& placement_key, int count, int user) 
          R"("user":{"id":"user-)" + std::to_string(user * 7919) +
          R"(","ip":"81.2.69.142","timezone":"Europe/Paris","consent":{"gdpr":true}},)"
          R"("device":{"os":"android"}})";
-}
-
-tracking::KeyRing bench_ring() {
-  std::vector<tracking::KeyEntry> entries;
-  entries.push_back(*tracking::generate_key_entry(1, 1'763'683'200));
-  return *tracking::KeyRing::from_entries(std::move(entries));
 }
 
 // state.range(0): count; state.range(1): 1 with targeting, 0 without, 2 the catalog without

@@ -13,6 +13,7 @@
 #include <benchmark/benchmark.h>
 
 #include "caps/user_key.h"
+#include "perf/bench_caps.h"
 #include "tracking/dedup/impression_key.h"
 #include "tracking/events/event_line.h"
 #include "tracking/events/log_files.h"
@@ -22,10 +23,8 @@
 namespace {
 
 constexpr uint64_t kImpressions = 10'000'000;
-constexpr uint64_t kUsers = 2'000'000;
-constexpr int64_t kNow = 1'790'000'000;
+constexpr uint64_t kRecoveryUsers = 2'000'000;
 constexpr uint64_t kPerSecond = 30'000;  // the rate the log was written at: 10 M in about 5.5 min
-const caps::CapRule kCap[] = {{3, 86400}};
 
 std::span<const caps::CapRule> caps_of(uint64_t) { return kCap; }
 
@@ -56,7 +55,7 @@ BuiltState build(bool with_snapshot) {
       (void)tracking::state::write_snapshot_now(built.directory, 0, 1, state, kNow);
     }
     const int64_t at_s = kNow - static_cast<int64_t>((kImpressions - seq) / kPerSecond);
-    user = "user-" + std::to_string(random() % kUsers);
+    user = "user-" + std::to_string(random() % kRecoveryUsers);
     r.time_ms = at_s * 1000;
     r.ad = 1 + random() % 50;
     r.user = user;

@@ -15,15 +15,14 @@
 #include "caps/redis_store/fetched_caps.h"
 #include "caps/redis_store/redis_keys.h"
 #include "perf/allocation_counter.h"
+#include "perf/bench_caps.h"
 #include "redis_cluster/command.h"
 #include "redis_cluster/reply.h"
 
 namespace {
 
-constexpr int64_t kNow = 1'790'000'000;
 constexpr uint64_t kUserKey = 0x0123456789abcdefULL;
 constexpr uint64_t kAds[] = {101, 102, 103};
-const caps::CapRule kCap[] = {{3, 86400}};  // 3 a day: a recent-impressions entry
 
 void append_bulk(std::string& out, std::string_view bytes) {
   out += '$';

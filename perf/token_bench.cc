@@ -6,18 +6,13 @@
 #include <benchmark/benchmark.h>
 
 #include "perf/allocation_counter.h"
+#include "perf/bench_keys.h"
 #include "perf/evp_token_reference.h"
 #include "tracking/tokens/key_ring.h"
 #include "tracking/tokens/token_codec.h"
 #include "tracking/tokens/xaes_gcm.h"
 
 namespace {
-
-tracking::KeyRing bench_ring() {
-  std::vector<tracking::KeyEntry> entries;
-  entries.push_back(*tracking::generate_key_entry(1, 1'763'683'200));
-  return *tracking::KeyRing::from_entries(std::move(entries));
-}
 
 tracking::TrackingEvent click_event() {
   tracking::TrackingEvent e;

@@ -25,6 +25,7 @@
 #include "decision/video/endpoint/vast_tag_handler.h"
 #include "decision/video/vast_document.h"
 #include "perf/allocation_counter.h"
+#include "perf/bench_keys.h"
 #include "runtime/clock.h"
 #include "tracking/tokens/base64url.h"
 #include "tracking/tokens/key_ring.h"
@@ -33,7 +34,7 @@
 
 namespace {
 
-constexpr int kUsers = 64;
+constexpr int kVideoUsers = 64;
 constexpr int64_t kNowS = 1'795'737'600;  // 2026-11-27, inside every ad's flight
 constexpr std::string_view kBaseUrl = "https://ads.example.com";
 constexpr uint64_t kVastXmlAdId = 1011;
@@ -49,12 +50,6 @@ std::shared_ptr<const decision::endpoint::ServedCatalog> video_catalog() {
     return decision::endpoint::make_served_catalog(loaded.snapshot);
   }();
   return served;
-}
-
-tracking::KeyRing bench_ring() {
-  std::vector<tracking::KeyEntry> entries;
-  entries.push_back(*tracking::generate_key_entry(1, 1'763'683'200));
-  return *tracking::KeyRing::from_entries(std::move(entries));
 }
 
 std::string user_id(int user) { return "user-" + std::to_string(user * 7919); }
@@ -73,7 +68,7 @@ void BM_VastDocument(benchmark::State& state) {
   const decision::video::VastAd ad{snapshot, ad_index, 0, placement_index, creative.default_contents};
 
   std::vector<std::string> users;
-  for (int u = 0; u < kUsers; ++u) users.push_back(user_id(u));
+  for (int u = 0; u < kVideoUsers; ++u) users.push_back(user_id(u));
   tracking::TokenIssue issue;
   issue.request_id.fill(0x5a);
   issue.now_s = kNowS;
@@ -178,7 +173,7 @@ void BM_VideoDecision(benchmark::State& state, const char* placement_key, int co
                                               decision::endpoint::CoreLinks{nullptr, nullptr, &cap_partition, nullptr});
 
   std::vector<std::string> bodies;
-  for (int u = 0; u < kUsers; ++u) {
+  for (int u = 0; u < kVideoUsers; ++u) {
     bodies.push_back(R"({"placements":[{"key":")" + std::string(placement_key) + R"(","count":)" +
                      std::to_string(count) + R"(}],"user":{"id":")" + user_id(u) + R"("}})");
   }
@@ -245,8 +240,8 @@ void BM_VastTagFetch(benchmark::State& state) {
   tracking::VastTagCodec minter(minting_codec, keys);
   std::vector<std::string> users;
   std::vector<std::string> queries;
-  for (int u = 0; u < kUsers; ++u) users.push_back(user_id(u));
-  for (int u = 0; u < kUsers; ++u) {
+  for (int u = 0; u < kVideoUsers; ++u) users.push_back(user_id(u));
+  for (int u = 0; u < kVideoUsers; ++u) {
     tracking::VastTagPayload payload;
     payload.ad_id = kVastXmlAdId;
     payload.creative_id = snapshot.ads()[*snapshot.ad_index(kVastXmlAdId)].creatives[0].id;

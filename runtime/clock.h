@@ -16,6 +16,7 @@ class Clock {
   virtual int64_t wall_ns() const = 0;
 
   int64_t monotonic_ms() const { return monotonic_ns() / 1'000'000; }
+  int64_t wall_ms() const { return wall_ns() / 1'000'000; }
   int64_t wall_s() const { return wall_ns() / 1'000'000'000; }
 };
 

@@ -5,6 +5,7 @@
 #include "absl/flags/flag.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "service/flag_error.h"
 #include "service/secret_file.h"
 
 ABSL_FLAG(std::string, node_id, "", "this node's name in events and metrics (default: the host name)");
@@ -23,10 +24,6 @@ namespace service {
 
 namespace {
 
-absl::Status invalid(absl::string_view flag, absl::string_view why) {
-  return absl::InvalidArgumentError(absl::StrCat("invalid --", flag, ": ", why));
-}
-
 std::string host_name() {
   char name[256] = {};
   if (gethostname(name, sizeof(name) - 1) != 0 || name[0] == '\0') return "decisiond";
@@ -41,10 +38,10 @@ absl::Status resolve_cluster_flags(ClusterSettings& config) {
   const std::string store = absl::GetFlag(FLAGS_caps_store);
   if (store != "local") {
     if (!absl::StartsWith(store, "redis://")) {
-      return invalid("caps-store", "must be local or redis://host:port[,host:port...]");
+      return invalid_flag("caps-store", "must be local or redis://host:port[,host:port...]");
     }
     absl::StatusOr<std::vector<redis_cluster::NodeAddress>> seeds = redis_cluster::parse_seed_list(store);
-    if (!seeds.ok()) return invalid("caps-store", seeds.status().message());
+    if (!seeds.ok()) return invalid_flag("caps-store", seeds.status().message());
     config.caps_store_url = store;
     config.caps_store_seeds = *std::move(seeds);
   }
@@ -56,17 +53,17 @@ absl::Status resolve_cluster_flags(ClusterSettings& config) {
     config.caps_store_password = *std::move(password);
   }
   if (!config.shared_caps() && (!config.caps_store_user.empty() || !password_file.empty())) {
-    return invalid(config.caps_store_user.empty() ? "caps-store-password-file" : "caps-store-user",
+    return invalid_flag(config.caps_store_user.empty() ? "caps-store-password-file" : "caps-store-user",
                    "needs --caps-store=redis://...");
   }
   config.caps_timeout = absl::GetFlag(FLAGS_caps_timeout);
   if (config.caps_timeout < absl::Milliseconds(1) || config.caps_timeout > absl::Seconds(10)) {
-    return invalid("caps-timeout", "must be from 1ms to 10s, such as 25ms");
+    return invalid_flag("caps-timeout", "must be from 1ms to 10s, such as 25ms");
   }
   config.cap_serve_window = absl::GetFlag(FLAGS_cap_serve_window);
   if (config.cap_serve_window < absl::ZeroDuration() || config.cap_serve_window > absl::Hours(24) ||
       absl::Trunc(config.cap_serve_window, absl::Seconds(1)) != config.cap_serve_window) {
-    return invalid("cap-serve-window", "must be whole seconds from 0 (off) to 24h, such as 30s");
+    return invalid_flag("cap-serve-window", "must be whole seconds from 0 (off) to 24h, such as 30s");
   }
   return absl::OkStatus();
 }

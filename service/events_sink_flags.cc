@@ -2,6 +2,7 @@
 
 #include "absl/flags/flag.h"
 #include "absl/strings/str_cat.h"
+#include "service/flag_error.h"
 #include "service/secret_file.h"
 #include "tracking/event_shipping/message_id.h"
 
@@ -22,10 +23,6 @@ ABSL_FLAG(absl::Duration, events_retain, absl::Hours(7 * 24),
 namespace service {
 
 namespace {
-absl::Status invalid(absl::string_view flag, absl::string_view why) {
-  return absl::InvalidArgumentError(absl::StrCat("invalid --", flag, ": ", why));
-}
-
 // NATS stream names: no '.', '*', '>', path separators or whitespace; ours are simpler still.
 bool stream_name_ok(const std::string& name) {
   if (name.empty() || name.size() > 64) return false;
@@ -42,17 +39,17 @@ absl::Status resolve_credentials(EventsSinkSettings& sink) {
   const std::string password_file = absl::GetFlag(FLAGS_events_sink_password_file);
   sink.creds_file = absl::GetFlag(FLAGS_events_sink_creds);
   if (!sink.enabled()) {
-    if (!sink.user.empty()) return invalid("events-sink-user", "needs --events-sink=nats://...");
-    if (!password_file.empty()) return invalid("events-sink-password-file", "needs --events-sink=nats://...");
-    if (!sink.creds_file.empty()) return invalid("events-sink-creds", "needs --events-sink=nats://...");
+    if (!sink.user.empty()) return invalid_flag("events-sink-user", "needs --events-sink=nats://...");
+    if (!password_file.empty()) return invalid_flag("events-sink-password-file", "needs --events-sink=nats://...");
+    if (!sink.creds_file.empty()) return invalid_flag("events-sink-creds", "needs --events-sink=nats://...");
     return absl::OkStatus();
   }
   if (!sink.creds_file.empty() && (!sink.user.empty() || !password_file.empty())) {
-    return invalid("events-sink-creds", "a credentials file or a user and password, not both");
+    return invalid_flag("events-sink-creds", "a credentials file or a user and password, not both");
   }
   if (sink.user.empty() != password_file.empty()) {
-    return sink.user.empty() ? invalid("events-sink-password-file", "needs --events-sink-user")
-                             : invalid("events-sink-user", "needs --events-sink-password-file");
+    return sink.user.empty() ? invalid_flag("events-sink-password-file", "needs --events-sink-user")
+                             : invalid_flag("events-sink-user", "needs --events-sink-password-file");
   }
   if (!password_file.empty()) {
     absl::StatusOr<std::string> password = read_secret_file("events-sink-password-file", password_file);
@@ -68,24 +65,24 @@ absl::Status resolve_events_sink_flags(const std::string& node_id, EventsSinkSet
   sink.url = absl::GetFlag(FLAGS_events_sink);
   if (sink.enabled()) {
     absl::StatusOr<nats_jetstream::ServerList> servers = nats_jetstream::parse_server_list(sink.url);
-    if (!servers.ok()) return invalid("events-sink", servers.status().message());
+    if (!servers.ok()) return invalid_flag("events-sink", servers.status().message());
     sink.servers = *std::move(servers);
     if (absl::Status id = tracking::event_shipping::check_subject_node_id(node_id); !id.ok()) {
-      return invalid("node-id", absl::StrCat(id.message(), " (with --events-sink it ends the subject "
+      return invalid_flag("node-id", absl::StrCat(id.message(), " (with --events-sink it ends the subject "
                                                            "decisiond.events.<node id>)"));
     }
   }
   if (absl::Status s = resolve_credentials(sink); !s.ok()) return s;
   sink.stream = absl::GetFlag(FLAGS_events_stream);
   if (!stream_name_ok(sink.stream)) {
-    return invalid("events-stream", "must be 1 to 64 letters, digits, '-' or '_', such as decisiond-events");
+    return invalid_flag("events-stream", "must be 1 to 64 letters, digits, '-' or '_', such as decisiond-events");
   }
   const int32_t replicas = absl::GetFlag(FLAGS_events_replicas);
-  if (replicas < 1 || replicas > 5) return invalid("events-replicas", "must be 1 to 5 (JetStream's range)");
+  if (replicas < 1 || replicas > 5) return invalid_flag("events-replicas", "must be 1 to 5 (JetStream's range)");
   sink.replicas = replicas;
   sink.retain = absl::GetFlag(FLAGS_events_retain);
   if (sink.retain < absl::ZeroDuration() || absl::Trunc(sink.retain, absl::Seconds(1)) != sink.retain) {
-    return invalid("events-retain", "must be whole seconds from 0, such as 168h");
+    return invalid_flag("events-retain", "must be whole seconds from 0, such as 168h");
   }
   return absl::OkStatus();
 }

@@ -13,6 +13,7 @@
 #include "absl/strings/str_cat.h"
 #include "decision/catalog/limits.h"
 #include "runtime/cpu_affinity.h"
+#include "service/flag_error.h"
 #include "service/nats_login.h"
 
 ABSL_FLAG(std::string, listen, "0.0.0.0:8080", "public listener (decision, tracking, VAST tag), host:port");
@@ -61,17 +62,13 @@ ABSL_FLAG(absl::Duration, drain_timeout, absl::Seconds(5), "on SIGTERM, time giv
 namespace service {
 
 namespace {
-absl::Status invalid(absl::string_view flag, absl::string_view why) {
-  return absl::InvalidArgumentError(absl::StrCat("invalid --", flag, ": ", why));
-}
-
 absl::Status check_readable(absl::string_view flag, const std::string& path, bool directory) {
   struct stat st;
   if (::stat(path.c_str(), &st) != 0 || ::access(path.c_str(), R_OK) != 0) {
-    return invalid(flag, absl::StrCat("cannot read '", path, "'"));
+    return invalid_flag(flag, absl::StrCat("cannot read '", path, "'"));
   }
   if (directory != S_ISDIR(st.st_mode)) {
-    return invalid(flag, absl::StrCat("'", path, "' is not a ", directory ? "directory" : "file"));
+    return invalid_flag(flag, absl::StrCat("'", path, "' is not a ", directory ? "directory" : "file"));
   }
   return absl::OkStatus();
 }
@@ -99,7 +96,7 @@ std::optional<uint64_t> parse_bytes(std::string_view text) {
 }
 
 absl::Status check_positive(absl::string_view flag, absl::Duration d) {
-  if (d <= absl::ZeroDuration()) return invalid(flag, "must be a positive duration such as 30s or 5m");
+  if (d <= absl::ZeroDuration()) return invalid_flag(flag, "must be a positive duration such as 30s or 5m");
   return absl::OkStatus();
 }
 
@@ -107,7 +104,7 @@ absl::Status check_positive(absl::string_view flag, absl::Duration d) {
 // to a lifetime the flag did not ask for (below a second: none at all).
 absl::Status check_whole_seconds(absl::string_view flag, absl::Duration d) {
   if (d < absl::Seconds(1) || d != absl::Seconds(absl::ToInt64Seconds(d))) {
-    return invalid(flag, "must be a whole number of seconds, at least 1s, such as 3600s or 15m");
+    return invalid_flag(flag, "must be a whole number of seconds, at least 1s, such as 3600s or 15m");
   }
   return absl::OkStatus();
 }
@@ -115,10 +112,10 @@ absl::Status check_whole_seconds(absl::string_view flag, absl::Duration d) {
 // --listen, --admin-listen, --admin-token.
 absl::Status resolve_listeners(ServiceConfig& c) {
   auto listen = runtime::SocketAddress::parse(absl::GetFlag(FLAGS_listen));
-  if (!listen.ok()) return invalid("listen", listen.status().message());
+  if (!listen.ok()) return invalid_flag("listen", listen.status().message());
   c.listen = *listen;
   auto admin = runtime::SocketAddress::parse(absl::GetFlag(FLAGS_admin_listen));
-  if (!admin.ok()) return invalid("admin-listen", admin.status().message());
+  if (!admin.ok()) return invalid_flag("admin-listen", admin.status().message());
   c.admin_listen = *admin;
   c.admin_token = absl::GetFlag(FLAGS_admin_token);
   return absl::OkStatus();
@@ -128,25 +125,25 @@ absl::Status resolve_listeners(ServiceConfig& c) {
 absl::Status resolve_cores(ServiceConfig& c) {
   const int32_t cores = absl::GetFlag(FLAGS_cores);
   const size_t allowed = runtime::allowed_cpus().size();
-  if (cores < 0 || cores > 1024) return invalid("cores", "must be 0 (all) to 1024");
+  if (cores < 0 || cores > 1024) return invalid_flag("cores", "must be 0 (all) to 1024");
   c.cores = cores == 0 ? static_cast<uint32_t>(allowed == 0 ? 1 : allowed) : static_cast<uint32_t>(cores);
   c.pin = absl::GetFlag(FLAGS_pin);
   if (c.pin && c.cores > allowed) {
-    return invalid("pin", absl::StrCat(c.cores, " cores asked but only ", allowed, " CPUs allowed"));
+    return invalid_flag("pin", absl::StrCat(c.cores, " cores asked but only ", allowed, " CPUs allowed"));
   }
 
   const std::string seed = absl::GetFlag(FLAGS_seed);
   if (seed != "random") {
     uint64_t value = 0;
-    if (!absl::SimpleAtoi(seed, &value)) return invalid("seed", "must be 'random' or an unsigned integer");
+    if (!absl::SimpleAtoi(seed, &value)) return invalid_flag("seed", "must be 'random' or an unsigned integer");
     c.seed = value;
   }
   const int32_t asks = absl::GetFlag(FLAGS_max_cross_core_asks);
-  if (asks < 0 || asks > 1'000'000) return invalid("max-cross-core-asks", "must be 0 to 1000000");
+  if (asks < 0 || asks > 1'000'000) return invalid_flag("max-cross-core-asks", "must be 0 to 1000000");
   c.max_cross_core_asks = static_cast<uint32_t>(asks);
   c.idle_poll = absl::GetFlag(FLAGS_idle_poll);
   if (c.idle_poll < absl::ZeroDuration() || c.idle_poll > absl::Milliseconds(10)) {
-    return invalid("idle-poll", "must be 0 to 10ms, such as 50us");
+    return invalid_flag("idle-poll", "must be 0 to 10ms, such as 50us");
   }
   return absl::OkStatus();
 }
@@ -156,7 +153,7 @@ absl::Status resolve_input_files(ServiceConfig& c) {
   c.catalog_path = absl::GetFlag(FLAGS_catalog);
   if (absl::StartsWith(c.catalog_path, "nats:")) {
     absl::StatusOr<nats_jetstream::ServerList> servers = nats_jetstream::parse_named_server_list(c.catalog_path);
-    if (!servers.ok()) return invalid("catalog", servers.status().message());
+    if (!servers.ok()) return invalid_flag("catalog", servers.status().message());
     c.catalog_nats = *std::move(servers);
     c.catalog_path.clear();
   } else if (!c.catalog_path.empty()) {
@@ -181,7 +178,7 @@ absl::Status resolve_input_files(ServiceConfig& c) {
     if (absl::Status s = check_readable("versions", c.versions_path, false); !s.ok()) return s;
   }
   c.state_dir = absl::GetFlag(FLAGS_state_dir);
-  if (c.state_dir.empty()) return invalid("state-dir", "must not be empty");
+  if (c.state_dir.empty()) return invalid_flag("state-dir", "must not be empty");
   return absl::OkStatus();
 }
 
@@ -189,7 +186,7 @@ absl::Status resolve_input_files(ServiceConfig& c) {
 absl::Status resolve_tracking(ServiceConfig& c) {
   c.base_url = absl::GetFlag(FLAGS_base_url);
   if (!absl::StartsWith(c.base_url, "http://") && !absl::StartsWith(c.base_url, "https://")) {
-    return invalid("base-url", "must start with http:// or https://");
+    return invalid_flag("base-url", "must start with http:// or https://");
   }
   while (absl::EndsWith(c.base_url, "/")) c.base_url.pop_back();
 
@@ -204,7 +201,7 @@ absl::Status resolve_tracking(ServiceConfig& c) {
 absl::Status resolve_http_limits(ServiceConfig& c) {
   http::HttpLimits limits;
   const int64_t max_body = absl::GetFlag(FLAGS_max_body_bytes);
-  if (max_body < 0 || max_body > (int64_t{1} << 30)) return invalid("max-body-bytes", "must be 0 to 1 GiB");
+  if (max_body < 0 || max_body > (int64_t{1} << 30)) return invalid_flag("max-body-bytes", "must be 0 to 1 GiB");
   limits.max_body_bytes = static_cast<size_t>(max_body);
   const absl::Duration request_timeout = absl::GetFlag(FLAGS_request_timeout);
   if (absl::Status s = check_positive("request-timeout", request_timeout); !s.ok()) return s;
@@ -214,11 +211,11 @@ absl::Status resolve_http_limits(ServiceConfig& c) {
   limits.idle_timeout_ms = absl::ToInt64Milliseconds(idle_timeout);
   const int32_t max_connections = absl::GetFlag(FLAGS_max_connections_per_core);
   if (max_connections < 1 || max_connections > 1'000'000) {
-    return invalid("max-connections-per-core", "must be 1 to 1000000");
+    return invalid_flag("max-connections-per-core", "must be 1 to 1000000");
   }
   limits.max_connections = static_cast<uint32_t>(max_connections);
   const absl::Duration shed_lag = absl::GetFlag(FLAGS_shed_lag);
-  if (shed_lag < absl::ZeroDuration()) return invalid("shed-lag", "must be 0 or a positive duration such as 20ms");
+  if (shed_lag < absl::ZeroDuration()) return invalid_flag("shed-lag", "must be 0 or a positive duration such as 20ms");
   c.public_limits = limits;
   c.public_limits.shed_lag_ns = absl::ToInt64Nanoseconds(shed_lag);
   // The admin plane serves operators and scrapers: a few connections, same timeouts.
@@ -226,7 +223,7 @@ absl::Status resolve_http_limits(ServiceConfig& c) {
   c.admin_limits.max_connections = 256;
   const std::optional<uint64_t> catalog_bytes = parse_bytes(absl::GetFlag(FLAGS_max_catalog_bytes));
   if (!catalog_bytes || *catalog_bytes < 1024 || *catalog_bytes > decision::catalog::kMaxCatalogBytes) {
-    return invalid("max-catalog-bytes", "must be a size from 1KiB to 256MiB, such as 256MiB");
+    return invalid_flag("max-catalog-bytes", "must be a size from 1KiB to 256MiB, such as 256MiB");
   }
   // Catalog uploads are the admin plane's large bodies (a 100,000-ad catalog is about
   // 115 MB); explain requests are decision requests.
@@ -244,14 +241,14 @@ absl::Status resolve_event_log(ServiceConfig& c) {
   const std::optional<uint64_t> file_bytes = parse_bytes(absl::GetFlag(FLAGS_events_file_bytes));
   // A file must hold at least a few lines; a line is at most a few KiB.
   if (!file_bytes || *file_bytes < (64u << 10)) {
-    return invalid("events-file-bytes", "must be a size of at least 64KiB, such as 256MiB");
+    return invalid_flag("events-file-bytes", "must be a size of at least 64KiB, such as 256MiB");
   }
   c.events_file_bytes = *file_bytes;
   c.snapshot_interval = absl::GetFlag(FLAGS_snapshot_interval);
   if (absl::Status s = check_positive("snapshot-interval", c.snapshot_interval); !s.ok()) return s;
   c.access_log_sample = absl::GetFlag(FLAGS_access_log_sample);
   if (!(c.access_log_sample >= 0 && c.access_log_sample <= 1)) {
-    return invalid("access-log-sample", "must be a fraction from 0 (off) to 1 (every request), such as 0.01");
+    return invalid_flag("access-log-sample", "must be a fraction from 0 (off) to 1 (every request), such as 0.01");
   }
   return absl::OkStatus();
 }

@@ -1,15 +1,10 @@
 #include "service/nats_login.h"
 
 #include "absl/strings/str_cat.h"
+#include "service/flag_error.h"
 #include "service/secret_file.h"
 
 namespace service {
-
-namespace {
-absl::Status invalid(const char* flag, absl::string_view why) {
-  return absl::InvalidArgumentError(absl::StrCat("invalid --", flag, ": ", why));
-}
-}  // namespace
 
 absl::StatusOr<nats_jetstream::Credentials> resolve_nats_login(const NatsLoginFlags& flags,
                                                                const NatsLoginValues& values) {
@@ -18,15 +13,15 @@ absl::StatusOr<nats_jetstream::Credentials> resolve_nats_login(const NatsLoginFl
   const bool creds = !values.creds_file.empty();
   const std::string needs_servers = absl::StrCat("needs --", flags.servers, "=nats://...");
   if (!values.servers_given) {
-    if (user) return invalid(flags.user, needs_servers);
-    if (password) return invalid(flags.password_file, needs_servers);
-    if (creds) return invalid(flags.creds, needs_servers);
+    if (user) return invalid_flag(flags.user, needs_servers);
+    if (password) return invalid_flag(flags.password_file, needs_servers);
+    if (creds) return invalid_flag(flags.creds, needs_servers);
     return nats_jetstream::Credentials{};
   }
-  if (creds && (user || password)) return invalid(flags.creds, "a credentials file or a user and password, not both");
+  if (creds && (user || password)) return invalid_flag(flags.creds, "a credentials file or a user and password, not both");
   if (user != password) {
-    return user ? invalid(flags.user, absl::StrCat("needs --", flags.password_file))
-                : invalid(flags.password_file, absl::StrCat("needs --", flags.user));
+    return user ? invalid_flag(flags.user, absl::StrCat("needs --", flags.password_file))
+                : invalid_flag(flags.password_file, absl::StrCat("needs --", flags.user));
   }
   nats_jetstream::Credentials out;
   if (user) {

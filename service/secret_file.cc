@@ -9,19 +9,14 @@
 
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
+#include "service/flag_error.h"
 
 namespace service {
 
-namespace {
-absl::Status invalid(absl::string_view flag, absl::string_view why) {
-  return absl::InvalidArgumentError(absl::StrCat("invalid --", flag, ": ", why));
-}
-}  // namespace
-
 absl::Status check_secret_file(absl::string_view flag, const std::string& path) {
   struct stat st {};
-  if (stat(path.c_str(), &st) != 0) return invalid(flag, absl::StrCat(path, ": ", std::strerror(errno)));
-  if ((st.st_mode & 077) != 0) return invalid(flag, absl::StrCat(path, " is readable by others: chmod 600 it"));
+  if (stat(path.c_str(), &st) != 0) return invalid_flag(flag, absl::StrCat(path, ": ", std::strerror(errno)));
+  if ((st.st_mode & 077) != 0) return invalid_flag(flag, absl::StrCat(path, " is readable by others: chmod 600 it"));
   return absl::OkStatus();
 }
 
@@ -30,9 +25,9 @@ absl::StatusOr<std::string> read_secret_file(absl::string_view flag, const std::
   std::ifstream in(path);
   std::stringstream text;
   text << in.rdbuf();
-  if (!in.good() && !in.eof()) return invalid(flag, absl::StrCat(path, ": cannot be read"));
+  if (!in.good() && !in.eof()) return invalid_flag(flag, absl::StrCat(path, ": cannot be read"));
   std::string secret(absl::StripTrailingAsciiWhitespace(text.str()));
-  if (secret.empty()) return invalid(flag, absl::StrCat(path, " is empty"));
+  if (secret.empty()) return invalid_flag(flag, absl::StrCat(path, " is empty"));
   return secret;
 }
 

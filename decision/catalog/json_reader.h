@@ -40,6 +40,9 @@ std::string item_path(std::string_view parent, size_t index);
 std::string member_path(std::string_view parent, std::string_view key);
 
 enum class Presence : uint8_t { kRequired, kOptional };
+// Short names for the validators, which say one or the other for every member they read.
+inline constexpr Presence kRequired = Presence::kRequired;
+inline constexpr Presence kOptional = Presence::kOptional;
 
 using simdjson::dom::array;
 using simdjson::dom::element;

@@ -11,9 +11,6 @@
 namespace decision::catalog::detail {
 namespace {
 
-constexpr auto kRequired = Presence::kRequired;
-constexpr auto kOptional = Presence::kOptional;
-
 // id, advertiserId, templateId, priority: claimed or resolved to indexes.
 void read_references(const ObjectReader& in, LoadContext& context, uint32_t index, Ad& ad) {
   if (const std::optional<Id> id = in.id("id", kRequired)) {

@@ -12,9 +12,6 @@
 namespace decision::catalog::detail {
 namespace {
 
-constexpr auto kRequired = Presence::kRequired;
-constexpr auto kOptional = Presence::kOptional;
-
 std::vector<ContentItem> read_content_items(element value, const std::string& path,
                                             ErrorList& errors) {
   std::vector<ContentItem> items;

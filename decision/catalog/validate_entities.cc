@@ -9,9 +9,6 @@
 namespace decision::catalog::detail {
 namespace {
 
-constexpr auto kRequired = Presence::kRequired;
-constexpr auto kOptional = Presence::kOptional;
-
 // A unique string (priority or placement key): an error at path when taken.
 bool claim_key(absl::flat_hash_map<std::string, Claim>& claims, std::string_view key,
                uint32_t index, const std::string& path, std::string_view kind, ErrorList& errors) {

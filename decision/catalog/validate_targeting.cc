@@ -13,8 +13,6 @@
 namespace decision::catalog::detail {
 namespace {
 
-constexpr auto kRequired = Presence::kRequired;
-constexpr auto kOptional = Presence::kOptional;
 // Half the Earth's circumference already covers the globe; past a whole one is a typo.
 constexpr double kMaxRadiusKm = 40075;
 

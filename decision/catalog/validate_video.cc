@@ -8,8 +8,6 @@
 namespace decision::catalog::detail {
 namespace {
 
-constexpr auto kRequired = Presence::kRequired;
-constexpr auto kOptional = Presence::kOptional;
 constexpr uint64_t kMaxBitrateKbps = 1'000'000;
 
 std::optional<VideoDelivery> read_delivery(const ObjectReader& in) {

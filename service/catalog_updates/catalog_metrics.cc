@@ -58,7 +58,7 @@ constexpr Metric<CatalogInForce> by_format(std::string_view name, std::string_vi
   return m;
 }
 
-constexpr Metric<CatalogInForce> kFamilies[] = {
+constexpr Metric<CatalogInForce> kCatalogFamilies[] = {
     {.name = "decisiond_catalog_info", .type = kGauge, .help = "Constant 1, labelled with the catalog revision in force.",
      .scope = kAnswering, .series = &revision,
      .read = [](const CatalogInForce&, uint32_t) -> uint64_t { return 1; }},
@@ -96,6 +96,6 @@ constexpr Metric<CatalogInForce> kFamilies[] = {
 };
 }  // namespace
 
-constinit const runtime::MetricTable<CatalogInForce> kCatalogMetricTable = kFamilies;
+constinit const runtime::MetricTable<CatalogInForce> kCatalogMetricTable = kCatalogFamilies;
 
 }  // namespace service

@@ -12,7 +12,7 @@ uint64_t counted(const NatsCatalogSource& source, uint32_t) {
   return (source.counters().*kCounter).load(std::memory_order_relaxed);
 }
 
-constexpr Metric<NatsCatalogSource> kFamilies[] = {
+constexpr Metric<NatsCatalogSource> kNatsCatalogFamilies[] = {
     {.name = "decisiond_catalog_nats_connected", .type = MetricType::kGauge,
      .help = "1 while the connection to the NATS servers of --catalog is up.", .scope = kAnswering,
      .read = [](const NatsCatalogSource& s, uint32_t) -> uint64_t { return s.connected() ? 1 : 0; }},
@@ -33,6 +33,6 @@ constexpr Metric<NatsCatalogSource> kFamilies[] = {
 };
 }  // namespace
 
-constinit const runtime::MetricTable<NatsCatalogSource> kNatsCatalogMetricTable = kFamilies;
+constinit const runtime::MetricTable<NatsCatalogSource> kNatsCatalogMetricTable = kNatsCatalogFamilies;
 
 }  // namespace service

@@ -9,6 +9,7 @@
 #include "absl/strings/str_cat.h"
 #include "decision/catalog/limits.h"
 #include "runtime/absl_view.h"
+#include "runtime/clock.h"
 
 namespace service {
 
@@ -32,10 +33,6 @@ constexpr milliseconds kControlTimeout{500};
 constexpr milliseconds kReopenInterval{5000};
 // The most to wait for any one chunk: a 512 KiB chunk takes milliseconds.
 constexpr milliseconds kChunkTimeout{10000};
-
-int64_t wall_now_ms() {
-  return std::chrono::duration_cast<milliseconds>(std::chrono::system_clock::now().time_since_epoch()).count();
-}
 
 void count(std::atomic<uint64_t>& counter) { counter.store(counter.load(std::memory_order_relaxed) + 1); }
 }  // namespace
@@ -134,7 +131,7 @@ void NatsCatalogSource::failed(const RevisionRecord& record, std::string why) {
     const std::lock_guard<std::mutex> lock(mutex_);
     report_.failed_revision = record.revision;
     report_.error = std::move(why);
-    report_.failed_unix_ms = wall_now_ms();
+    report_.failed_unix_ms = runtime::SystemClock::instance().wall_ms();
     if (wait_.load() != CatalogWait::kNone) {
       wait_.store(CatalogWait::kFailed);
       report_.waiting = wait_text(CatalogWait::kFailed);
@@ -356,7 +353,7 @@ void NatsCatalogSource::report_if_due() {
     if (!bucket.ok()) return again();
     nodes_ = std::make_unique<nats_jetstream::KeyValueBucket>(*std::move(bucket));
   }
-  report.reported_unix_ms = wall_now_ms();
+  report.reported_unix_ms = runtime::SystemClock::instance().wall_ms();
   absl::StatusOr<uint64_t> written = nodes_->put(node_key(name(), settings_.node_id), to_json(report));
   if (!written.ok()) {
     // A bucket just created has no leader for a moment: said once, retried quietly.

@@ -14,6 +14,7 @@
 #include "http/error_body.h"
 #include "http/error_codes.h"
 #include "http/json_writer.h"
+#include "runtime/clock.h"
 #include "runtime/signals.h"
 #include "service/catalog_updates/catalog_upload_handler.h"
 #include "service/catalog_updates/memory_release.h"
@@ -25,11 +26,6 @@ namespace {
 
 int64_t wall_now_s() {
   return std::chrono::duration_cast<std::chrono::seconds>(std::chrono::system_clock::now().time_since_epoch())
-      .count();
-}
-
-int64_t wall_now_ms() {
-  return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
       .count();
 }
 
@@ -219,7 +215,7 @@ void UpdateLoop::handle_upload(CatalogUpload* upload) {
     std::fprintf(stderr, "decisiond: POST /admin/catalog replaces the catalog of %s until its next revision\n",
                  nats_->describe().c_str());
     nats_->replaced_by_upload(std::string(catalog_->snapshot->revision()), catalog_->snapshot->ads().size(),
-                              wall_now_ms());
+                              runtime::SystemClock::instance().wall_ms());
   }
   upload->status = 200;
   upload->reply_body = accepted_body(*catalog_, built.duration_ms);
@@ -245,7 +241,8 @@ void UpdateLoop::handle_revision(std::unique_ptr<FetchedRevision> fetched) {
   std::fprintf(stderr, "decisiond: catalog %s published: revision %s, %zu ads, built in %lld ms\n", built.source.c_str(),
                std::string(catalog_->snapshot->revision()).c_str(), catalog_->snapshot->ads().size(),
                static_cast<long long>(built.duration_ms));
-  nats_->served(record, std::string(catalog_->snapshot->revision()), catalog_->snapshot->ads().size(), wall_now_ms());
+  nats_->served(record, std::string(catalog_->snapshot->revision()), catalog_->snapshot->ads().size(),
+                runtime::SystemClock::instance().wall_ms());
 }
 
 void UpdateLoop::refused(const BuiltCatalog& built) {

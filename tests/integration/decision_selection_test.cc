@@ -19,7 +19,7 @@ namespace {
 
 // Enough draws that an ad wrongly eligible would show up (each of them has a fair chance
 // per draw), without any test depending on a particular draw.
-constexpr int kRounds = 40;
+constexpr int kSelectionRounds = 40;
 
 // A server on a catalog of one placement "slot" (id 1) and the given ads.
 struct CatalogServer {
@@ -30,12 +30,12 @@ struct CatalogServer {
   ServerProcess server;
 };
 
-// Every ad id served over kRounds decisions of one request body.
+// Every ad id served over kSelectionRounds decisions of one request body.
 std::set<std::string> ads_served(const ServerProcess& server, const std::string& body,
                                  const DecisionHeaders& headers = {}) {
   DecisionClient client(server);
   std::set<std::string> ids;
-  for (int round = 0; round < kRounds; ++round) {
+  for (int round = 0; round < kSelectionRounds; ++round) {
     const CurlReply reply = client.decide(body, headers);
     EXPECT_EQ(reply.status, 200) << reply.body;
     DecisionReply decision;
@@ -69,7 +69,7 @@ TEST(Tiers, CreativesComeHeaviestTierFirst) {
   DecisionClient client(fixture.server);
   const std::vector<std::string> expected = {"sponsorship", "sponsorship", "standard", "standard",
                                              "standard",    "house",       "house"};
-  for (int round = 0; round < kRounds; ++round) {
+  for (int round = 0; round < kSelectionRounds; ++round) {
     const CurlReply reply = client.decide(R"({"placements":[{"key":"slot","count":7}]})");
     DecisionReply decision;
     ASSERT_TRUE(ReadDecision(reply.body, decision));

@@ -16,19 +16,14 @@
 #include "tests/integration/metrics_scrape.h"
 #include "tests/integration/readyz.h"
 #include "tests/integration/tracking_flow.h"
+#include "tests/support/command_run.h"
 
 namespace integration {
 namespace {
 
-std::string run_tool(const std::string& arguments) {
-  std::string out;
-  FILE* pipe = ::popen((std::string(DECISIOND_EVENTS_BINARY) + " " + arguments).c_str(), "r");
-  if (pipe == nullptr) return out;
-  char buffer[4096];
-  size_t n;
-  while ((n = std::fread(buffer, 1, sizeof(buffer), pipe)) > 0) out.append(buffer, n);
-  ::pclose(pipe);
-  return out;
+// What decisiond-events prints on standard output.
+std::string tool_output(const std::string& arguments) {
+  return test_support::run_command(std::string(DECISIOND_EVENTS_BINARY) + " " + arguments).out;
 }
 
 TEST(EventLog, ToolReadsBackWhatTheServerLogged) {
@@ -49,7 +44,7 @@ TEST(EventLog, ToolReadsBackWhatTheServerLogged) {
     server.send_signal(SIGTERM);
     ASSERT_TRUE(server.wait_for_exit());
   }
-  const std::string summary = run_tool("--state-dir " + state.path() + " summary --json");
+  const std::string summary = tool_output("--state-dir " + state.path() + " summary --json");
   JsonBody json(summary);
   ASSERT_TRUE(json.ok()) << summary;
   const auto kinds = member(json.root(), "kinds");
@@ -63,14 +58,14 @@ TEST(EventLog, ToolReadsBackWhatTheServerLogged) {
     files += static_cast<size_t>(std::distance(std::filesystem::directory_iterator(core.path()), {}));
   }
   EXPECT_GT(files, 2u);
-  const std::string clicks_only = run_tool("--state-dir " + state.path() + " print --kind click");
+  const std::string clicks_only = tool_output("--state-dir " + state.path() + " print --kind click");
   EXPECT_EQ(std::count(clicks_only.begin(), clicks_only.end(), '\n'), clicks);
 }
 
 // A small tmpfs mounted over <state-dir>/events for the test's life.
-class FullDisk {
+class SmallEventsMount {
  public:
-  explicit FullDisk(const std::string& directory) : directory_(directory) {
+  explicit SmallEventsMount(const std::string& directory) : directory_(directory) {
     std::filesystem::create_directories(directory);
     if (::geteuid() != 0) {
       why_not_ = "not running as root";
@@ -82,7 +77,7 @@ class FullDisk {
     }
     mounted_ = true;
   }
-  ~FullDisk() {
+  ~SmallEventsMount() {
     if (mounted_) ::umount2(directory_.c_str(), MNT_DETACH);
   }
   bool mounted() const { return mounted_; }
@@ -104,7 +99,7 @@ class FullDisk {
 
 TEST(EventLog, FullDiskNeverFailsARequestTurnsUnreadyAndLosesNothingItHeld) {
   StateDir state;
-  FullDisk disk(state.path() + "/events");
+  SmallEventsMount disk(state.path() + "/events");
   if (!disk.mounted()) GTEST_SKIP() << "needs a size-limited filesystem the test mounts: " << disk.why_not();
   const TempFile catalog("catalog.json", capped_catalog_json());
   ServerProcess server(standard_flags({"--catalog=" + catalog.path(), state.flag(), "--events-flush=100ms"}));

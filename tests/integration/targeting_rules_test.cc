@@ -26,7 +26,7 @@ constexpr char kGeoNamesDirFlag[] = "--geonames-dir=" GEONAMES_FIXTURE_DIR;
 
 // Requests ask for 10 creatives of catalogs of at most 4 ads: one reply lists every
 // eligible ad.
-std::set<std::string> ads_served(const ServerProcess& server, const std::string& body,
+std::set<std::string> ads_in_one_reply(const ServerProcess& server, const std::string& body,
                                  const DecisionHeaders& headers = {}) {
   DecisionClient client(server);
   const CurlReply reply = client.decide(body, headers);
@@ -106,7 +106,7 @@ TEST(TargetingRulesDayparts, AWindowAroundNowIsServedAndTheOppositeOneIsNot) {
                       {});
   ASSERT_TRUE(fixture.server.serving()) << fixture.server.start_error();
   // No user.timezone, no GeoIP: UTC.
-  EXPECT_EQ(ads_served(fixture.server, R"({"placements":[{"key":"slot","count":10}]})"),
+  EXPECT_EQ(ads_in_one_reply(fixture.server, R"({"placements":[{"key":"slot","count":10}]})"),
             (std::set<std::string>{"ad_1", "ad_3"}));
 }
 
@@ -117,11 +117,11 @@ TEST(TargetingRulesDayparts, TheUsersTimeZoneShiftsWhichWindowHolds) {
                        {.id = 3, .placement_ids = {1}}},
                       {});
   ASSERT_TRUE(fixture.server.serving()) << fixture.server.start_error();
-  EXPECT_EQ(ads_served(fixture.server, request_with_user(R"({"timezone":"Asia/Tokyo"})")),
+  EXPECT_EQ(ads_in_one_reply(fixture.server, request_with_user(R"({"timezone":"Asia/Tokyo"})")),
             (std::set<std::string>{"ad_2", "ad_3"}));
-  EXPECT_EQ(ads_served(fixture.server, request_with_user(R"({"timezone":"UTC"})")),
+  EXPECT_EQ(ads_in_one_reply(fixture.server, request_with_user(R"({"timezone":"UTC"})")),
             (std::set<std::string>{"ad_1", "ad_3"}));
-  EXPECT_EQ(ads_served(fixture.server, request_with_user(R"({"id":"user-7"})")),
+  EXPECT_EQ(ads_in_one_reply(fixture.server, request_with_user(R"({"id":"user-7"})")),
             (std::set<std::string>{"ad_1", "ad_3"}));
 }
 
@@ -132,13 +132,13 @@ TEST(TargetingRulesDayparts, TheGeoIpTimeZoneHoldsWhenTheRequestNamesNone) {
                        {.id = 3, .placement_ids = {1}}},
                       {kGeoIpDbFlag});
   ASSERT_TRUE(fixture.server.serving()) << fixture.server.start_error();
-  EXPECT_EQ(ads_served(fixture.server, request_with_user(R"({"ip":")" + std::string(kManilaIp) + "\"}")),
+  EXPECT_EQ(ads_in_one_reply(fixture.server, request_with_user(R"({"ip":")" + std::string(kManilaIp) + "\"}")),
             (std::set<std::string>{"ad_2", "ad_3"}));
   // user.timezone wins over the IP's zone; an IP the database does not know leaves UTC.
-  EXPECT_EQ(ads_served(fixture.server,
+  EXPECT_EQ(ads_in_one_reply(fixture.server,
                        request_with_user(R"({"ip":")" + std::string(kManilaIp) + R"(","timezone":"UTC"})")),
             (std::set<std::string>{"ad_1", "ad_3"}));
-  EXPECT_EQ(ads_served(fixture.server, request_with_user(R"({"ip":"10.1.2.3"})")),
+  EXPECT_EQ(ads_in_one_reply(fixture.server, request_with_user(R"({"ip":"10.1.2.3"})")),
             (std::set<std::string>{"ad_1", "ad_3"}));
 }
 
@@ -152,7 +152,7 @@ TEST(TargetingRulesDayparts, ADaypartsOwnTimeZoneWinsOverTheUsers) {
   ASSERT_TRUE(fixture.server.serving()) << fixture.server.start_error();
   for (const char* user : {R"({"timezone":"UTC"})", R"({"timezone":"Asia/Tokyo"})", "{}"}) {
     SCOPED_TRACE(user);
-    EXPECT_EQ(ads_served(fixture.server, request_with_user(user)), (std::set<std::string>{"ad_1", "ad_3"}));
+    EXPECT_EQ(ads_in_one_reply(fixture.server, request_with_user(user)), (std::set<std::string>{"ad_1", "ad_3"}));
   }
 }
 
@@ -193,24 +193,24 @@ std::string request_to(const std::string& destination_json) {
 TEST(TargetingRulesDestination, ARequestDestinationReachesTheAdsNamingIt) {
   RulesServer fixture(kDestinationAds, {kGeoNamesDirFlag});
   ASSERT_TRUE(fixture.server.serving()) << fixture.server.start_error();
-  EXPECT_EQ(ads_served(fixture.server, request_to(std::string("[") + kFrance + "]"), kVersion20251101),
+  EXPECT_EQ(ads_in_one_reply(fixture.server, request_to(std::string("[") + kFrance + "]"), kVersion20251101),
             (std::set<std::string>{"ad_3", "ad_4"}));
   // Digit strings too; a country does not reach an ad that names one of its cities.
-  EXPECT_EQ(ads_served(fixture.server, request_to(std::string("[\"") + kPortugal + "\"]"), kVersion20251101),
+  EXPECT_EQ(ads_in_one_reply(fixture.server, request_to(std::string("[\"") + kPortugal + "\"]"), kVersion20251101),
             (std::set<std::string>{"ad_2", "ad_4"}));
 }
 
 TEST(TargetingRulesDestination, ARequestCityCountsAsItsCountry) {
   RulesServer fixture(kDestinationAds, {kGeoNamesDirFlag});
   ASSERT_TRUE(fixture.server.serving()) << fixture.server.start_error();
-  EXPECT_EQ(ads_served(fixture.server, request_to(std::string("[") + kLisbon + "]"), kVersion20251101),
+  EXPECT_EQ(ads_in_one_reply(fixture.server, request_to(std::string("[") + kLisbon + "]"), kVersion20251101),
             (std::set<std::string>{"ad_1", "ad_2", "ad_4"}));
 }
 
 TEST(TargetingRulesDestination, WithoutGeoNamesACityIsOnlyItself) {
   RulesServer fixture(kDestinationAds, {});
   ASSERT_TRUE(fixture.server.serving()) << fixture.server.start_error();
-  EXPECT_EQ(ads_served(fixture.server, request_to(std::string("[") + kLisbon + "]"), kVersion20251101),
+  EXPECT_EQ(ads_in_one_reply(fixture.server, request_to(std::string("[") + kLisbon + "]"), kVersion20251101),
             (std::set<std::string>{"ad_1", "ad_4"}));
 }
 
@@ -220,7 +220,7 @@ TEST(TargetingRulesDestination, AnotherOrNoDestinationServesNoDestinationTargete
   for (const std::string& body : {request_to(std::string("[") + kSweden + "]"), request_to("[]"), request_to("null"),
                                   std::string(R"({"placements":[{"key":"slot","count":10}]})")}) {
     SCOPED_TRACE(body);
-    EXPECT_EQ(ads_served(fixture.server, body, kVersion20251101), (std::set<std::string>{"ad_4"}));
+    EXPECT_EQ(ads_in_one_reply(fixture.server, body, kVersion20251101), (std::set<std::string>{"ad_4"}));
   }
 }
 
@@ -228,8 +228,8 @@ TEST(TargetingRulesDestination, Version20250101IgnoresTheRequestDestination) {
   RulesServer fixture(kDestinationAds, {kGeoNamesDirFlag});
   ASSERT_TRUE(fixture.server.serving()) << fixture.server.start_error();
   const std::string to_lisbon = request_to(std::string("[") + kLisbon + "]");
-  EXPECT_EQ(ads_served(fixture.server, to_lisbon, kVersion20250101), (std::set<std::string>{"ad_4"}));
-  EXPECT_EQ(ads_served(fixture.server, to_lisbon), (std::set<std::string>{"ad_4"})) << "no header: 2025-01-01";
+  EXPECT_EQ(ads_in_one_reply(fixture.server, to_lisbon, kVersion20250101), (std::set<std::string>{"ad_4"}));
+  EXPECT_EQ(ads_in_one_reply(fixture.server, to_lisbon), (std::set<std::string>{"ad_4"})) << "no header: 2025-01-01";
 }
 
 TEST(TargetingRulesDestination, ABadDestinationIsRefusedOnlyByTheVersionThatReadsIt) {
@@ -247,7 +247,7 @@ TEST(TargetingRulesDestination, ABadDestinationIsRefusedOnlyByTheVersionThatRead
   // 2025-01-01 does not read the field at all: an unknown field, tolerated.
   for (const char* destination : {R"(["lisbon",0,2267057])", R"("lisbon")", "{}"}) {
     SCOPED_TRACE(destination);
-    EXPECT_EQ(ads_served(fixture.server, request_to(destination), kVersion20250101),
+    EXPECT_EQ(ads_in_one_reply(fixture.server, request_to(destination), kVersion20250101),
               (std::set<std::string>{"ad_4"}));
   }
 }

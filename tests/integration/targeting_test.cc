@@ -16,7 +16,7 @@
 namespace integration {
 namespace {
 
-constexpr int kRounds = 30;
+constexpr int kTargetingRounds = 30;
 
 struct GeoServer {
   explicit GeoServer(const std::vector<TestAd>& ads)
@@ -28,10 +28,10 @@ struct GeoServer {
   ServerProcess server;
 };
 
-std::set<std::string> ads_served(const ServerProcess& server, const std::string& body) {
+std::set<std::string> targeted_ads_served(const ServerProcess& server, const std::string& body) {
   DecisionClient client(server);
   std::set<std::string> ids;
-  for (int round = 0; round < kRounds; ++round) {
+  for (int round = 0; round < kTargetingRounds; ++round) {
     const CurlReply reply = client.decide(body, {});
     EXPECT_EQ(reply.status, 200) << reply.body;
     DecisionReply decision;
@@ -50,11 +50,11 @@ const std::vector<TestAd> kGeoAds = {
 TEST(Targeting, TheUsersIpPlacesTheRequestWhenItGivesNoGeo) {
   GeoServer fixture(kGeoAds);
   ASSERT_TRUE(fixture.server.serving()) << fixture.server.start_error();
-  EXPECT_EQ(ads_served(fixture.server, R"({"placements":[{"key":"slot","count":10}],"user":{"ip":"81.2.69.142"}})"),
+  EXPECT_EQ(targeted_ads_served(fixture.server, R"({"placements":[{"key":"slot","count":10}],"user":{"ip":"81.2.69.142"}})"),
             (std::set<std::string>{"ad_1", "ad_3"}));
-  EXPECT_EQ(ads_served(fixture.server, R"({"placements":[{"key":"slot","count":10}],"user":{"ip":"89.160.20.112"}})"),
+  EXPECT_EQ(targeted_ads_served(fixture.server, R"({"placements":[{"key":"slot","count":10}],"user":{"ip":"89.160.20.112"}})"),
             (std::set<std::string>{"ad_2", "ad_3"}));
-  EXPECT_EQ(ads_served(fixture.server, R"({"placements":[{"key":"slot","count":10}],"user":{"ip":"10.1.2.3"}})"),
+  EXPECT_EQ(targeted_ads_served(fixture.server, R"({"placements":[{"key":"slot","count":10}],"user":{"ip":"10.1.2.3"}})"),
             (std::set<std::string>{"ad_3"}));
 }
 
@@ -62,7 +62,7 @@ TEST(Targeting, ARequestCityCountsAsItsCountry) {
   GeoServer fixture(kGeoAds);
   ASSERT_TRUE(fixture.server.serving()) << fixture.server.start_error();
   // London (a city) reaches the GB ad, even from a Swedish IP: the request's geo wins.
-  EXPECT_EQ(ads_served(fixture.server,
+  EXPECT_EQ(targeted_ads_served(fixture.server,
                        R"({"placements":[{"key":"slot","count":10,"targeting":{"geo":["2643743"]}}],)"
                        R"("user":{"ip":"89.160.20.112"}})"),
             (std::set<std::string>{"ad_1", "ad_3"}));
@@ -77,10 +77,10 @@ TEST(Targeting, LocationReachIsBothRadii) {
   GeoServer fixture(ads);
   ASSERT_TRUE(fixture.server.serving()) << fixture.server.start_error();
   // Versailles is about 17 km from the centre of Paris.
-  EXPECT_EQ(ads_served(fixture.server,
+  EXPECT_EQ(targeted_ads_served(fixture.server,
                        R"({"placements":[{"key":"slot","count":10,"targeting":{"location":[{"lat":48.8049,"lon":2.1204}]}}]})"),
             (std::set<std::string>{"ad_2"}));
-  EXPECT_EQ(ads_served(fixture.server,
+  EXPECT_EQ(targeted_ads_served(fixture.server,
                        R"({"placements":[{"key":"slot","count":10,"targeting":{"location":[{"latitude":48.8049,"longitude":2.1204,"radiusKm":8}]}}]})"),
             (std::set<std::string>{"ad_1", "ad_2"}));
 }
@@ -97,13 +97,13 @@ TEST(Targeting, CustomRulesReadTheRequestsObjects) {
   };
   GeoServer fixture(ads);
   ASSERT_TRUE(fixture.server.serving()) << fixture.server.start_error();
-  EXPECT_EQ(ads_served(fixture.server,
+  EXPECT_EQ(targeted_ads_served(fixture.server,
                        R"({"placements":[{"key":"slot","count":10,"targeting":{"custom":{"age":21,"zero":0,"tags":["news","sports"]}}}],)"
                        R"("user":{"id":"u","segments":["vip"]},"device":{"os":"ios"}})"),
             (std::set<std::string>{"ad_1", "ad_2", "ad_3", "ad_4"}));
   // Too young, no device, no segments (reading them is an error): only the untargeted ad.
   // The division by zero is an error on every request.
-  EXPECT_EQ(ads_served(fixture.server,
+  EXPECT_EQ(targeted_ads_served(fixture.server,
                        R"({"placements":[{"key":"slot","count":10,"targeting":{"custom":{"age":17,"zero":0,"tags":["sports"]}}}],)"
                        R"("user":{"id":"u"}})"),
             (std::set<std::string>{"ad_4"}));
@@ -112,8 +112,8 @@ TEST(Targeting, CustomRulesReadTheRequestsObjects) {
   const std::string page = scrape_metrics(fixture.server);
   const double evaluations = sum_samples(page, "decisiond_decision_custom_rule_evaluations_total", {}).value_or(0);
   const double errors = sum_samples(page, "decisiond_decision_custom_rule_errors_total", {}).value_or(0);
-  EXPECT_GE(evaluations, 2.0 * kRounds * 4);  // 4 rules, 2 requests of kRounds each
-  EXPECT_GE(errors, 2.0 * kRounds * 1 + kRounds * 2);
+  EXPECT_GE(evaluations, 2.0 * kTargetingRounds * 4);  // 4 rules, 2 requests of kTargetingRounds each
+  EXPECT_GE(errors, 2.0 * kTargetingRounds * 1 + kTargetingRounds * 2);
   EXPECT_LT(errors, evaluations);
 }
 

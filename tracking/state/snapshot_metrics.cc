@@ -7,7 +7,7 @@ using SC = SnapshotCounters;
 using runtime::counter;
 using runtime::gauge;
 
-constexpr runtime::Metric<SC> kFamilies[] = {
+constexpr runtime::Metric<SC> kSnapshotFamilies[] = {
     counter("decisiond_snapshots_written_total", "Cap and dedup snapshots written, by core.", &SC::written),
     counter("decisiond_snapshots_failed_total", "Snapshots abandoned because the disk refused, by core.", &SC::failed),
     gauge("decisiond_snapshot_last_bytes", "Size of the last snapshot, by core.", &SC::last_bytes),
@@ -16,6 +16,6 @@ constexpr runtime::Metric<SC> kFamilies[] = {
 };
 }  // namespace
 
-constinit const runtime::MetricTable<SnapshotCounters> kSnapshotMetricTable = kFamilies;
+constinit const runtime::MetricTable<SnapshotCounters> kSnapshotMetricTable = kSnapshotFamilies;
 
 }  // namespace tracking::state

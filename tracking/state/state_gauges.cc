@@ -7,7 +7,7 @@ using SG = StateGauges;
 using runtime::counter;
 using runtime::gauge;
 
-constexpr runtime::Metric<SG> kFamilies[] = {
+constexpr runtime::Metric<SG> kStateGaugeFamilies[] = {
     gauge("decisiond_cap_entries", "Frequency-cap entries held, by core.", &SG::cap_entries),
     gauge("decisiond_cap_bytes", "Bytes held by the frequency-cap partition, by core.", &SG::cap_bytes),
     counter("decisiond_cap_entries_reclaimed_total", "Expired frequency-cap entries reclaimed, by core.",
@@ -19,6 +19,6 @@ constexpr runtime::Metric<SG> kFamilies[] = {
 };
 }  // namespace
 
-constinit const runtime::MetricTable<StateGauges> kStateGaugeMetricTable = kFamilies;
+constinit const runtime::MetricTable<StateGauges> kStateGaugeMetricTable = kStateGaugeFamilies;
 
 }  // namespace tracking::state

@@ -15,6 +15,10 @@ namespace integration::abuse {
 
 inline constexpr uint64_t kKiB = 1024;
 inline constexpr uint64_t kMiB = 1024 * kKiB;
+// The server's default header limit, and what one connection holds beyond its request (a
+// connection object with its parser's storage).
+inline constexpr uint64_t kHeaderLimit = 16 * kKiB;
+inline constexpr uint64_t kBytesPerConnection = 16 * kKiB;
 // What the allocator may keep besides what a bound names (jemalloc's arenas and dirty
 // pages, thread caches): generous, so a bound fails only on memory per connection or per
 // byte sent that nobody bounded.

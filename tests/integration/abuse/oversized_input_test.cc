@@ -18,8 +18,6 @@
 namespace integration::abuse {
 namespace {
 
-constexpr uint64_t kHeaderLimit = 16 * kKiB;
-constexpr uint64_t kBytesPerConnection = 16 * kKiB;
 // Connections sending the large heads at once: enough that memory per byte sent would show.
 constexpr int kConcurrent = 20;
 // Raised so that bodies past the default 64 KiB reach the decision request reader.

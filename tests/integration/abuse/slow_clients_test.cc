@@ -27,10 +27,7 @@ constexpr char kRequestTimeout[] = "--request-timeout=3s";
 constexpr auto kRequestTimeoutTime = seconds(3);
 // Past the timeout, how long the test waits for the 408s: only reached when one is missing.
 constexpr auto kGrace = seconds(10);
-constexpr uint64_t kHeaderLimit = 16 * kKiB;
 constexpr uint64_t kBodyLimit = 64 * kKiB;
-// A connection object with its parser's storage, besides what a request holds.
-constexpr uint64_t kBytesPerConnection = 16 * kKiB;
 
 // Every second until each connection has its reply: one more byte on each connection
 // still waiting, and a decision from a well-behaved client, which must be served.

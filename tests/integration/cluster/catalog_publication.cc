@@ -60,10 +60,6 @@ long readyz_status(const ServerProcess& node) {
   return session.get(node.admin_url("/readyz")).status;
 }
 
-bool wait_for_readyz(const ServerProcess& node, long status, std::chrono::milliseconds timeout) {
-  return poll_until(timeout, [&] { return readyz_status(node) == status; });
-}
-
 bool wait_for_log(ServerProcess& node, const std::string& text, std::chrono::milliseconds timeout) {
   return poll_until(timeout, [&] { return node.stderr_text().find(text) != std::string::npos; });
 }

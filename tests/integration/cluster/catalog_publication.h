@@ -10,6 +10,7 @@
 
 #include "tests/integration/nats_cluster/nats_cluster_fixture.h"
 #include "tests/integration/redis_cluster/child_command.h"
+#include "tests/integration/readyz.h"
 #include "tests/integration/server_process.h"
 
 namespace integration {
@@ -34,8 +35,6 @@ bool wait_for_revision(const std::vector<ServerProcess*>& nodes, uint64_t revisi
                        std::chrono::milliseconds timeout = kRevisionTimeout);
 // The status of GET /readyz (0 when it did not answer).
 long readyz_status(const ServerProcess& node);
-// Until GET /readyz answers status or timeout.
-bool wait_for_readyz(const ServerProcess& node, long status, std::chrono::milliseconds timeout = kRevisionTimeout);
 // Until the node's stderr holds text or timeout.
 bool wait_for_log(ServerProcess& node, const std::string& text, std::chrono::milliseconds timeout = kRevisionTimeout);
 

@@ -65,7 +65,7 @@ TEST(CatalogPublicationConfig, UnreachableServersLeaveTheNodeUnreadyUntilServers
   TempFile catalog("catalog.json", generated_catalog(100, 1));
   const CommandRun published = run_catalog_tool({"publish", "--to=" + catalog_url(nats, "main"), catalog.path()});
   ASSERT_EQ(published.exit_code, 0) << published.err;
-  EXPECT_TRUE(wait_for_readyz(node, 200)) << node.stderr_text();
+  EXPECT_TRUE(wait_for_readyz(node, 200, kRevisionTimeout)) << node.stderr_text();
   EXPECT_EQ(served_revision(node), 1);
   EXPECT_EQ(sum_samples(scrape_metrics(node), "decisiond_catalog_nats_connected", {}), 1);
   expect_clean_exit(node);

@@ -96,7 +96,7 @@ TEST(CatalogPublication, ACatalogPublishedOnceIsServedByEveryNode) {
               static_cast<long long>(ms(all_served - started)), static_cast<long long>(ms(all_served - tool_done)));
 
   for (ServerProcess* node : nodes) {
-    EXPECT_TRUE(wait_for_readyz(*node, 200)) << node->stderr_text();
+    EXPECT_TRUE(wait_for_readyz(*node, 200, kRevisionTimeout)) << node->stderr_text();
     EXPECT_EQ(metric(*node, "decisiond_catalog_ads"), kAds);
     EXPECT_EQ(metric(*node, "decisiond_catalog_refusals_total"), 0);
   }
@@ -120,7 +120,7 @@ TEST(CatalogPublication, EachNewRevisionIsSwappedInAndANodeStartedLaterGetsTheLa
   // ready, on revision 2); on a slow machine a little later, through the update loop.
   const bool at_start = served_revision(late) == 2;
   ASSERT_TRUE(wait_for_revision({&late}, 2)) << late.stderr_text();
-  EXPECT_TRUE(wait_for_readyz(late, 200)) << late.stderr_text();
+  EXPECT_TRUE(wait_for_readyz(late, 200, kRevisionTimeout)) << late.stderr_text();
   std::printf("catalog_publication: a node started later served revision 2 %lld ms after its start (%s)\n",
               static_cast<long long>(
                   std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - started).count()),

@@ -56,7 +56,8 @@ void serve_some(ServerProcess& node) {
   }
 }
 
-void expect_shipped_exactly_once(NatsCluster& nats, ClusterNodes& nodes) {
+// Node 0 caught up, and the stream holds each line of its log once.
+void expect_first_node_shipped_exactly_once(NatsCluster& nats, ClusterNodes& nodes) {
   NatsInspector inspector(nats.server_urls(), {nats.options().user, nats.options().password});
   ASSERT_TRUE(inspector.ok()) << inspector.error();
   EXPECT_TRUE(wait_until_caught_up(nodes.node(0)));
@@ -118,7 +119,7 @@ TEST(EventsSinkConfig, ServersThatDoNotAnswerLeaveTheNodeServingAndItShipsOnceTh
   EXPECT_GT(node_metric(nodes.node(0), "decisiond_events_ship_lines_behind").value_or(0), 0);
   for (int i = 0; i < 3; ++i) ASSERT_TRUE(nats.kill_server(i, SIGCONT));
   ASSERT_TRUE(nats.wait_until_ready()) << nats.error();
-  expect_shipped_exactly_once(nats, nodes);
+  expect_first_node_shipped_exactly_once(nats, nodes);
 }
 
 TEST(EventsSinkConfig, AStreamThatCannotBeCreatedIsSaidWithTheServersReasonAndUsedOnceItExists) {
@@ -136,7 +137,7 @@ TEST(EventsSinkConfig, AStreamThatCannotBeCreatedIsSaidWithTheServersReasonAndUs
   ASSERT_TRUE(inspector.create_stream(kEventsStream, {"decisiond.events.>"}, 3, 2min)) << inspector.error();
   EXPECT_TRUE(wait_for_said(nodes.node(0), "exists with other settings, used as it is: replicas 3 (wanted 5)"));
   EXPECT_TRUE(wait_for_value(nodes.node(0), "decisiond_events_sink_stream_state", 3));
-  expect_shipped_exactly_once(nats, nodes);
+  expect_first_node_shipped_exactly_once(nats, nodes);
 }
 
 TEST(EventsSinkConfig, CredentialsTheServersRefuseAreSaidAndTheLinesWaitOnDisk) {
@@ -161,7 +162,7 @@ TEST(EventsSinkConfig, CredentialsTheServersRefuseAreSaidAndTheLinesWaitOnDisk) 
   nodes.set_extra_flags(right_flags);
   ASSERT_TRUE(nodes.restart(0, SIGTERM)) << nodes.node(0).start_error();
   serve_some(nodes.node(0));
-  expect_shipped_exactly_once(nats, nodes);
+  expect_first_node_shipped_exactly_once(nats, nodes);
 }
 
 }  // namespace

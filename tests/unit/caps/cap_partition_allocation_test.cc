@@ -4,13 +4,14 @@
 #include "caps/user_key.h"
 #include "gtest/gtest.h"
 #include "tests/support/allocation_count.h"
+#include "tests/unit/caps/cap_test_values.h"
 
 namespace caps {
 namespace {
 
 using decision::testing::allocations_while;
 
-constexpr int64_t kNow = 1'790'000'000;
+using testing::kNow;
 
 TEST(CapPartition, AllowsAllocatesNothing) {
   CapPartition caps;

@@ -8,12 +8,13 @@
 #include "caps/shard_format.h"
 #include "caps/user_key.h"
 #include "gtest/gtest.h"
+#include "tests/unit/caps/cap_test_values.h"
 
 namespace caps {
 namespace {
 
-constexpr int64_t kNow = 1'790'000'000;
-const uint64_t kUser = user_key("u1");
+using testing::kNow;
+using testing::kUser;
 
 std::string one_shard_of(const CapPartition& caps, uint32_t shard) {
   std::string bytes;

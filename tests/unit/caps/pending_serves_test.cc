@@ -4,13 +4,14 @@
 #include "caps/cap_partition.h"
 #include "caps/user_key.h"
 #include "gtest/gtest.h"
+#include "tests/unit/caps/cap_test_values.h"
 
 namespace caps {
 namespace {
 
-constexpr int64_t kNow = 1'790'000'000;
+using testing::kNow;
 constexpr int64_t kWindowS = 30;
-const uint64_t kUser = user_key("u1");
+using testing::kUser;
 const CapRule kTwoPerHour[] = {{2, 3600}};
 
 CapPartition with_serve_window() {

@@ -5,11 +5,12 @@
 #include "caps/cap_partition.h"
 #include "caps/sharded_table.h"
 #include "gtest/gtest.h"
+#include "tests/unit/caps/cap_test_values.h"
 
 namespace caps {
 namespace {
 
-constexpr int64_t kNow = 1'790'000'000;
+using testing::kNow;
 
 TEST(ShardedTableDeathTest, InsertingTheEmptySlotKeyStops) {
   auto table = std::make_unique<ShardedTable<CapPartition::Entry>>();

@@ -15,19 +15,14 @@
 #include "runtime/clock.h"
 #include "runtime/mailbox.h"
 #include "runtime/reactor.h"
+#include "tests/unit/runtime/reactor_test_loop.h"
 
 namespace runtime {
 namespace {
 
-ReactorConfig small_reactor(int64_t tick_ms = 5) {
-  ReactorConfig c;
-  c.ring_entries = 64;
-  c.recv_buffer_count = 16;
-  c.recv_buffer_bytes = 1024;
-  c.max_sockets = 4;
-  c.tick_ms = tick_ms;
-  return c;
-}
+using testing::Completions;
+using testing::Deadline;
+using testing::small_reactor;
 
 class ScratchDirectory {
  public:
@@ -45,42 +40,6 @@ class ScratchDirectory {
 
  private:
   std::string path_;
-};
-
-// Records completions in arrival order and stops the loop once `expected` have come.
-class Completions final : public FileCompletion {
- public:
-  explicit Completions(Reactor& reactor, size_t expected) : reactor_(reactor), expected_(expected) {}
-  void on_file_complete(uint8_t tag, int result) override {
-    seen.emplace_back(tag, result);
-    if (seen.size() >= expected_) reactor_.request_stop();
-  }
-  int result_of(uint8_t tag) const {
-    for (const auto& [t, r] : seen) {
-      if (t == tag) return r;
-    }
-    return INT32_MIN;
-  }
-  std::vector<std::pair<uint8_t, int>> seen;
-
- private:
-  Reactor& reactor_;
-  size_t expected_;
-};
-
-// Stops a loop that would otherwise hang a broken test.
-class Deadline final : public Timer {
- public:
-  explicit Deadline(Reactor& reactor) : reactor_(reactor) { reactor_.timers().schedule(*this, 5000); }
-  ~Deadline() override { reactor_.timers().cancel(*this); }
-  void on_expire() override {
-    expired = true;
-    reactor_.request_stop();
-  }
-  bool expired = false;
-
- private:
-  Reactor& reactor_;
 };
 
 class FileIoTest : public ::testing::Test {

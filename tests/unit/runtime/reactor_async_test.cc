@@ -14,50 +14,14 @@
 #include "runtime/clock.h"
 #include "runtime/mailbox.h"
 #include "runtime/reactor.h"
+#include "tests/unit/runtime/reactor_test_loop.h"
 
 namespace runtime {
 namespace {
 
-ReactorConfig small_reactor() {
-  ReactorConfig c;
-  c.ring_entries = 64;
-  c.recv_buffer_count = 16;
-  c.recv_buffer_bytes = 1024;
-  c.max_sockets = 4;
-  c.tick_ms = 5;
-  return c;
-}
-
-class Completions final : public FileCompletion {
- public:
-  Completions(Reactor& reactor, size_t expected) : reactor_(reactor), expected_(expected) {}
-  void on_file_complete(uint8_t tag, int result) override {
-    seen.emplace_back(tag, result);
-    at_ns.push_back(reactor_.clock().monotonic_ns());
-    if (seen.size() >= expected_) reactor_.request_stop();
-  }
-  std::vector<std::pair<uint8_t, int>> seen;
-  std::vector<int64_t> at_ns;
-
- private:
-  Reactor& reactor_;
-  size_t expected_;
-};
-
-// Stops a loop that would otherwise hang a broken test.
-class Deadline final : public Timer {
- public:
-  explicit Deadline(Reactor& reactor) : reactor_(reactor) { reactor_.timers().schedule(*this, 5000); }
-  ~Deadline() override { reactor_.timers().cancel(*this); }
-  void on_expire() override {
-    expired = true;
-    reactor_.request_stop();
-  }
-  bool expired = false;
-
- private:
-  Reactor& reactor_;
-};
+using testing::Completions;
+using testing::Deadline;
+using testing::small_reactor;
 
 class ReactorAsyncTest : public ::testing::Test {
  protected:

@@ -16,6 +16,7 @@
 
 #include "absl/strings/escaping.h"
 #include "gtest/gtest.h"
+#include "tests/unit/tools/keys_tool_runs.h"
 #include "tests/unit/tracking/test_keys.h"
 #include "tools/decisiond-keys/command_line.h"
 #include "tools/decisiond-keys/command_output.h"
@@ -24,7 +25,6 @@
 #include "tracking/tokens/key_file.h"
 #include "tracking/tokens/key_ring.h"
 #include "tracking/tokens/secret_file.h"
-#include "tests/support/command_run.h"
 
 namespace tools::decisiond_keys {
 namespace {
@@ -34,32 +34,19 @@ using tracking::KeyRing;
 using tracking::testing::TemporaryDirectory;
 using tracking::testing::test_key;
 
-constexpr int64_t kNow = 1'795'262'400;  // 2026-11-21T12:00:00Z
+using testing::ids_in;
+using testing::kNow;
+using testing::read_text;
+using testing::run;
+using testing::ToolRun;
 
-std::string read_text(const std::string& path) {
-  std::ifstream file(path);
-  std::stringstream text;
-  text << file.rdbuf();
-  return text.str();
-}
-
-// keys.json for entries (the first one signing), mode 0600.
-void write_keys(const std::string& dir, const std::vector<KeyEntry>& entries, uint16_t last_id = 0) {
+// keys.json for entries (the first one signing), mode 0600, "lastId" always written.
+void write_keys_with_last_id(const std::string& dir, const std::vector<KeyEntry>& entries, uint16_t last_id = 0) {
   ASSERT_TRUE(tracking::replace_secret_file(dir + "/keys.json", tracking::format_key_file(entries, last_id)).ok());
 }
 
 void copy_keys(const std::string& from_dir, const std::string& to_dir) {
   ASSERT_TRUE(tracking::replace_secret_file(to_dir + "/keys.json", read_text(from_dir + "/keys.json")).ok());
-}
-
-std::vector<uint16_t> ids_in(const std::string& dir) {
-  const absl::StatusOr<KeyRing> ring = KeyRing::load(dir);
-  EXPECT_TRUE(ring.ok()) << ring.status();
-  std::vector<uint16_t> ids;
-  if (ring.ok()) {
-    for (const KeyEntry& entry : ring->entries()) ids.push_back(entry.id);
-  }
-  return ids;
 }
 
 // A key with the bytes of another: the same id, other secrets.
@@ -188,7 +175,7 @@ TEST(DecisiondKeysFingerprint, TheTextShowsIdsRolesTimesAndDigestsButNoKeyBytes)
 
 TEST(DecisiondKeysFingerprint, ReadsTheStateDirectorysFileWithTheServersRules) {
   TemporaryDirectory dir;
-  write_keys(dir.path(), {test_key(2), test_key(1)});
+  write_keys_with_last_id(dir.path(), {test_key(2), test_key(1)});
   const absl::StatusOr<KeySetFingerprint> fingerprint = fingerprint_keys(dir.path());
   ASSERT_TRUE(fingerprint.ok()) << fingerprint.status();
   const std::vector<KeyEntry> entries = {test_key(2), test_key(1)};
@@ -209,7 +196,7 @@ class DecisiondKeysCompare : public ::testing::Test {
 };
 
 TEST_F(DecisiondKeysCompare, TheSameFileAgrees) {
-  write_keys(node_a_.path(), {test_key(2), test_key(1)});
+  write_keys_with_last_id(node_a_.path(), {test_key(2), test_key(1)});
   copy_keys(node_a_.path(), node_b_.path());
   const absl::StatusOr<KeySetDifference> difference = compare_key_files(a(), b());
   ASSERT_TRUE(difference.ok()) << difference.status();
@@ -220,13 +207,13 @@ TEST_F(DecisiondKeysCompare, TheSameFileAgrees) {
 TEST_F(DecisiondKeysCompare, VerifyingKeysInAnotherOrderAndOtherTimesAgree) {
   KeyEntry dated = test_key(1);
   dated.created_s = kNow;
-  write_keys(node_a_.path(), {test_key(3), test_key(1), test_key(2)});
-  write_keys(node_b_.path(), {test_key(3), test_key(2), dated}, 9);
+  write_keys_with_last_id(node_a_.path(), {test_key(3), test_key(1), test_key(2)});
+  write_keys_with_last_id(node_b_.path(), {test_key(3), test_key(2), dated}, 9);
   EXPECT_TRUE(compare_key_files(a(), b())->same());
 }
 
 TEST_F(DecisiondKeysCompare, StateDirectoriesStandForTheirKeysJson) {
-  write_keys(node_a_.path(), {test_key(1)});
+  write_keys_with_last_id(node_a_.path(), {test_key(1)});
   copy_keys(node_a_.path(), node_b_.path());
   const absl::StatusOr<KeySetDifference> difference = compare_key_files(node_a_.path(), b());
   ASSERT_TRUE(difference.ok()) << difference.status();
@@ -234,8 +221,8 @@ TEST_F(DecisiondKeysCompare, StateDirectoriesStandForTheirKeysJson) {
 }
 
 TEST_F(DecisiondKeysCompare, NamesIdsOnlyOnOneSide) {
-  write_keys(node_a_.path(), {test_key(2), test_key(1), test_key(4)});
-  write_keys(node_b_.path(), {test_key(2), test_key(3)});
+  write_keys_with_last_id(node_a_.path(), {test_key(2), test_key(1), test_key(4)});
+  write_keys_with_last_id(node_b_.path(), {test_key(2), test_key(3)});
   const absl::StatusOr<KeySetDifference> difference = compare_key_files(a(), b());
   ASSERT_TRUE(difference.ok()) << difference.status();
   EXPECT_FALSE(difference->same());
@@ -248,8 +235,8 @@ TEST_F(DecisiondKeysCompare, NamesIdsOnlyOnOneSide) {
 
 TEST_F(DecisiondKeysCompare, NamesTheSameIdWithOtherBytes) {
   // What `rotate --no-sign` run on each node instead of once and copied gives.
-  write_keys(node_a_.path(), {test_key(1), test_key(2)});
-  write_keys(node_b_.path(), {test_key(1), other_bytes(2)});
+  write_keys_with_last_id(node_a_.path(), {test_key(1), test_key(2)});
+  write_keys_with_last_id(node_b_.path(), {test_key(1), other_bytes(2)});
   const absl::StatusOr<KeySetDifference> difference = compare_key_files(a(), b());
   ASSERT_TRUE(difference.ok()) << difference.status();
   EXPECT_EQ(difference->different_bytes, std::vector<uint16_t>{2});
@@ -258,14 +245,14 @@ TEST_F(DecisiondKeysCompare, NamesTheSameIdWithOtherBytes) {
   // Only the hmacKey differs: still other bytes.
   KeyEntry other_hmac = test_key(2);
   other_hmac.hmac_key[0] ^= 0x80;
-  write_keys(node_b_.path(), {test_key(1), other_hmac});
+  write_keys_with_last_id(node_b_.path(), {test_key(1), other_hmac});
   EXPECT_EQ(compare_key_files(a(), b())->different_bytes, std::vector<uint16_t>{2});
 }
 
 TEST_F(DecisiondKeysCompare, NamesADifferentSigningKey) {
   // Between the two phases of a rotation: one node promoted, the other not yet.
-  write_keys(node_a_.path(), {test_key(2), test_key(1)});
-  write_keys(node_b_.path(), {test_key(1), test_key(2)});
+  write_keys_with_last_id(node_a_.path(), {test_key(2), test_key(1)});
+  write_keys_with_last_id(node_b_.path(), {test_key(1), test_key(2)});
   const absl::StatusOr<KeySetDifference> difference = compare_key_files(a(), b());
   ASSERT_TRUE(difference.ok()) << difference.status();
   EXPECT_FALSE(difference->same());
@@ -274,11 +261,11 @@ TEST_F(DecisiondKeysCompare, NamesADifferentSigningKey) {
 }
 
 TEST_F(DecisiondKeysCompare, AFileTheServerWouldRefuseIsAnErrorNamingIt) {
-  write_keys(node_a_.path(), {test_key(1)});
+  write_keys_with_last_id(node_a_.path(), {test_key(1)});
   const absl::Status missing = compare_key_files(a(), b()).status();
   EXPECT_EQ(missing.code(), absl::StatusCode::kNotFound);
   EXPECT_EQ(missing.message(), b() + ": no such file");
-  write_keys(node_b_.path(), {test_key(1)});
+  write_keys_with_last_id(node_b_.path(), {test_key(1)});
   ASSERT_EQ(::chmod(b().c_str(), 0644), 0);
   const absl::Status readable = compare_key_files(a(), b()).status();
   EXPECT_EQ(readable.code(), absl::StatusCode::kFailedPrecondition);
@@ -296,7 +283,7 @@ TEST_F(DecisiondKeysCompare, AFileTheServerWouldRefuseIsAnErrorNamingIt) {
 
 TEST(DecisiondKeysRotateNoSign, AddsAVerifyingKeyAndLeavesTheSigningKeyAlone) {
   TemporaryDirectory dir;
-  write_keys(dir.path(), {test_key(2), test_key(1)});
+  write_keys_with_last_id(dir.path(), {test_key(2), test_key(1)});
   const absl::StatusOr<KeyInfo> key = rotate_keys(dir.path(), kNow, NewKeyRole::kVerifying);
   ASSERT_TRUE(key.ok()) << key.status();
   EXPECT_EQ(key->id, 3);
@@ -312,19 +299,19 @@ TEST(DecisiondKeysRotateNoSign, AddsAVerifyingKeyAndLeavesTheSigningKeyAlone) {
 
 TEST(DecisiondKeysRotateNoSign, KeepsTheBoundsOfRotate) {
   TemporaryDirectory dir;
-  write_keys(dir.path(), {test_key(3)}, 65535);
+  write_keys_with_last_id(dir.path(), {test_key(3)}, 65535);
   EXPECT_EQ(rotate_keys(dir.path(), kNow, NewKeyRole::kVerifying).status().code(),
             absl::StatusCode::kResourceExhausted);
   std::vector<KeyEntry> full;
   for (uint16_t id = KeyRing::kMaxKeys; id >= 1; --id) full.push_back(test_key(id));
-  write_keys(dir.path(), full);
+  write_keys_with_last_id(dir.path(), full);
   EXPECT_EQ(rotate_keys(dir.path(), kNow, NewKeyRole::kVerifying).status().code(),
             absl::StatusCode::kFailedPrecondition);
 }
 
 TEST(DecisiondKeysPromote, MakesTheKeySignAndKeepsThePreviousOneVerifying) {
   TemporaryDirectory dir;
-  write_keys(dir.path(), {test_key(2), test_key(3), test_key(1)});
+  write_keys_with_last_id(dir.path(), {test_key(2), test_key(3), test_key(1)});
   const absl::StatusOr<PromoteResult> promoted = promote_key(dir.path(), 3);
   ASSERT_TRUE(promoted.ok()) << promoted.status();
   EXPECT_TRUE(promoted->changed);
@@ -343,7 +330,7 @@ TEST(DecisiondKeysPromote, MakesTheKeySignAndKeepsThePreviousOneVerifying) {
 
 TEST(DecisiondKeysPromote, TheSigningKeyAgainChangesNothing) {
   TemporaryDirectory dir;
-  write_keys(dir.path(), {test_key(2), test_key(1)});
+  write_keys_with_last_id(dir.path(), {test_key(2), test_key(1)});
   const std::string before = read_text(dir.path() + "/keys.json");
   const absl::StatusOr<PromoteResult> promoted = promote_key(dir.path(), 2);
   ASSERT_TRUE(promoted.ok()) << promoted.status();
@@ -353,7 +340,7 @@ TEST(DecisiondKeysPromote, TheSigningKeyAgainChangesNothing) {
 
 TEST(DecisiondKeysPromote, AnUnknownIdOrARefusedFileChangesNothing) {
   TemporaryDirectory dir;
-  write_keys(dir.path(), {test_key(2), test_key(1)});
+  write_keys_with_last_id(dir.path(), {test_key(2), test_key(1)});
   const absl::Status unknown = promote_key(dir.path(), 5).status();
   EXPECT_EQ(unknown.code(), absl::StatusCode::kNotFound);
   EXPECT_NE(unknown.message().find("no key 5 (keys: 2, 1)"), std::string_view::npos) << unknown;
@@ -406,15 +393,6 @@ TEST(DecisiondKeysTwoPhases, NoNodeSignsWithAKeyAnotherNodeCannotOpen) {
 
 // ---------------------------------------------------------------------------------------
 // The binary on two state directories.
-
-using ToolRun = test_support::CommandRun;
-
-// stderr_too: standard error joins the output; otherwise it is dropped.
-ToolRun run(const std::string& arguments, bool stderr_too = true) {
-  const std::string command = "env -u DECISIOND_STATE_DIR " + std::string(DECISIOND_KEYS_BINARY) + " " + arguments +
-                              (stderr_too ? " 2>&1" : " 2>/dev/null");
-  return test_support::run_command(command);
-}
 
 // The line "key set fingerprint: ..." of a fingerprint run.
 std::string set_fingerprint_line(const std::string& out) {

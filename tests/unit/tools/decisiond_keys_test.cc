@@ -17,13 +17,13 @@
 #include <vector>
 
 #include "gtest/gtest.h"
+#include "tests/unit/tools/keys_tool_runs.h"
 #include "tests/unit/tracking/test_keys.h"
 #include "tools/decisiond-keys/command_line.h"
 #include "tools/decisiond-keys/key_commands.h"
 #include "tracking/tokens/key_file.h"
 #include "tracking/tokens/key_ring.h"
 #include "tracking/tokens/secret_file.h"
-#include "tests/support/command_run.h"
 
 namespace tools::decisiond_keys {
 namespace {
@@ -33,19 +33,16 @@ using tracking::KeyRing;
 using tracking::testing::TemporaryDirectory;
 using tracking::testing::test_key;
 
-constexpr int64_t kNow = 1'795'262'400;  // 2026-11-21T12:00:00Z
+using testing::ids_in;
+using testing::kNow;
+using testing::read_text;
+using testing::run;
+using testing::ToolRun;
 
 mode_t mode_of(const std::string& path) {
   struct stat info {};
   EXPECT_EQ(::stat(path.c_str(), &info), 0) << path;
   return info.st_mode & 07777;
-}
-
-std::string read_text(const std::string& path) {
-  std::ifstream file(path);
-  std::stringstream text;
-  text << file.rdbuf();
-  return text.str();
 }
 
 // Writes keys.json for entries (first one signing) with mode 0600, as a hand or an older
@@ -54,16 +51,6 @@ void write_keys(const std::string& dir, std::vector<KeyEntry> entries, uint16_t 
   std::string text = tracking::format_key_file(entries, last_id);
   if (last_id == 0) text.replace(0, text.find('\n') + 2, "{");  // drop the "lastId" line
   ASSERT_TRUE(tracking::replace_secret_file(dir + "/keys.json", text).ok());
-}
-
-std::vector<uint16_t> ids_in(const std::string& dir) {
-  const absl::StatusOr<KeyRing> ring = KeyRing::load(dir);
-  EXPECT_TRUE(ring.ok()) << ring.status();
-  std::vector<uint16_t> ids;
-  if (ring.ok()) {
-    for (const KeyEntry& entry : ring->entries()) ids.push_back(entry.id);
-  }
-  return ids;
 }
 
 // ---------------------------------------------------------------------------------------
@@ -405,14 +392,6 @@ TEST(KeyFileLastId, MustBeAnIdWhenGiven) {
 
 // ---------------------------------------------------------------------------------------
 // The binary.
-
-using ToolRun = test_support::CommandRun;
-
-ToolRun run(const std::string& arguments) {
-  // Without DECISIOND_STATE_DIR, which stands in for --state-dir.
-  const std::string command = "env -u DECISIOND_STATE_DIR " + std::string(DECISIOND_KEYS_BINARY) + " " + arguments + " 2>&1";
-  return test_support::run_command(command);
-}
 
 // Every aesKey and hmacKey value of the file (standard base64).
 std::vector<std::string> key_texts(const std::string& path) {

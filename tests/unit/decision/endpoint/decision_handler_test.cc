@@ -15,12 +15,13 @@
 #include "caps/user_key.h"
 #include "decision/catalog/loader.h"
 #include "tests/support/allocation_count.h"
+#include "tests/unit/decision/endpoint/endpoint_test_clock.h"
 #include "tests/unit/decision/response/response_fixtures.h"
 
 namespace decision::endpoint {
 namespace {
 
-constexpr int64_t kNowNs = 1'795'737'600'000'000'000;  // 2026-11-27 00:00:00 UTC
+using testing::kNowNs;
 
 // home_top: 1 sponsorship ad, 2 plain standard ads, one targeted, one whose flight ended.
 // sidebar: one of home_top's standard ads and one of its own.

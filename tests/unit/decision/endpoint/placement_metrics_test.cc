@@ -9,12 +9,13 @@
 #include "decision/endpoint/decision_handler.h"
 #include "decision/endpoint/placement_labels.h"
 #include "decision/endpoint/served_catalog.h"
+#include "tests/unit/decision/endpoint/endpoint_test_clock.h"
 #include "tests/unit/decision/response/response_fixtures.h"
 
 namespace decision::endpoint {
 namespace {
 
-constexpr int64_t kNowNs = 1'795'737'600'000'000'000;  // 2026-11-27 00:00:00 UTC
+using testing::kNowNs;
 
 // home_top holds two ads, sidebar one, footer none.
 std::string catalog_text(std::string_view placements) {

@@ -10,11 +10,12 @@
 #include <vector>
 
 #include "tests/support/allocation_count.h"
+#include "tests/unit/decision/geo/geoip_fixture.h"
 
 namespace decision::geo {
 namespace {
 
-std::string fixture(const char* file) { return std::string(GEOIP_FIXTURE_DIR) + "/" + file; }
+using testing::fixture;
 
 std::vector<uint8_t> address(const char* text) {
   std::array<uint8_t, 16> bytes{};

@@ -13,11 +13,12 @@
 #include <vector>
 
 #include "tests/support/allocation_count.h"
+#include "tests/unit/decision/geo/geoip_fixture.h"
 
 namespace decision::geo {
 namespace {
 
-std::string fixture(const char* file) { return std::string(GEOIP_FIXTURE_DIR) + "/" + file; }
+using testing::fixture;
 
 // The first address of every network the database's JSON source lists ("81.2.69.142/31").
 std::vector<std::vector<uint8_t>> fixture_addresses() {

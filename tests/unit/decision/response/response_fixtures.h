@@ -15,6 +15,12 @@
 
 namespace decision::response::testing {
 
+// When the tests decide, how long their tokens and tags live, and the tracking base URL.
+inline constexpr int64_t kNow = 1'795'000'000;  // 2026-11-18
+inline constexpr int64_t kTtl = 3600;
+inline constexpr int64_t kTagTtl = 900;
+inline constexpr std::string_view kBaseUrl = "https://ads.example.test";
+
 inline constexpr std::string_view kResponseCatalog = R"json({
   "revision": "response-test.1",
   "defaultLanguage": "en",

@@ -27,10 +27,10 @@ using testing::response_keys;
 using testing::tokens_in;
 using testing::without_tokens;
 
-constexpr int64_t kNow = 1'795'000'000;  // 2026-11-18
-constexpr int64_t kTtl = 3600;
-constexpr int64_t kTagTtl = 900;
-constexpr std::string_view kBaseUrl = "https://ads.example.test";
+using testing::kBaseUrl;
+using testing::kNow;
+using testing::kTagTtl;
+using testing::kTtl;
 constexpr std::string_view kDeprecationWarning =
     R"({"code":20002,"message":"API version 2025-01-01 is deprecated","details":{"sunset_date":"2027-01-01"}})";
 

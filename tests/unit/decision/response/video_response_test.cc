@@ -25,10 +25,10 @@ using testing::response_keys;
 using testing::tokens_in;
 using testing::without_tokens;
 
-constexpr int64_t kNow = 1'795'000'000;  // 2026-11-18
-constexpr int64_t kTtl = 3600;
-constexpr int64_t kTagTtl = 900;
-constexpr std::string_view kBaseUrl = "https://ads.example.test";
+using testing::kBaseUrl;
+using testing::kNow;
+using testing::kTagTtl;
+using testing::kTtl;
 
 // The value of the first "<member>":"..." after from, or empty.
 std::string_view string_member(std::string_view body, std::string_view member, size_t from = 0) {

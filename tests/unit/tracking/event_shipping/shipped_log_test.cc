@@ -10,12 +10,12 @@
 namespace tracking::event_shipping {
 namespace {
 
-constexpr CursorSettings kEveryTime{.chunk_bytes = 4096, .list_interval_ms = 0};
+constexpr CursorSettings kListEveryTime{.chunk_bytes = 4096, .list_interval_ms = 0};
 
 TEST(ShippedLog, WithoutACheckpointNothingWasPublishedAndNothingIsReadBack) {
   LogDir log;
   std::string problem;
-  ShippedLog shipped(0, log.core_dir(0), kEveryTime, &problem);
+  ShippedLog shipped(0, log.core_dir(0), kListEveryTime, &problem);
   EXPECT_TRUE(problem.empty());
   EXPECT_FALSE(shipped.has_checkpoint());
   EXPECT_FALSE(shipped.needs_read_back());
@@ -26,7 +26,7 @@ TEST(ShippedLog, ACheckpointMeansAReadBackFromItsFloorAndReadingFromItsPosition)
   log.append(0, LogDir::lines(0, 4));
   ASSERT_TRUE(write_checkpoint(log.core_dir(0), {2, {0, 2 * LogDir::line(0).size()}, 77}, false).ok());
   std::string problem;
-  ShippedLog shipped(0, log.core_dir(0), kEveryTime, &problem);
+  ShippedLog shipped(0, log.core_dir(0), kListEveryTime, &problem);
   EXPECT_TRUE(shipped.has_checkpoint());
   EXPECT_TRUE(shipped.needs_read_back());
   EXPECT_EQ(shipped.read_back_floor(), 77u);
@@ -38,7 +38,7 @@ TEST(ShippedLog, ACheckpointThatIsNotOneIsSaidAndTheWholeLogIsReadBackFromTheStr
   log.append(0, LogDir::lines(0, 2));
   std::ofstream(checkpoint_path(log.core_dir(0))) << "garbage\n";
   std::string problem;
-  ShippedLog shipped(0, log.core_dir(0), kEveryTime, &problem);
+  ShippedLog shipped(0, log.core_dir(0), kListEveryTime, &problem);
   EXPECT_NE(problem.find("not a shipping checkpoint"), std::string::npos) << problem;
   EXPECT_TRUE(shipped.needs_read_back());
   EXPECT_EQ(shipped.read_back_floor(), 0u);
@@ -50,7 +50,7 @@ TEST(ShippedLog, WhatTheStreamHoldsAfterTheFloorIsNotPublishedAgain) {
   log.append(0, LogDir::lines(0, 6));
   ASSERT_TRUE(write_checkpoint(log.core_dir(0), {1, {0, LogDir::line(0).size()}, 100}, false).ok());
   std::string problem;
-  ShippedLog shipped(0, log.core_dir(0), kEveryTime, &problem);
+  ShippedLog shipped(0, log.core_dir(0), kListEveryTime, &problem);
   // (stream seq, line seq): line 0 is before the checkpoint, line 2's copy at 90 is older
   // than the floor (another incarnation's), lines 1 and 3 are this log's.
   EXPECT_EQ(shipped.found_in_stream({{101, 1}, {90, 2}, {102, 3}, {103, 0}}, 200), 2u);
@@ -65,7 +65,7 @@ TEST(ShippedLog, AStreamMadeAgainHasEverythingFoundCount) {
   LogDir log;
   ASSERT_TRUE(write_checkpoint(log.core_dir(0), {0, {}, 500}, false).ok());
   std::string problem;
-  ShippedLog shipped(0, log.core_dir(0), kEveryTime, &problem);
+  ShippedLog shipped(0, log.core_dir(0), kListEveryTime, &problem);
   EXPECT_EQ(shipped.found_in_stream({{3, 0}, {4, 1}}, 40), 2u);
 }
 
@@ -73,7 +73,7 @@ TEST(ShippedLog, ALineIsReadAgainFromItsPosition) {
   LogDir log;
   log.append(0, LogDir::lines(0, 3));
   std::string problem;
-  ShippedLog shipped(0, log.core_dir(0), kEveryTime, &problem);
+  ShippedLog shipped(0, log.core_dir(0), kListEveryTime, &problem);
   ShipWindow::Line line;
   line.seq = 1;
   line.position = {0, LogDir::line(0).size()};
@@ -90,7 +90,7 @@ TEST(ShippedLog, TheBacklogCountsWhatIsWrittenAndNotAcknowledged) {
   log.append(0, LogDir::lines(0, 3));
   log.append(3, LogDir::lines(3, 2) + LogDir::line(5).substr(0, 10));
   std::string problem;
-  ShippedLog shipped(0, log.core_dir(0), kEveryTime, &problem);
+  ShippedLog shipped(0, log.core_dir(0), kListEveryTime, &problem);
   const LogBacklog before = shipped.backlog();
   EXPECT_EQ(before.lines, 5u);
   EXPECT_EQ(before.bytes, 5 * LogDir::line(0).size() + 10);

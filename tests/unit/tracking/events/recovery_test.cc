@@ -23,7 +23,7 @@ constexpr int64_t kStart = 1'790'000'000;
 const caps::CapRule kAd1[] = {{3, 3600}};
 const caps::CapRule kAd2[] = {{1, 86400}, {8, 604800}};
 
-std::span<const caps::CapRule> caps_of(uint64_t ad) {
+std::span<const caps::CapRule> recovery_caps_of(uint64_t ad) {
   if (ad == 1) return kAd1;
   if (ad == 2) return kAd2;
   return {};
@@ -53,7 +53,7 @@ class Simulated {
     const uint32_t core = caps::owner_core(key, cores_);
     CoreState& s = state_[core];
     const bool first = s.dedup->first_sighting(key, i.at_s + 3600, i.at_s);
-    if (first && user) s.caps->record(*user, i.ad, caps_of(i.ad), i.at_s);
+    if (first && user) s.caps->record(*user, i.ad, recovery_caps_of(i.ad), i.at_s);
     events::EventRecord r;
     r.time_ms = i.at_s * 1000;
     r.kind = "impression";
@@ -105,8 +105,8 @@ void expect_same_answers(std::vector<CoreState>& live, uint32_t live_cores, std:
   for (int u = 0; u < 35; ++u) {
     const uint64_t user = caps::user_key("user-" + std::to_string(u));
     for (uint64_t ad = 1; ad <= 2; ++ad) {
-      EXPECT_EQ(live[caps::owner_core(user, live_cores)].caps->allows(user, ad, caps_of(ad), now_s),
-                recovered[caps::owner_core(user, recovered_cores)].caps->allows(user, ad, caps_of(ad), now_s))
+      EXPECT_EQ(live[caps::owner_core(user, live_cores)].caps->allows(user, ad, recovery_caps_of(ad), now_s),
+                recovered[caps::owner_core(user, recovered_cores)].caps->allows(user, ad, recovery_caps_of(ad), now_s))
           << "user " << u << " ad " << ad;
     }
   }
@@ -124,7 +124,7 @@ TEST(Recovery, LogAloneRebuildsTheState) {
   Simulated server(dir.path(), 2);
   const auto calls = traffic(1, 600, kStart);
   for (const Impression& i : calls) server.count(i);
-  Recovered recovered = recover_state(dir.path(), 2, kStart + 600, caps_of);
+  Recovered recovered = recover_state(dir.path(), 2, kStart + 600, recovery_caps_of);
   EXPECT_EQ(recovered.report.snapshots_loaded, 0u);
   expect_same_answers(server.state(), 2, recovered.cores, 2, calls, kStart + 600);
   EXPECT_EQ(recovered.cores[0].next_seq, server.state()[0].next_seq);
@@ -139,7 +139,7 @@ TEST(Recovery, SnapshotPlusTheLogAfterItRebuildsTheStateWithoutCountingTwice) {
   server.snapshot_all(kStart + 400);
   const auto after = traffic(3, 300, kStart + 400);
   for (const Impression& i : after) server.count(i);
-  Recovered recovered = recover_state(dir.path(), 2, kStart + 700, caps_of);
+  Recovered recovered = recover_state(dir.path(), 2, kStart + 700, recovery_caps_of);
   EXPECT_EQ(recovered.report.snapshots_loaded, 2u);
   EXPECT_LE(recovered.report.impressions_replayed, 300u);  // only what followed the snapshot
   auto all = before;
@@ -156,7 +156,7 @@ TEST(Recovery, ChangedCoreCountMovesShardsToTheirNewOwners) {
     server.snapshot_all(kStart + 300);
     const auto after = traffic(5, 200, kStart + 300);
     for (const Impression& i : after) server.count(i);
-    Recovered recovered = recover_state(dir.path(), to, kStart + 500, caps_of);
+    Recovered recovered = recover_state(dir.path(), to, kStart + 500, recovery_caps_of);
     EXPECT_TRUE(recovered.snapshots_stale);
     auto all = before;
     all.insert(all.end(), after.begin(), after.end());
@@ -178,7 +178,7 @@ TEST(Recovery, CorruptSnapshotIsRefusedAndTheLogReplayedFromTheStart) {
     file.seekp(40);
     file.put('\x7f');
   }
-  Recovered recovered = recover_state(dir.path(), 1, kStart + 300, caps_of);
+  Recovered recovered = recover_state(dir.path(), 1, kStart + 300, recovery_caps_of);
   EXPECT_EQ(recovered.report.snapshots_refused, 1u);
   EXPECT_EQ(recovered.report.snapshots_loaded, 0u);
   expect_same_answers(server.state(), 1, recovered.cores, 1, calls, kStart + 300);
@@ -192,7 +192,7 @@ TEST(Recovery, SnapshotsNamingCoresWhoseFilesAreGoneStillRecover) {
   // An operator removed the last core's files: its snapshot and its log.
   std::filesystem::remove(snapshot_path(dir.path(), 2));
   std::filesystem::remove_all(events::core_dir(dir.path(), 2));
-  Recovered recovered = recover_state(dir.path(), 1, kStart + 300, caps_of);
+  Recovered recovered = recover_state(dir.path(), 1, kStart + 300, recovery_caps_of);
   EXPECT_EQ(recovered.report.snapshots_loaded, 2u);
   EXPECT_TRUE(recovered.snapshots_stale);
 }
@@ -206,7 +206,7 @@ TEST(Recovery, SequenceContinuesPastTheLogWhenTheSnapshotFollowsItsLastLine) {
   const auto calls = traffic(9, 300, kStart);
   for (const Impression& i : calls) server.count(i);
   server.snapshot_all(kStart + 300);
-  Recovered recovered = recover_state(dir.path(), 2, kStart + 300, caps_of);
+  Recovered recovered = recover_state(dir.path(), 2, kStart + 300, recovery_caps_of);
   EXPECT_EQ(recovered.report.snapshots_loaded, 2u);
   EXPECT_EQ(recovered.report.impressions_replayed, 0u);
   EXPECT_EQ(recovered.cores[0].next_seq, server.state()[0].next_seq);

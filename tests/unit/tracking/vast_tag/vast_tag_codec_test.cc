@@ -14,8 +14,8 @@ namespace {
 
 using testing::ring_of;
 
-constexpr int64_t kNowS = 1'795'000'000;
-constexpr int64_t kExpiresAtS = kNowS + 900;
+constexpr int64_t kCodecNowS = 1'795'000'000;
+constexpr int64_t kCodecExpiresAtS = kCodecNowS + 900;
 
 VastTagPayload sample_payload() {
   VastTagPayload payload;
@@ -23,7 +23,7 @@ VastTagPayload sample_payload() {
   payload.creative_id = 2012;
   payload.placement_id = 9;
   payload.request_id = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16};
-  payload.issued_at_s = kNowS;
+  payload.issued_at_s = kCodecNowS;
   payload.language = "pt-BR";
   payload.user_id = "user-4242";
   return payload;
@@ -31,7 +31,7 @@ VastTagPayload sample_payload() {
 
 class VastTagCodecTest : public ::testing::Test {
  protected:
-  std::string query(const VastTagPayload& payload = sample_payload(), int64_t expires_at_s = kExpiresAtS) {
+  std::string query(const VastTagPayload& payload = sample_payload(), int64_t expires_at_s = kCodecExpiresAtS) {
     std::string out;
     EXPECT_TRUE(tags_.append_query(payload, expires_at_s, out).ok());
     return out;
@@ -44,7 +44,7 @@ class VastTagCodecTest : public ::testing::Test {
 
 TEST_F(VastTagCodecTest, AQueryChecksBackToItsPayload) {
   const std::string text = query();
-  const VastTagCheck check = tags_.check(text, kNowS);
+  const VastTagCheck check = tags_.check(text, kCodecNowS);
   ASSERT_EQ(check.verdict, VastTagVerdict::kValid);
   const VastTagPayload expected = sample_payload();
   EXPECT_EQ(check.payload.ad_id, expected.ad_id);
@@ -54,14 +54,14 @@ TEST_F(VastTagCodecTest, AQueryChecksBackToItsPayload) {
   EXPECT_EQ(check.payload.issued_at_s, expected.issued_at_s);
   EXPECT_EQ(check.payload.language, "pt-BR");
   EXPECT_EQ(check.payload.user_id, std::optional<std::string_view>("user-4242"));
-  EXPECT_EQ(check.expires_at_s, kExpiresAtS);
+  EXPECT_EQ(check.expires_at_s, kCodecExpiresAtS);
 }
 
 TEST_F(VastTagCodecTest, NoUserAndNoLanguageRoundTrip) {
   VastTagPayload payload = sample_payload();
   payload.user_id.reset();
   payload.language = {};
-  const VastTagCheck check = tags_.check(query(payload), kNowS);
+  const VastTagCheck check = tags_.check(query(payload), kCodecNowS);
   ASSERT_EQ(check.verdict, VastTagVerdict::kValid);
   EXPECT_FALSE(check.payload.user_id.has_value());
   EXPECT_EQ(check.payload.language, "");
@@ -74,8 +74,8 @@ TEST_F(VastTagCodecTest, TheUserIdNeverShowsInTheUrl) {
 }
 
 TEST_F(VastTagCodecTest, ExpiredWhenNowReachesExp) {
-  EXPECT_EQ(tags_.check(query(), kExpiresAtS - 1).verdict, VastTagVerdict::kValid);
-  EXPECT_EQ(tags_.check(query(), kExpiresAtS).verdict, VastTagVerdict::kExpired);
+  EXPECT_EQ(tags_.check(query(), kCodecExpiresAtS - 1).verdict, VastTagVerdict::kValid);
+  EXPECT_EQ(tags_.check(query(), kCodecExpiresAtS).verdict, VastTagVerdict::kExpired);
 }
 
 TEST_F(VastTagCodecTest, EveryAlteredCharacterIsABadSignature) {
@@ -86,7 +86,7 @@ TEST_F(VastTagCodecTest, EveryAlteredCharacterIsABadSignature) {
       if (replacement == text[i]) continue;
       std::string altered = text;
       altered[i] = replacement;
-      const VastTagCheck check = tags_.check(altered, kNowS);
+      const VastTagCheck check = tags_.check(altered, kCodecNowS);
       EXPECT_EQ(check.verdict, VastTagVerdict::kBadSignature) << "byte " << i << " -> " << replacement << ": " << altered;
     }
   }
@@ -99,38 +99,38 @@ TEST_F(VastTagCodecTest, MissingRepeatedOrNonCanonicalParametersAreBadSignatures
     const size_t at = without.find("&" + std::string(name));
     without.erase(at, without.find('&', at + 1) - at);
     const std::string_view param = name.substr(0, name.size() - 1);
-    const VastTagCheck missing = tags_.check(without.substr(1), kNowS);
+    const VastTagCheck missing = tags_.check(without.substr(1), kCodecNowS);
     EXPECT_EQ(missing.verdict, VastTagVerdict::kBadSignature) << name;
     EXPECT_EQ(missing.field, param);
     const size_t begin = text.find(name);
     const std::string repeated = text + "&" + text.substr(begin, text.find('&', begin) - begin);
-    const VastTagCheck twice = tags_.check(repeated, kNowS);
+    const VastTagCheck twice = tags_.check(repeated, kCodecNowS);
     EXPECT_EQ(twice.verdict, VastTagVerdict::kBadSignature) << name;
     EXPECT_EQ(twice.field, param);
   }
   std::string padded = text;
   padded.insert(padded.find("exp=") + 4, "0");
-  EXPECT_EQ(tags_.check(padded, kNowS).verdict, VastTagVerdict::kBadSignature);
+  EXPECT_EQ(tags_.check(padded, kCodecNowS).verdict, VastTagVerdict::kBadSignature);
   std::string plus = text;
   plus.insert(plus.find("kid=") + 4, "+");
-  EXPECT_EQ(tags_.check(plus, kNowS).verdict, VastTagVerdict::kBadSignature);
-  EXPECT_EQ(tags_.check("", kNowS).verdict, VastTagVerdict::kBadSignature);
+  EXPECT_EQ(tags_.check(plus, kCodecNowS).verdict, VastTagVerdict::kBadSignature);
+  EXPECT_EQ(tags_.check("", kCodecNowS).verdict, VastTagVerdict::kBadSignature);
 }
 
 TEST_F(VastTagCodecTest, TheVerdictNamesTheParameterItIsAbout) {
   const std::string text = query();
-  EXPECT_EQ(tags_.check(text, kNowS).field, "");
-  EXPECT_EQ(tags_.check(text, kExpiresAtS).field, "exp");
+  EXPECT_EQ(tags_.check(text, kCodecNowS).field, "");
+  EXPECT_EQ(tags_.check(text, kCodecExpiresAtS).field, "exp");
   std::string wrong_sig = text;
   wrong_sig.back() = wrong_sig.back() == '0' ? '1' : '0';
-  EXPECT_EQ(tags_.check(wrong_sig, kNowS).field, "sig");
+  EXPECT_EQ(tags_.check(wrong_sig, kCodecNowS).field, "sig");
   std::string other_kid = text;
   other_kid.replace(other_kid.find("kid=3"), 5, "kid=9");
-  EXPECT_EQ(tags_.check(other_kid, kNowS).field, "kid");
+  EXPECT_EQ(tags_.check(other_kid, kCodecNowS).field, "kid");
 }
 
 TEST_F(VastTagCodecTest, OtherParametersAreIgnored) {
-  EXPECT_EQ(tags_.check("cb=123&" + query() + "&x", kNowS).verdict, VastTagVerdict::kValid);
+  EXPECT_EQ(tags_.check("cb=123&" + query() + "&x", kCodecNowS).verdict, VastTagVerdict::kValid);
 }
 
 TEST_F(VastTagCodecTest, ATagOfAnotherRingIsABadSignature) {
@@ -138,8 +138,8 @@ TEST_F(VastTagCodecTest, ATagOfAnotherRingIsABadSignature) {
   TokenCodec other_codec(other);
   VastTagCodec other_tags(other_codec, other);
   std::string text;
-  ASSERT_TRUE(other_tags.append_query(sample_payload(), kExpiresAtS, text).ok());
-  EXPECT_EQ(tags_.check(text, kNowS).verdict, VastTagVerdict::kBadSignature);
+  ASSERT_TRUE(other_tags.append_query(sample_payload(), kCodecExpiresAtS, text).ok());
+  EXPECT_EQ(tags_.check(text, kCodecNowS).verdict, VastTagVerdict::kBadSignature);
 }
 
 TEST_F(VastTagCodecTest, PayloadsAndTokensNeverOpenAsEachOther) {
@@ -148,11 +148,11 @@ TEST_F(VastTagCodecTest, PayloadsAndTokensNeverOpenAsEachOther) {
   const size_t begin = text.find("d=") + 2;
   const std::string d = text.substr(begin, text.find('&') - begin);
   std::string storage;
-  EXPECT_EQ(codec_.decode(d, kNowS, storage).verdict, TokenVerdict::kUnauthenticated);
+  EXPECT_EQ(codec_.decode(d, kCodecNowS, storage).verdict, TokenVerdict::kUnauthenticated);
   // ...and a tracking token no tag payload.
   TrackingEvent event;
-  event.issued_at_s = kNowS;
-  event.expires_at_s = kExpiresAtS;
+  event.issued_at_s = kCodecNowS;
+  event.expires_at_s = kCodecExpiresAtS;
   std::string token;
   ASSERT_TRUE(codec_.encode(event, token).ok());
   EXPECT_EQ(codec_.open_bytes(kVastTagDomain, token, storage), TokenVerdict::kUnauthenticated);

@@ -1,5 +1,6 @@
 // A catalog's custom rules compiled once: shared by source, absent, refused.
 #include "decision/targeting/custom/custom_programs.h"
+#include "tests/unit/decision/targeting/custom/custom_ads.h"
 
 #include <gtest/gtest.h>
 
@@ -9,11 +10,7 @@
 namespace decision::targeting {
 namespace {
 
-catalog::Ad ad_with_custom(std::string source) {
-  catalog::Ad ad;
-  ad.targeting.custom = catalog::CustomExpression{std::move(source), "ads[0].targeting.custom"};
-  return ad;
-}
+using testing::ad_with_custom;
 
 TEST(CustomPrograms, AdsWithTheSameSourceShareOneProgram) {
   const std::vector<catalog::Ad> ads = {ad_with_custom("custom.a == 1"), catalog::Ad{},

@@ -7,15 +7,12 @@
 #include <vector>
 
 #include "decision/request/request_reader.h"
+#include "tests/unit/decision/targeting/custom/custom_ads.h"
 
 namespace decision::targeting {
 namespace {
 
-catalog::Ad ad_with_custom(std::string source) {
-  catalog::Ad ad;
-  ad.targeting.custom = catalog::CustomExpression{std::move(source), "ads[0].targeting.custom"};
-  return ad;
-}
+using testing::ad_with_custom;
 
 class CustomRuleTest : public ::testing::Test {
  protected:
