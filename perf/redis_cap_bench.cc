@@ -22,7 +22,7 @@
 namespace {
 
 constexpr uint64_t kUserKey = 0x0123456789abcdefULL;
-constexpr uint64_t kAds[] = {101, 102, 103};
+constexpr uint64_t kCappedAds[] = {101, 102, 103};
 
 void append_bulk(std::string& out, std::string_view bytes) {
   out += '$';
@@ -41,7 +41,7 @@ void put_u32(char* p, uint32_t v) {
 // 4-byte lapse times), as the function library writes them.
 std::string user_hash_reply() {
   std::string out = "*8\r\n";
-  for (const uint64_t ad : kAds) {
+  for (const uint64_t ad : kCappedAds) {
     const std::array<char, 8> field = caps::redis_store::le_bytes(caps::recent_key(kUserKey, ad));
     char value[24] = {};
     put_u32(value, static_cast<uint32_t>(kNow + 86400));
@@ -50,7 +50,7 @@ std::string user_hash_reply() {
     append_bulk(out, {field.data(), field.size()});
     append_bulk(out, {value, sizeof(value)});
   }
-  const std::array<char, 8> ad = caps::redis_store::le_bytes(kAds[1]);
+  const std::array<char, 8> ad = caps::redis_store::le_bytes(kCappedAds[1]);
   char pending_field[9] = {'p'};
   for (int i = 0; i < 8; ++i) pending_field[1 + i] = ad[i];
   char lapses[8];
@@ -80,7 +80,7 @@ void BM_CapReadEncodeAndParse(benchmark::State& state) {
     const redis_cluster::Reply reply = reader.reply();
     fetched.clear(kUserKey);
     for (size_t i = 0; i + 1 < reply.size(); i += 2) fetched.add_field(reply.at(i).text(), reply.at(i + 1).text(), kNow);
-    allowed = fetched.allows(kUserKey, kAds[1], kCap, kNow);
+    allowed = fetched.allows(kUserKey, kCappedAds[1], kCap, kNow);
     benchmark::DoNotOptimize(allowed);
   };
   one_read();  // warm: the arena and the entries reach their size
@@ -102,8 +102,8 @@ void BM_ImpressionStepEncode(benchmark::State& state) {
     const caps::redis_store::KeyName hash = caps::redis_store::KeyName::user_hash(kUserKey);
     const caps::redis_store::KeyName identity =
         caps::redis_store::KeyName::user_impression(kUserKey, 0xfedcba9876543210ULL);
-    const std::array<char, 8> ad = caps::redis_store::le_bytes(kAds[0]);
-    const std::array<char, 8> recent = caps::redis_store::le_bytes(caps::recent_key(kUserKey, kAds[0]));
+    const std::array<char, 8> ad = caps::redis_store::le_bytes(kCappedAds[0]);
+    const std::array<char, 8> recent = caps::redis_store::le_bytes(caps::recent_key(kUserKey, kCappedAds[0]));
     char numbers[96];
     size_t used = 0;
     auto number = [&](int64_t v) {

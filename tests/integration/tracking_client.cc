@@ -169,32 +169,6 @@ std::optional<simdjson::dom::element> first_error(const JsonBody& json) {
 }
 }  // namespace
 
-::testing::AssertionResult IsErrorEnvelope(std::string_view body, int code) {
-  JsonBody json(body);
-  if (!json.ok()) return ::testing::AssertionFailure() << "not JSON (" << json.error() << "): " << body;
-  if (!json.root().is_object()) return ::testing::AssertionFailure() << "not an object: " << body;
-  const auto success = member(json.root(), "success");
-  if (!success || !success->is_bool() || bool(success->get_bool()))
-    return ::testing::AssertionFailure() << "success is not false: " << body;
-  const auto data = member(json.root(), "data");
-  if (!data || !data->is_null()) return ::testing::AssertionFailure() << "data is not null: " << body;
-  const auto warnings = member(json.root(), "warnings");
-  if (!warnings || !warnings->is_null()) return ::testing::AssertionFailure() << "warnings is not null: " << body;
-  const auto errors = member(json.root(), "errors");
-  if (!errors || !errors->is_array() || array_items(*errors).empty())
-    return ::testing::AssertionFailure() << "errors is not a non-empty array: " << body;
-  for (simdjson::dom::element e : array_items(*errors)) {
-    if (!int_member(e, "code")) return ::testing::AssertionFailure() << "an error without an integer code: " << body;
-    if (!string_member(e, "message")) return ::testing::AssertionFailure() << "an error without a message: " << body;
-    const auto details = member(e, "details");
-    if (!details || !details->is_object())
-      return ::testing::AssertionFailure() << "an error whose details is not an object: " << body;
-  }
-  const int64_t first = *int_member(array_items(*errors).front(), "code");
-  if (first != code) return ::testing::AssertionFailure() << "code " << first << ", expected " << code << ": " << body;
-  return ::testing::AssertionSuccess();
-}
-
 int error_code_of(std::string_view body) {
   JsonBody json(body);
   const auto e = first_error(json);

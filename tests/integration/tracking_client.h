@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "tests/integration/http_reply.h"
+#include "tests/integration/reply_checks.h"
 #include "tests/integration/server_process.h"
 #include "tracking/tokens/tracking_event.h"
 
@@ -56,9 +57,6 @@ class TrackingClient {
   int connections_opened_ = 0;
 };
 
-// docs/errors.md: {"success":false,"data":null,"errors":[{"code":code,"message":"...",
-// "details":{...}}],"warnings":null}, with code as the first error's code.
-::testing::AssertionResult IsErrorEnvelope(std::string_view body, int code);
 // The first error's code, or -1 when the body is not an error envelope.
 int error_code_of(std::string_view body);
 // A string member of the first error's details, or nullopt.

@@ -114,7 +114,8 @@ TEST(EventsSinkConfig, ServersThatDoNotAnswerLeaveTheNodeServingAndItShipsOnceTh
   ClusterNodes nodes(1, "local", {"--events-sink=" + nats.client_url()});
   ASSERT_TRUE(nodes.ok()) << nodes.error();
   serve_some(nodes.node(0));
-  EXPECT_TRUE(wait_for_said(nodes.node(0), "events sink: connecting to " + nats.client_url()));
+  EXPECT_TRUE(wait_for_said(nodes.node(0), "events sink: connecting to " + nats.client_url()))
+      << nodes.node(0).stderr_text();
   EXPECT_NE(node_metric(nodes.node(0), "decisiond_events_sink_connection_state"), 1);
   EXPECT_GT(node_metric(nodes.node(0), "decisiond_events_ship_lines_behind").value_or(0), 0);
   for (int i = 0; i < 3; ++i) ASSERT_TRUE(nats.kill_server(i, SIGCONT));

@@ -33,10 +33,10 @@ namespace {
 using namespace std::chrono_literals;
 
 // Three clients keep both server cores busy on a 2-CPU machine.
-constexpr int kClients = 3;
+constexpr int kReloadClients = 3;
 // Keys 2 to 5 each take over from the one before, which is then retired.
 constexpr int kLastKeyId = 5;
-constexpr size_t kFailuresKept = 10;
+constexpr size_t kReloadFailuresKept = 10;
 // Bounds of the waits, reached only when something is wrong.
 constexpr auto kReloadTimeout = 10s;
 constexpr auto kProgressTimeout = 30s;
@@ -50,16 +50,16 @@ struct ClientTally {
   uint64_t decisions = 0;
   uint64_t impressions = 0;
   uint64_t failed = 0;
-  std::vector<std::string> failures;  // the first kFailuresKept
+  std::vector<std::string> failures;  // the first kReloadFailuresKept
   std::set<int> key_ids;              // that sealed the impressions called
 
   void fail(std::string what) {
     ++failed;
-    if (failures.size() < kFailuresKept) failures.push_back(what.substr(0, 600));
+    if (failures.size() < kReloadFailuresKept) failures.push_back(what.substr(0, 600));
   }
 };
 
-void run_client(const ServerProcess& server, DecisionClient& decisions, CurlSession& tracking,
+void run_reload_client(const ServerProcess& server, DecisionClient& decisions, CurlSession& tracking,
                 const std::atomic<bool>& stop, ClientTally& tally) {
   while (!stop.load()) {
     const CurlReply reply = decisions.decide(kRequest);
@@ -134,16 +134,16 @@ TEST_F(KeysReloadUnderLoad, RotationsAndRetirementsFailNoCallAndEveryImpressionI
   // Handles made here, before any thread: curl's global initialisation is not thread-safe.
   std::vector<std::unique_ptr<DecisionClient>> decision_clients;
   std::vector<std::unique_ptr<CurlSession>> tracking_clients;
-  for (int i = 0; i < kClients; ++i) {
+  for (int i = 0; i < kReloadClients; ++i) {
     decision_clients.push_back(std::make_unique<DecisionClient>(*server_));
     tracking_clients.push_back(std::make_unique<CurlSession>());
     tallies_.push_back(std::make_unique<ClientTally>());
   }
   std::atomic<bool> stop{false};
   std::vector<std::thread> clients;
-  for (int i = 0; i < kClients; ++i) {
-    clients.emplace_back(run_client, std::cref(*server_), std::ref(*decision_clients[i]), std::ref(*tracking_clients[i]),
-                         std::cref(stop), std::ref(*tallies_[i]));
+  for (int i = 0; i < kReloadClients; ++i) {
+    clients.emplace_back(run_reload_client, std::cref(*server_), std::ref(*decision_clients[i]),
+                         std::ref(*tracking_clients[i]), std::cref(stop), std::ref(*tallies_[i]));
   }
   wait_for_two_rounds();
   for (int id = 2; id <= kLastKeyId; ++id) {

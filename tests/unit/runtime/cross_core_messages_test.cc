@@ -6,6 +6,7 @@
 
 #include "gtest/gtest.h"
 #include "runtime/core_group.h"
+#include "tests/unit/runtime/reactor_test_loop.h"
 
 namespace runtime {
 namespace {
@@ -31,7 +32,7 @@ void record_arrival(Reactor& here, const Message& m) {
   received[here.index()][m.from_core].fetch_add(1);
 }
 
-void stop_core(Reactor& here, const Message&) { here.request_stop(); }
+using testing::stop_core;
 
 bool wait_until(const std::function<bool()>& done) {
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);

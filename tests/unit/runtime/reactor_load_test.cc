@@ -6,6 +6,7 @@
 
 #include "gtest/gtest.h"
 #include "runtime/core_group.h"
+#include "tests/unit/runtime/reactor_test_loop.h"
 
 namespace runtime {
 namespace {
@@ -31,7 +32,7 @@ void spin_50ms(Reactor&, const Message&) {
   spun.store(true);
 }
 
-void stop_core(Reactor& here, const Message&) { here.request_stop(); }
+using testing::stop_core;
 
 TEST(ReactorLoad, WorkIsBusyAndAnIdleLoopIsWaiting) {
   constexpr int64_t kMs = 1'000'000;

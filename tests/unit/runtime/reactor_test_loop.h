@@ -1,12 +1,13 @@
 #pragma once
 // What the tests that run a real reactor loop share: a small reactor, a completion
-// recorder that stops the loop once the expected completions came, and a deadline that
-// stops a loop a broken test would leave running.
+// recorder that stops the loop once the expected completions came, a deadline that stops
+// a loop a broken test would leave running, and a message handler that stops its core.
 #include <climits>
 #include <cstdint>
 #include <utility>
 #include <vector>
 
+#include "runtime/message.h"
 #include "runtime/reactor.h"
 
 namespace runtime::testing {
@@ -59,5 +60,8 @@ class Deadline final : public Timer {
  private:
   Reactor& reactor_;
 };
+
+// A handler for a message that stops the core receiving it.
+inline void stop_core(Reactor& here, const Message&) { here.request_stop(); }
 
 }  // namespace runtime::testing

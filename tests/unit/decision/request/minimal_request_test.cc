@@ -81,7 +81,7 @@ TEST_F(FullRequest, ReadsEveryField) {
   EXPECT_EQ(p.template_id, 3u);
   EXPECT_EQ(p.format, AdFormat::kVideo);
 
-  const Targeting& t = p.targeting;
+  const decision::request::Targeting& t = p.targeting;  // qualified: a fixture elsewhere is named Targeting
   EXPECT_EQ(std::vector<uint64_t>(t.geo().begin(), t.geo().end()),
             (std::vector<uint64_t>{2988507, 3017382}));
   ASSERT_EQ(t.location().size(), 2u);
