@@ -1,6 +1,9 @@
 # The two commands of the quick start are `make run` and `make test`; the rest are steps of them.
 BUILD_DIR ?= build
 JOBS ?= $(shell nproc)
+# Tests at once in make test: twice the CPUs, since most of a test's time is waiting for
+# servers and clusters to start or for a server's state to move (docs/testing.md).
+TEST_JOBS ?= $(shell echo $$(( $$(nproc) * 2 )))
 ARGS ?=
 # One clang build with AddressSanitizer, UndefinedBehaviorSanitizer and libFuzzer's coverage
 # serves `make sanitize` (every test) and `make fuzz` (every fuzz driver).
@@ -28,11 +31,12 @@ build: configure
 run: build
 	$(BUILD_DIR)/decisiond $(ARGS)
 
-# Tests run JOBS at a time: each starts its own servers on free ports in its own folders.
-# The few that measure rates or latencies under load are RUN_SERIAL and run alone.
+# Tests run TEST_JOBS at a time: each starts its own servers on free ports in its own
+# folders. The few that measure rates, latency or memory under load are RUN_SERIAL and run
+# alone.
 test: configure
 	@cmake --build $(BUILD_DIR) -j$(JOBS)
-	@cd $(BUILD_DIR) && ctest --output-on-failure --timeout 300 -j$(JOBS) --output-junit ctest-results.xml
+	@cd $(BUILD_DIR) && ctest --output-on-failure --timeout 300 -j$(TEST_JOBS) --output-junit ctest-results.xml
 
 # The Debian package (packaging/): the Release programs, staged and packed by dpkg-deb into
 # $(BUILD_DIR)/decisiond_<version>_<arch>.deb, then lintian (an error or a warning fails).

@@ -14,7 +14,8 @@
 #   - -O0 instead of the build's -O1, which saves the optimizer. simdjson changes its
 #     classes' layout when __OPTIMIZE__ is not defined (SIMDJSON_DEVELOPMENT_CHECKS), so
 #     test files pin that off to match the libraries.
-# Files with options of their own are compiled one by one, outside the unity batches.
+# These targets are compiled file by file (no unity batches): the precompiled header
+# already shares the parse, and a batch would include it at another level than its own.
 # g++ gets no precompiled header: its header (150 MB, read whole into every file) cost
 # more system time than the parse it saved.
 # What a target must share with the precompiled header for the compiler to use it: the
@@ -90,6 +91,9 @@ function(decisiond_compile_test_code dir)
     target_link_libraries(${target} PRIVATE ${_decisiond_test_prelude_links})
     target_compile_options(${target} PRIVATE ${_decisiond_test_prelude_options})
     target_precompile_headers(${target} REUSE_FROM decisiond_test_prelude)
+    # File by file: the precompiled header is what saves the parse here, and a unity batch
+    # of the target's other files would include it at their level, not the header's.
+    set_target_properties(${target} PROPERTIES UNITY_BUILD OFF)
     if(other_sources)
       set_source_files_properties(${other_sources} TARGET_DIRECTORY ${target}
                                   PROPERTIES SKIP_PRECOMPILE_HEADERS ON)

@@ -68,6 +68,11 @@
 #   decisiond's CPU per decision with every thread and without the shipper's, the shipper's
 #   CPU per line, the lag; then a third decisiond ships a copy of the first one's log with
 #   nothing else to do: lines/s against the lines one core generated per second.
+# With SWAP set (SWAP=100ms): perf/swap_load.sh runs instead (its header has the details).
+#   Decisions with and without catalog swaps in alternating rounds of one run, for the demo
+#   catalog and a generated 100,000-ad one: a swap round uploads the catalog
+#   (POST /admin/catalog), waits for its 200, waits SWAP and uploads again; p50, p99, max
+#   and decisions/s of each kind of round, and the swaps each swap round held.
 # With TARGET=healthz: GET, no body, no script.
 #   TARGET_PLANE  which decisiond listener: admin or public  (admin)
 #   TARGET_PATH   the request path; any GET with a fixed reply will do (/healthz)
@@ -111,6 +116,7 @@ set -euo pipefail
 # environment passes on).
 [[ "${TARGET:-}" != cluster ]] || exec "$(dirname "${BASH_SOURCE[0]}")/cluster_load.sh"
 [[ "${TARGET:-}" != events-sink ]] || exec "$(dirname "${BASH_SOURCE[0]}")/events_sink_load.sh"
+[[ -z "${SWAP:-}" ]] || exec "$(dirname "${BASH_SOURCE[0]}")/swap_load.sh"
 
 DECISIOND=${DECISIOND:-build/decisiond}
 ROUNDS=${ROUNDS:-3}
