@@ -72,7 +72,7 @@ done
 # --- clean-up: every process started here, by its pid, and the temp dir --------------
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/decisiond-swap-load.XXXXXX")
-declare -A decisiond_pid=()
+declare -A decisiond_pid=() public_url=() admin_url=()
 wrk_pid=""
 swapper_pid=""
 
@@ -110,7 +110,7 @@ prepare_catalog() {  # name
   for copy in a b; do
     sed "0,/\"revision\": *\"[^\"]*\"/s//\"revision\": \"swap-load-$copy\"/" "$source" >"$tmp/$1-$copy.json"
   done
-  echo "catalog $1: $(stat -c %s "$source" | awk '{printf "%.1f MB", $1 / 1e6}'), body on ${placement[$1]}"
+  echo "catalog $1: $(stat -c %s "$source" | awk '{printf "%.3f MB", $1 / 1e6}'), body on ${placement[$1]}"
 }
 
 # The upload loop of a swap round: uploads -a and -b in turn until stopped, each after the
@@ -134,7 +134,7 @@ failures=()
 for name in $CATALOGS; do
   prepare_catalog "$name"
   mkdir "$tmp/state-$name"
-  start_decisiond "$name" "$tmp/state-$name" --catalog="$tmp/$name-a.json" --max-catalog-bytes=512MiB
+  start_decisiond "$name" "$tmp/state-$name" --catalog="$tmp/$name-a.json"
   DECISION_BODY=${DECISION_BODY//@PLACEMENT@/${placement[$name]}} write_bodies "$tmp/bodies-$name.txt"
   lua_args=(-- "$tmp/bodies-$name.txt" "$DECISION_VERSION" "$ACCEPT_LANGUAGE")
   run_wrk_lua "$tmp/warmup-$name.txt" 2s "$SCRIPT_DIR/decision.lua" "${public_url[$name]}" "${lua_args[@]}"
