@@ -30,6 +30,8 @@ using testing::kNow;
 using testing::kTagTtl;
 using testing::kTtl;
 
+constexpr std::string_view kUserId = "video-response-test-user-7";
+
 // The value of the first "<member>":"..." after from, or empty.
 std::string_view string_member(std::string_view body, std::string_view member, size_t from = 0) {
   const std::string key = "\"" + std::string(member) + "\":\"";
@@ -76,7 +78,9 @@ class VideoResponseTest : public ::testing::Test {
     placements_ = {PlacementDecision{"preroll", *snapshot_->index().placement_index("preroll"), std::span(picks_)}};
     languages_ = localization::parse_accept_language(accept);
     issue_.request_id = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16};
-    issue_.user_id = "u-7";
+    // Long and distinctive: a short id such as "u-7" appeared by chance in a tag's base64url
+    // once in about a thousand runs, failing the check that it never shows in the URL.
+    issue_.user_id = kUserId;
     issue_.now_s = kNow;
     const ResponseInput input{*snapshot_, text_, features, languages_, {}, placements_, issue_};
     std::string body;
@@ -206,7 +210,7 @@ TEST_F(VideoResponseTest, XmlBase64IsTheDocumentOfThisDecision) {
     ASSERT_TRUE(decoded.ok());
     EXPECT_EQ(decoded.event.ad_id, 1004u);
     EXPECT_EQ(decoded.event.placement_id, 9u);
-    EXPECT_EQ(decoded.event.user_id, std::optional<std::string_view>("u-7"));
+    EXPECT_EQ(decoded.event.user_id, std::optional<std::string_view>(kUserId));
   }
 }
 
@@ -223,9 +227,9 @@ TEST_F(VideoResponseTest, TagUrlIsSignedAndSealsTheDecisionAndItsLanguage) {
   EXPECT_EQ(check.payload.request_id, issue_.request_id);
   EXPECT_EQ(check.payload.issued_at_s, kNow);
   EXPECT_EQ(check.payload.language, "fr");
-  EXPECT_EQ(check.payload.user_id, std::optional<std::string_view>("u-7"));
+  EXPECT_EQ(check.payload.user_id, std::optional<std::string_view>(kUserId));
   // The user id never shows in the URL.
-  EXPECT_EQ(url.find("u-7"), std::string_view::npos);
+  EXPECT_EQ(url.find(kUserId), std::string_view::npos);
   EXPECT_EQ(core_keys_.tags().check(url.substr(url.find('?') + 1), kNow + kTagTtl).verdict, tracking::VastTagVerdict::kExpired);
 }
 
