@@ -2,6 +2,7 @@
 // POST /v1/decision as a client application calls it: libcurl on one kept-alive
 // connection, with the headers the spec names. A header left nullopt is not sent.
 #include <optional>
+#include <set>
 #include <string>
 
 #include "tests/integration/curl_session.h"
@@ -25,5 +26,9 @@ class DecisionClient {
   std::string url_;
   CurlSession curl_;
 };
+
+// Every ad id served over `rounds` decisions of one request body (each expected 200).
+std::set<std::string> ads_served_over(const ServerProcess& server, const std::string& body, int rounds,
+                                      const DecisionHeaders& headers = {});
 
 }  // namespace integration

@@ -33,16 +33,7 @@ struct CatalogServer {
 // Every ad id served over kSelectionRounds decisions of one request body.
 std::set<std::string> ads_served(const ServerProcess& server, const std::string& body,
                                  const DecisionHeaders& headers = {}) {
-  DecisionClient client(server);
-  std::set<std::string> ids;
-  for (int round = 0; round < kSelectionRounds; ++round) {
-    const CurlReply reply = client.decide(body, headers);
-    EXPECT_EQ(reply.status, 200) << reply.body;
-    DecisionReply decision;
-    EXPECT_TRUE(ReadDecision(reply.body, decision));
-    for (const std::string& id : decision.ad_ids()) ids.insert(id);
-  }
-  return ids;
+  return ads_served_over(server, body, kSelectionRounds, headers);
 }
 
 TEST(Tiers, SponsorshipAdAlwaysWinsACountOfOne) {

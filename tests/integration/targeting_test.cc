@@ -29,16 +29,7 @@ struct GeoServer {
 };
 
 std::set<std::string> targeted_ads_served(const ServerProcess& server, const std::string& body) {
-  DecisionClient client(server);
-  std::set<std::string> ids;
-  for (int round = 0; round < kTargetingRounds; ++round) {
-    const CurlReply reply = client.decide(body, {});
-    EXPECT_EQ(reply.status, 200) << reply.body;
-    DecisionReply decision;
-    EXPECT_TRUE(ReadDecision(reply.body, decision));
-    for (const std::string& id : decision.ad_ids()) ids.insert(id);
-  }
-  return ids;
+  return ads_served_over(server, body, kTargetingRounds);
 }
 
 const std::vector<TestAd> kGeoAds = {

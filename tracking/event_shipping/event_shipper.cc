@@ -7,6 +7,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "runtime/check.h"
+#include "runtime/clock.h"
 #include "tracking/event_shipping/message_id.h"
 #include "tracking/event_shipping/read_back.h"
 #include "tracking/event_shipping/sink_log.h"
@@ -25,10 +26,7 @@ constexpr int64_t kRetryMaxMs = 5000;
 constexpr size_t kAnswersPerTake = 8192;        // answers taken at once, between publish passes
 constexpr std::chrono::microseconds kAnswerWaitStep{500};  // a full window looks for its batch of answers
 
-int64_t wall_ms() {
-  return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
-      .count();
-}
+int64_t wall_ms() { return runtime::SystemClock::instance().wall_ms(); }
 }  // namespace
 
 EventShipper::EventShipper(ShipperSettings settings)

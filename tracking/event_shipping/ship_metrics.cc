@@ -1,4 +1,5 @@
 #include "tracking/event_shipping/ship_metrics.h"
+#include "runtime/clock.h"
 
 #include <chrono>
 
@@ -16,8 +17,7 @@ constexpr runtime::MetricScope kAnswering = runtime::MetricScope::kAnswering;
 uint64_t lag_ms(const CC& c, uint32_t) {
   const uint64_t oldest = c.oldest_unshipped_ms.get();
   if (oldest == 0) return 0;
-  const auto now = std::chrono::duration_cast<std::chrono::milliseconds>(
-                       std::chrono::system_clock::now().time_since_epoch()).count();
+  const int64_t now = runtime::SystemClock::instance().wall_ms();
   return static_cast<uint64_t>(now) > oldest ? static_cast<uint64_t>(now) - oldest : 0;
 }
 
