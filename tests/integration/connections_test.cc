@@ -18,7 +18,10 @@ const Labels kPublicListener = {{"listener", "public"}};
 constexpr char kConnectionsOpen[] = "decisiond_http_connections_open";
 
 TEST(Connections, FourHundredConcurrentConnectionsAreAllServed) {
-  ServerProcess server(standard_flags());
+  // Shedding is not what this test is about: 400 requests arriving in one loop turn are
+  // past --shed-lag's 20 ms under ASan (CI once got 503 10098 for half of them), and a
+  // shed request is answered correctly. The overload tests cover shedding.
+  ServerProcess server(standard_flags({"--shed-lag=0"}));
   ASSERT_TRUE(server.serving()) << server.start_error();
   constexpr int kConnections = 400;
   std::vector<RawConnection> connections;
