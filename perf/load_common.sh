@@ -122,7 +122,8 @@ run_wrk_lua() {  # output duration script args...
   ((rc == 0)) || { cat "$out" >&2; die "wrk failed (status $rc)"; }
 }
 
-# Starts $DECISIOND as name with --cores=1 --pin --seed=$SEED on $server_cpu, its listeners
+# Starts $DECISIOND as name with --cores=1 --pin --seed=$SEED on $server_cpu (or on the CPUs
+# $decisiond_cpus lists, when set: its reactor then takes the first), its listeners
 # on free loopback ports, its log in $tmp/decisiond-<name>.log, none of the caller's
 # DECISIOND_<FLAG> variables (they would set its flags) and the flags given; waits until its
 # /healthz answers (10 s at most). The caller declares the associative arrays decisiond_pid,
@@ -138,7 +139,7 @@ start_decisiond() {  # name state_dir flags...
   public_port=$port
   next_free_port
   admin_port=$port
-  taskset -c "$server_cpu" env "${env_unset[@]}" "$DECISIOND" --cores=1 --pin --seed="$SEED" \
+  taskset -c "${decisiond_cpus:-$server_cpu}" env "${env_unset[@]}" "$DECISIOND" --cores=1 --pin --seed="$SEED" \
     --listen="127.0.0.1:$public_port" --admin-listen="127.0.0.1:$admin_port" --state-dir="$state" "$@" \
     >"$tmp/decisiond-$name.log" 2>&1 &
   decisiond_pid[$name]=$!

@@ -1,5 +1,7 @@
 #include "runtime/core_group.h"
 
+#include <pthread.h>
+
 #include <latch>
 
 #include "absl/strings/str_cat.h"
@@ -25,21 +27,17 @@ absl::Status CoreGroup::start(CoreSetup setup, CoreTeardown teardown) {
     return absl::ErrnoToStatus(-rc, "io_uring_queue_init (control ring)");
   }
   control_ring_ready_ = true;
-  std::vector<int> cpus;
-  if (config_.pin) {
-    cpus = allowed_cpus();
-    if (cpus.size() < config_.cores) {
-      return absl::InvalidArgumentError(absl::StrCat("--pin needs ", config_.cores,
-                                                     " allowed CPUs, this process has ",
-                                                     cpus.size()));
-    }
+  const std::vector<int>& cpus = config_.cpus;
+  const bool pin = !cpus.empty();
+  if (pin && cpus.size() < config_.cores) {
+    return absl::InvalidArgumentError(absl::StrCat("--pin needs ", config_.cores, " CPUs, ", cpus.size(), " given"));
   }
   setup_ = std::move(setup);
   teardown_ = std::move(teardown);
   setup_results_.assign(config_.cores, absl::OkStatus());
   latch_ = std::make_unique<StartLatch>(config_.cores);
   for (uint32_t i = 0; i < config_.cores; ++i) {
-    const int cpu = config_.pin ? cpus[i] : -1;
+    const int cpu = pin ? cpus[i] : -1;
     threads_.emplace_back([this, i, cpu] { core_main(i, cpu); });
   }
   latch_->set_up.wait();
@@ -61,6 +59,9 @@ absl::Status CoreGroup::start(CoreSetup setup, CoreTeardown teardown) {
 }
 
 void CoreGroup::core_main(uint32_t index, int cpu) {
+  // "core-<index>" in top -H, perf and /proc/<pid>/task/*/comm: an operator tells the
+  // serving threads from the rest (io_uring's iou-wrk-* workers, the events shipper).
+  pthread_setname_np(pthread_self(), absl::StrCat("core-", index).c_str());
   if (cpu >= 0) {
     if (absl::Status s = pin_current_thread(cpu); !s.ok()) {
       setup_results_[index] = s;

@@ -20,7 +20,7 @@ namespace runtime {
 
 struct CoreGroupConfig {
   uint32_t cores = 1;
-  bool pin = false;
+  std::vector<int> cpus;  // reactor i pinned to cpus[i] (CpuPlan::reactors); empty: not pinned
   ReactorConfig reactor;
 };
 

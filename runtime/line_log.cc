@@ -58,7 +58,7 @@ LineLog::LineLog(FileIo& io, TimerWheel& timers, const Clock& clock, LineLogSett
 LineLog::~LineLog() {
   if (started_) {
     io_.remove_loop_hook(*this);
-    timers_.cancel(*this);
+    if (!settings_.to_nowhere) timers_.cancel(*this);
   }
   // The loop has ended: plain system calls are fine here.
   if (fd_ >= 0) ::close(fd_);
@@ -66,6 +66,11 @@ LineLog::~LineLog() {
 }
 
 absl::Status LineLog::start() {
+  if (settings_.to_nowhere) {
+    io_.add_loop_hook(*this);
+    started_ = true;
+    return absl::OkStatus();
+  }
   std::error_code error;
   std::filesystem::create_directories(settings_.directory, error);
   std::string path;
@@ -107,6 +112,10 @@ int LineLog::open_first_file(std::string& path, int& refused) {
 
 void LineLog::maybe_write() {
   if (write_in_flight_ || opening_ || !started_) return;
+  if (settings_.to_nowhere) {
+    discard_pending();
+    return;
+  }
   if (fd_ < 0) {  // no file: the disk refused it; tried again when a retry is due
     if (!retry_due_) return;
     retry_due_ = false;
@@ -139,6 +148,17 @@ void LineLog::maybe_write() {
   }
   buffers_.take_pending();
   submit_write();
+}
+
+void LineLog::discard_pending() {
+  if (buffers_.pending_lines() > 0) {
+    buffers_.take_pending();
+    const size_t bytes = buffers_.unwritten_bytes();
+    counters_.lines_written.add(buffers_.written(bytes));
+    counters_.bytes_written.add(bytes);
+    counters_.pending_bytes.set(0);
+  }
+  maybe_finish_close();
 }
 
 void LineLog::submit_write() {

@@ -35,6 +35,9 @@ struct LineLogSettings {
   size_t max_pending_bytes = 8ull << 20;  // held while the disk refuses; past it lines are dropped
   size_t reserve_bytes = 256ull << 10;    // per buffer, reserved at construction
   std::string name = "log";               // in messages: "cannot create <name> file ..."
+  // Benchmarks only: lines are formatted and counted as written, and then thrown away; no
+  // file is opened. What a log's writes cost is then the difference (perf/event_log_load.sh).
+  bool to_nowhere = false;
 };
 
 // Where a LineLog counts: at counters a log exports under names of its own (the event log's
@@ -122,6 +125,7 @@ class LineLog final : private FileCompletion, private LoopHook, private Timer {
 
   int open_first_file(std::string& path, int& refused);
   void maybe_write();
+  void discard_pending();
   void submit_write();
   void open_next_file();
   void write_done(int result);

@@ -3,6 +3,8 @@
 // reactor_messages.cc).
 #include "runtime/reactor.h"
 
+#include <sched.h>
+
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
@@ -61,6 +63,15 @@ absl::Status Reactor::init() {
                                      config_.recv_buffer_bytes);
       !s.ok()) {
     return s;
+  }
+  if (!config_.worker_cpus.empty()) {
+    // Applies to the workers of the calling thread's rings: this core's thread.
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    for (int cpu : config_.worker_cpus) CPU_SET(cpu, &set);
+    if (int rc = io_uring_register_iowq_aff(&ring_, sizeof(set), &set); rc < 0) {
+      return absl::ErrnoToStatus(-rc, "io_uring_register_iowq_aff");
+    }
   }
   mailbox_.set_ring_fd(index_, ring_.ring_fd);
   return absl::OkStatus();

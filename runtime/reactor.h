@@ -32,6 +32,10 @@ struct ReactorConfig {
   // usually a microsecond away, while a wake-up through the kernel costs tens of
   // microseconds on a VM. A core with no cross-core traffic never polls. 0: never.
   int64_t idle_poll_ns = 50'000;
+  // Where io_uring's workers for this ring run (CpuPlan::others): the writes the kernel
+  // cannot finish inline, every fdatasync, file opens and closes. Empty: where the kernel
+  // puts them, which for a pinned reactor is its own CPU.
+  std::vector<int> worker_cpus;
 };
 
 // Identifies a socket slot and its generation, so a late completion for a reused slot is

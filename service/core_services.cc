@@ -79,6 +79,7 @@ tracking::events::EventLogSettings event_log_settings(const ProcessView& view, u
   settings.directory = tracking::events::core_dir(view.config.state_dir, core);
   settings.flush_interval_ms = absl::ToInt64Milliseconds(view.config.events_flush);
   settings.file_bytes = view.config.events_file_bytes;
+  settings.to_nowhere = view.config.events_to_nowhere;
   return settings;
 }
 

@@ -49,6 +49,9 @@ ABSL_FLAG(int32_t, max_connections_per_core, 10000, "connections one core holds;
 ABSL_FLAG(absl::Duration, events_flush, absl::Seconds(1),
           "how often event log writes are synced to disk (the most a crash loses)");
 ABSL_FLAG(std::string, events_file_bytes, "256MiB", "size at which an event log file is rotated (bytes, KiB, MiB, GiB)");
+ABSL_FLAG(bool, benchmark_events_to_nowhere, false,
+          "benchmarks only: event lines are formatted and counted but never written, so nothing is logged, "
+          "billed or replayed after a restart (what the log's writes cost is the difference)");
 ABSL_FLAG(absl::Duration, snapshot_interval, absl::Seconds(60),
           "how often each core snapshots its frequency caps and impression dedup state (bounds start-up replay)");
 ABSL_FLAG(int32_t, max_cross_core_asks, 1024,
@@ -244,6 +247,7 @@ absl::Status resolve_event_log(ServiceConfig& c) {
     return invalid_flag("events-file-bytes", "must be a size of at least 64KiB, such as 256MiB");
   }
   c.events_file_bytes = *file_bytes;
+  c.events_to_nowhere = absl::GetFlag(FLAGS_benchmark_events_to_nowhere);
   c.snapshot_interval = absl::GetFlag(FLAGS_snapshot_interval);
   if (absl::Status s = check_positive("snapshot-interval", c.snapshot_interval); !s.ok()) return s;
   c.access_log_sample = absl::GetFlag(FLAGS_access_log_sample);

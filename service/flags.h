@@ -40,6 +40,7 @@ struct ServiceConfig {
   absl::Duration drain_timeout;
   absl::Duration events_flush;      // how often event log writes are synced
   uint64_t events_file_bytes = 0;   // size at which an event log file is rotated
+  bool events_to_nowhere = false;   // benchmarks only: event lines formatted, never written
   absl::Duration snapshot_interval; // how often each core snapshots its caps and dedup state
   uint32_t max_cross_core_asks = 0; // per core: decisions and impressions handed over at once
   absl::Duration idle_poll;         // how long a core polls its mailbox after cross-core traffic

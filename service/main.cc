@@ -14,6 +14,8 @@
 #include "decision/selection/core_random.h"
 #include "runtime/clock.h"
 #include "runtime/core_group.h"
+#include "runtime/cpu_affinity.h"
+#include "runtime/cpu_plan.h"
 #include "runtime/open_files_limit.h"
 #include "runtime/signals.h"
 #include "runtime/socket_address.h"
@@ -291,10 +293,11 @@ bool recover(const service::ServiceConfig& config, const runtime::Clock& clock,
   return !recovered.snapshots_stale || rewrite_stale_snapshots(config, recovered, clock.wall_s());
 }
 
-runtime::CoreGroupConfig core_group_config(const service::ServiceConfig& config) {
+runtime::CoreGroupConfig core_group_config(const service::ServiceConfig& config, const runtime::CpuPlan& cpus) {
   runtime::CoreGroupConfig group_config;
   group_config.cores = config.cores;
-  group_config.pin = config.pin;
+  group_config.cpus = cpus.reactors;
+  group_config.reactor.worker_cpus = cpus.others;
   group_config.reactor.idle_poll_ns = absl::ToInt64Nanoseconds(config.idle_poll);
   group_config.reactor.max_sockets = config.public_limits.max_connections + config.admin_limits.max_connections +
                                      2 * http::Server::kRefusalSlots + 16;
@@ -329,7 +332,31 @@ void stop_cores(runtime::CoreGroup& group, service::ProcessView& view, uint32_t 
   group.join();
 }
 
+// With --pin, this thread (and so every thread it starts: the catalog builds, the update
+// loop, the shipper, client libraries' threads) keeps off the reactors' CPUs when some
+// allowed CPU is left for it (runtime/cpu_plan.h).
+runtime::CpuPlan place_threads(const service::ServiceConfig& config) {
+  runtime::CpuPlan cpus = runtime::plan_cpus(runtime::allowed_cpus(), config.cores, config.pin);
+  if (cpus.others.empty()) {
+    if (config.pin) {
+      std::fprintf(stderr, "decisiond: reactors pinned to CPUs %s; no CPU left: other threads share them\n",
+                   runtime::cpu_list(cpus.reactors).c_str());
+    }
+    return cpus;
+  }
+  if (absl::Status s = runtime::restrict_current_thread(cpus.others); !s.ok()) {
+    std::fprintf(stderr, "decisiond: warning: %s; other threads share the reactors' CPUs\n",
+                 std::string(s.message()).c_str());
+    cpus.others.clear();
+    return cpus;
+  }
+  std::fprintf(stderr, "decisiond: reactors pinned to CPUs %s; other threads and io_uring workers on CPUs %s\n",
+               runtime::cpu_list(cpus.reactors).c_str(), runtime::cpu_list(cpus.others).c_str());
+  return cpus;
+}
+
 int serve(const service::ServiceConfig& config) {
+  const runtime::CpuPlan cpus = place_threads(config);
   raise_open_files_limit(config);
   Inputs inputs;
   if (const int refused = load_inputs(config, inputs); refused != 0) return refused;
@@ -347,7 +374,7 @@ int serve(const service::ServiceConfig& config) {
   std::unique_ptr<tracking::event_shipping::EventShipper> shipper = service::make_event_shipper(config);
   view.shipper = shipper.get();
   std::vector<std::unique_ptr<service::CoreServices>> owned(config.cores);
-  runtime::CoreGroup group(core_group_config(config), clock);
+  runtime::CoreGroup group(core_group_config(config, cpus), clock);
   if (absl::Status started = start_cores(group, view, listeners, owned); !started.ok()) {
     std::fprintf(stderr, "decisiond: cannot start: %s\n", std::string(started.message()).c_str());
     return 1;

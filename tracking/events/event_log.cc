@@ -15,6 +15,7 @@ runtime::LineLogSettings writer_settings(EventLogSettings settings) {
   writer.flush_interval_ms = settings.flush_interval_ms;
   writer.file_bytes = settings.file_bytes;
   writer.max_pending_bytes = settings.max_pending_bytes;
+  writer.to_nowhere = settings.to_nowhere;
   writer.reserve_bytes = kReserveBytes;
   writer.name = "event log";
   return writer;

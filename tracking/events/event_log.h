@@ -34,6 +34,7 @@ struct EventLogSettings {
   uint64_t file_bytes = 256ull << 20; // --events-file-bytes
   // Lines appended but not yet written, while the disk refuses: past this, lines are dropped.
   size_t max_pending_bytes = 64ull << 20;
+  bool to_nowhere = false;            // --benchmark-events-to-nowhere: formatted, counted, not written
 };
 
 // Upper bounds of the fdatasync duration histogram: from an idle SSD's tens of
