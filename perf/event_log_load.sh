@@ -21,12 +21,16 @@
 # thresholds, rotates files and syncs many times inside the run (by default 10 rounds of
 # 6 s: a minute of log, about 1 GB at 60,000 decisions/s).
 #
-# Per round: decisions/s (decisiond's counter over the round's wall time), p50/p99 (wrk),
+# Before the servers start, the machine's dirty pages are written (`sync`), so that an
+# earlier run's log (its deletion included) is not written back during this one's rounds.
+# Per round: decisions/s (decisiond's counter over the round's wall time), the share of the
+# round the serving thread ran (near 100%: the rate is the core's, not wrk's), p50/p99 (wrk),
 # decisiond's CPU per decision split into the serving thread's user and system time and
 # io_uring's workers' (iou-wrk-* threads: writes the kernel could not finish inline, and
 # every fdatasync), the log's size so far, and the machine's Dirty and Writeback pages at the
 # round's end. Summary: per sink the median and the lowest round; disk against tmpfs (median
-# round, and the lowest disk round against tmpfs's median), and each against nowhere.
+# round; the lowest disk round against tmpfs's median, and against the tmpfs round of its own
+# rotation, which ran beside it in time), and each against nowhere.
 #
 # It reports numbers, no thresholds. It fails (exit 1, after printing them) when a reply was
 # not 2xx (wrk's count or decisiond's) or wrk saw socket errors. load.sh hands
@@ -44,6 +48,7 @@
 #   DECISION_VERSION, ACCEPT_LANGUAGE   as load.sh        (2025-11-01; fr-CH, fr;q=0.9, en;q=0.8)
 #   DISK_DIR      where the disk node's state directory goes       (TMPDIR, else /var/tmp)
 #   TMPFS_DIR     where the tmpfs node's state directory goes      (/dev/shm)
+#   WARMUP        wrk -d of one uncounted run per decisiond first  (2s; 0 skips it)
 #   SINKS         which nodes, a subset of "disk tmpfs nowhere"    (all three)
 #   SPLIT         1: decisiond's reactor alone on its CPU; 0: all of decisiond on one CPU (1)
 set -euo pipefail
@@ -51,6 +56,7 @@ set -euo pipefail
 DECISIOND=${DECISIOND:-build/decisiond}
 ROUNDS=${ROUNDS:-10}
 DURATION=${DURATION:-6s}
+WARMUP=${WARMUP:-2s}
 CONNECTIONS=${CONNECTIONS:-64}
 SEED=${SEED:-1}
 USERS=${USERS:-64}
@@ -119,6 +125,7 @@ fi
 
 # --- the decisionds ---------------------------------------------------------------------
 
+sync
 declare -A public_url admin_url state_dir
 state_dir[disk]="$tmp/state-disk"
 state_dir[tmpfs]="$tmpfs_state/state"
@@ -135,9 +142,22 @@ echo "server: decisiond --cores=1 --pin --seed=$SEED, demo catalog, default --ev
 
 write_bodies "$tmp/bodies.txt"
 lua_args=(-- "$tmp/bodies.txt" "$DECISION_VERSION" "$ACCEPT_LANGUAGE")
+if [[ "$WARMUP" != 0 ]]; then
+  for sink in "${SINKS[@]}"; do
+    run_wrk_lua "$tmp/warmup-$sink.txt" "$WARMUP" "$SCRIPT_DIR/decision.lua" "${public_url[$sink]}" "${lua_args[@]}"
+  done
+fi
 
 # --- measuring ------------------------------------------------------------------------
 
+# Nanoseconds the serving thread (core-0) has run, from the scheduler's own account.
+core_run_ns() {
+  local task
+  for task in /proc/"$1"/task/*; do
+    [[ "$(cat "$task/comm" 2>/dev/null)" == core-0 ]] && { cut -d' ' -f1 "$task/schedstat"; return; }
+  done
+  echo 0
+}
 # "user system" CPU ticks of the process's threads: the serving core's (named core-0), and
 # io_uring's workers' (iou-wrk-*), as "core_user core_sys wrk_total".
 thread_ticks() {
@@ -166,12 +186,13 @@ hz=$(getconf CLK_TCK)
 
 echo
 echo "wrk: -t1 -c$CONNECTIONS -d$DURATION --latency, perf/decision.lua, $USERS users, $ROUNDS rounds per decisiond, order rotating"
-echo "  dec/s: decisions per second (decisiond's counter over the round's wall time); all_us: decisiond's CPU per"
+echo "  dec/s: decisions per second (decisiond's counter over the round's wall time); core%: the share of the round"
+echo "  the serving thread ran (/proc/<tid>/schedstat; near 100: the rate is the core's, not wrk's); all_us: decisiond's CPU per"
 echo "  decision, every thread; usr_us, sys_us: the serving thread's user and system time per decision; iowq_us:"
 echo "  io_uring's workers'; log_MiB: the log so far; dirty, wback: the machine's Dirty and Writeback MiB at the end"
 echo "  (CPU counted in ticks of 1/$hz s)"
-printf '%5s  %-7s  %7s  %6s  %6s  %6s  %6s  %6s  %7s  %7s  %7s  %6s  %s\n' round sink "dec/s" all_us usr_us sys_us \
-  iowq_us lines p50_us p99_us log_MiB dirty "wback errors"
+printf '%5s  %-7s  %7s  %5s  %6s  %6s  %6s  %6s  %6s  %7s  %7s  %7s  %6s  %s\n' round sink "dec/s" core% all_us usr_us \
+  sys_us iowq_us lines p50_us p99_us log_MiB dirty "wback errors"
 declare -A rate p50 p99
 failures=()
 for ((round = 1; round <= ROUNDS; round++)); do
@@ -184,25 +205,28 @@ for ((round = 1; round <= ROUNDS; round++)); do
     read -r d0 l0 bad0 <<<"$(counters "$tmp/metrics-0.txt")"
     t0=$(process_ticks "$pid")
     read -r cu0 cs0 w0 <<<"$(thread_ticks "$pid")"
+    run0=$(core_run_ns "$pid")
     start_ns=$(date +%s%N)
     run_wrk_lua "$out" "$DURATION" "$SCRIPT_DIR/decision.lua" "${public_url[$sink]}" "${lua_args[@]}"
     end_ns=$(date +%s%N)
     t1=$(process_ticks "$pid")
     read -r cu1 cs1 w1 <<<"$(thread_ticks "$pid")"
+    run1=$(core_run_ns "$pid")
     scrape "$sink" "$tmp/metrics-1.txt"
     read -r d1 l1 bad1 <<<"$(counters "$tmp/metrics-1.txt")"
     n=$((d1 - d0))
     ((n > 0)) || { cat "$out" >&2; die "no decisions in round $round ($sink)"; }
-    read -r r all usr sys iowq lp < <(awk -v n="$n" -v ns="$((end_ns - start_ns))" -v t="$((t1 - t0))" \
+    read -r r all usr sys iowq lp busy < <(awk -v n="$n" -v ns="$((end_ns - start_ns))" -v t="$((t1 - t0))" \
       -v cu="$((cu1 - cu0))" -v cs="$((cs1 - cs0))" -v w="$((w1 - w0))" -v l="$((l1 - l0))" -v hz="$hz" \
+      -v run="$((run1 - run0))" \
       'BEGIN { f = 1e6 / hz / n
-               printf "%.0f %.2f %.2f %.2f %.2f %.2f\n", n / (ns / 1e9), t * f, cu * f, cs * f, w * f, l / n }')
+               printf "%.0f %.2f %.2f %.2f %.2f %.2f %.0f\n", n / (ns / 1e9), t * f, cu * f, cs * f, w * f, l / n, 100 * run / ns }')
     rate[$sink,$round]=$r
     p50[$sink,$round]=$(to_us "$(awk '$1 == "50%" {print $2}' "$out")")
     p99[$sink,$round]=$(to_us "$(awk '$1 == "99%" {print $2}' "$out")")
     errors=$(wrk_errors "$out")
     ((bad1 - bad0 == 0)) || errors+="${errors:+; }not 2xx (decisiond's count): $((bad1 - bad0))"
-    printf '%5s  %-7s  %7s  %6s  %6s  %6s  %6s  %6s  %7s  %7s  %7s  %6s  %5s  %s\n' "$round" "$sink" "$r" "$all" "$usr" \
+    printf '%5s  %-7s  %7s  %5s  %6s  %6s  %6s  %6s  %6s  %7s  %7s  %7s  %6s  %5s  %s\n' "$round" "$sink" "$r" "$busy" "$all" "$usr" \
       "$sys" "$iowq" "$lp" "${p50[$sink,$round]}" "${p99[$sink,$round]}" "$(log_mib "$sink")" "$(meminfo_mib Dirty)" \
       "$(meminfo_mib Writeback)" "${errors:-none}"
     [[ -z "$errors" ]] || failures+=("round $round $sink: $errors")
@@ -226,8 +250,12 @@ for sink in "${SINKS[@]}"; do
     "$(med_of p99 "$sink")"
 done
 if [[ -n "${m_rate[disk]:-}" && -n "${m_rate[tmpfs]:-}" ]]; then
-  awk -v md="${m_rate[disk]}" -v ld="${lo_rate[disk]}" -v mt="${m_rate[tmpfs]}" 'BEGIN {
-    printf "  disk/tmpfs: median round %.3f; lowest disk round against the tmpfs median %.3f\n", md / mt, ld / mt }'
+  pairs=()
+  for ((r = 1; r <= ROUNDS; r++)); do pairs+=("$(awk -v d="${rate[disk,$r]}" -v t="${rate[tmpfs,$r]}" 'BEGIN { printf "%.3f", d / t }')"); done
+  lowest_pair=$(printf '%s\n' "${pairs[@]}" | sort -g | head -n1)
+  awk -v md="${m_rate[disk]}" -v ld="${lo_rate[disk]}" -v mt="${m_rate[tmpfs]}" -v lp="$lowest_pair" 'BEGIN {
+    printf "  disk/tmpfs: median round %.3f; lowest disk round against the tmpfs median %.3f\n", md / mt, ld / mt
+    printf "  disk/tmpfs round by round (each rotation'"'"'s two rounds ran one after the other): lowest %.3f\n", lp }'
 fi
 if [[ -n "${m_rate[nowhere]:-}" ]]; then
   for sink in disk tmpfs; do

@@ -12,7 +12,7 @@
 #   CONNECTIONS   wrk -c                                     (64)
 #   WARMUP        wrk -d of one uncounted run per server     (1s; 0 skips it)
 #   SEED          decisiond --seed                           (1)
-#   TARGET        decision, video, vast, tracking, mixed, cluster, events-sink or healthz (decision)
+#   TARGET        decision, video, vast, tracking, mixed, cluster, events-sink, event-log or healthz (decision)
 # With TARGET=decision: POST /v1/decision on the public plane, through perf/decision.lua.
 #   DECISION_BODY     the request body; each @USER@ in it becomes u1, u2, ... u$USERS
 #                     ({"placements":[{"key":"home_top","count":2}],"user":{"id":"@USER@"}})
@@ -68,6 +68,13 @@
 #   decisiond's CPU per decision with every thread and without the shipper's, the shipper's
 #   CPU per line, the lag; then a third decisiond ships a copy of the first one's log with
 #   nothing else to do: lines/s against the lines one core generated per second.
+# With TARGET=event-log: perf/event_log_load.sh runs instead (its header has the details).
+#   Three decisionds of one build, the log on a disk, on tmpfs and written nowhere
+#   (--benchmark-events-to-nowhere), in rotating rounds of decisions: a minute of each by
+#   default (ROUNDS=10, DURATION=6s), so a disk's page-cache limits, rotations and syncs
+#   fall inside the run. Decisions/s per round, the lowest round, disk/tmpfs and each
+#   against nowhere; SPLIT=1 (the default) gives decisiond two CPUs, its reactor pinned to
+#   one and its other threads and io_uring workers on wrk's.
 # With SWAP set (SWAP=100ms): perf/swap_load.sh runs instead (its header has the details).
 #   Decisions with and without catalog swaps in alternating rounds of one run, for the demo
 #   catalog and a generated 100,000-ad one: a swap round uploads the catalog
@@ -112,10 +119,11 @@
 # would set its flags).
 set -euo pipefail
 
-# TARGET=cluster and TARGET=events-sink are other scripts', with the same conventions (the
+# TARGET=cluster, events-sink and event-log are other scripts', with the same conventions (the
 # environment passes on).
 [[ "${TARGET:-}" != cluster ]] || exec "$(dirname "${BASH_SOURCE[0]}")/cluster_load.sh"
 [[ "${TARGET:-}" != events-sink ]] || exec "$(dirname "${BASH_SOURCE[0]}")/events_sink_load.sh"
+[[ "${TARGET:-}" != event-log ]] || exec "$(dirname "${BASH_SOURCE[0]}")/event_log_load.sh"
 [[ -z "${SWAP:-}" ]] || exec "$(dirname "${BASH_SOURCE[0]}")/swap_load.sh"
 
 DECISIOND=${DECISIOND:-build/decisiond}
@@ -217,7 +225,7 @@ case "$TARGET" in
     TARGET_PLANE=${TARGET_PLANE:-admin}
     TARGET_PATH=${TARGET_PATH:-/healthz}
     ;;
-  *) die "TARGET must be decision, video, vast, tracking, mixed, cluster, events-sink or healthz, not '$TARGET'" ;;
+  *) die "TARGET must be decision, video, vast, tracking, mixed, cluster, events-sink, event-log or healthz, not '$TARGET'" ;;
 esac
 [[ "$TARGET_PATH" == /* ]] || die "TARGET_PATH must start with '/', not '$TARGET_PATH'"
 case "$TARGET_PLANE" in

@@ -3,9 +3,8 @@
 # swapped again and again (docs/operations.md "Catalog updates"), against the same server
 # without swaps, in one run.
 #
-# For each catalog of CATALOGS: one decisiond (--cores=1 --pin, the whole process on one
-# CPU, as load.sh runs it) serving that catalog, driven by wrk (perf/decision.lua) on the
-# other CPU, in rounds alternating "still" (no update) and "swap": during a swap round a
+# For each catalog of CATALOGS: one decisiond (--cores=1 --pin) serving that catalog, driven
+# by wrk (perf/decision.lua) on the other CPU, in rounds alternating "still" (no update) and "swap": during a swap round a
 # loop on wrk's CPU uploads the catalog with POST /admin/catalog, waits for its 200 (every
 # core serves it), waits SWAP, and uploads again, the two copies of the catalog differing
 # only in their revision, so each upload is a real swap. An upload of a large catalog takes
@@ -13,6 +12,12 @@
 # a round held. Per round: decisions/s, p50, p99, max (wrk), swaps done, the mean upload
 # time and the replies that were not 2xx (in a swap round, decisions shed while the build
 # held the core's CPU); then, per catalog, the median swap/still ratios.
+#
+# Where decisiond runs (SPLIT):
+#   1  on both CPUs: --pin puts its reactor on the first, and its other threads (the catalog
+#      build among them) and io_uring workers on the second, wrk's (docs/operations.md "What
+#      runs beside the reactors"); the upload's body is still read by the reactor
+#   0  the whole process on one CPU, as load.sh runs it: the build takes the reactor's CPU
 #
 # The catalogs (CATALOGS, default "demo big"):
 #   demo  catalogs/demo.json, load.sh's catalog; body: home_top, 2 creatives
@@ -34,6 +39,7 @@
 #   SEED          decisiond --seed                                  (1)
 #   USERS         distinct user ids u1..uN, one body each, in turn  (1000)
 #   DECISION_VERSION, ACCEPT_LANGUAGE   as load.sh       (2025-11-01; fr-CH, fr;q=0.9, en;q=0.8)
+#   SPLIT         1: the reactor alone on its CPU; 0: all of decisiond on one CPU (1)
 set -euo pipefail
 
 DECISIOND=${DECISIOND:-build/decisiond}
@@ -45,6 +51,7 @@ DURATION=${DURATION:-10s}
 CONNECTIONS=${CONNECTIONS:-64}
 SEED=${SEED:-1}
 USERS=${USERS:-1000}
+SPLIT=${SPLIT:-1}
 DECISION_VERSION=${DECISION_VERSION-2025-11-01}
 ACCEPT_LANGUAGE=${ACCEPT_LANGUAGE-fr-CH, fr;q=0.9, en;q=0.8}
 DECISION_BODY='{"placements":[{"key":"@PLACEMENT@","count":2}],"user":{"id":"@USER@"}}'
@@ -60,6 +67,7 @@ LOAD_SCRIPT=swap_load.sh
 source "$SCRIPT_DIR/load_common.sh"
 
 check_decision_settings swap wrk curl taskset
+[[ "$SPLIT" =~ ^[01]$ ]] || die "SPLIT must be 0 or 1, not '$SPLIT'"
 case "$SWAP" in
   *ms) pause=$(awk -v v="${SWAP%ms}" 'BEGIN { printf "%.3f", v / 1000 }') ;;
   *) pause=$SWAP ;;
@@ -91,7 +99,16 @@ trap 'exit 143' TERM
 
 print_machine "$(wrk -v 2>&1 | head -n1 | awk '{print $1, $2}'), $(curl --version | head -n1 | awk '{print $1, $2}')"
 assign_cpus "the upload loop"
-echo "cpus:   wrk and the upload loop on CPU $wrk_cpu, decisiond (every thread: reactor and the catalog build) on CPU $server_cpu"
+if ((SPLIT)); then
+  ((${#allowed_cpus[@]} >= 2)) || die "SPLIT=1 needs 2 CPUs; this shell has ${allowed_cpus[*]}"
+  # --pin gives the reactor the first CPU of decisiond's list: wrk takes the second.
+  server_cpu=${allowed_cpus[0]}
+  wrk_cpu=${allowed_cpus[1]}
+  decisiond_cpus="$server_cpu,$wrk_cpu"
+  echo "cpus:   decisiond on CPUs $decisiond_cpus: its reactor on CPU $server_cpu; the catalog build and its other threads on CPU $wrk_cpu, with wrk and the upload loop"
+else
+  echo "cpus:   wrk and the upload loop on CPU $wrk_cpu, decisiond (every thread: reactor and the catalog build) on CPU $server_cpu"
+fi
 
 # --- the catalogs: two copies of each, differing in their revision ---------------------
 

@@ -357,6 +357,10 @@ runtime::CpuPlan place_threads(const service::ServiceConfig& config) {
 
 int serve(const service::ServiceConfig& config) {
   const runtime::CpuPlan cpus = place_threads(config);
+  if (config.events_to_nowhere) {
+    std::fprintf(stderr, "decisiond: warning: --benchmark-events-to-nowhere: event lines are thrown away, "
+                         "nothing is logged, billed or replayed after a restart\n");
+  }
   raise_open_files_limit(config);
   Inputs inputs;
   if (const int refused = load_inputs(config, inputs); refused != 0) return refused;

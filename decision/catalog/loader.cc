@@ -2,9 +2,12 @@
 
 #include <simdjson.h>
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <cerrno>
 #include <cstring>
-#include <fstream>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
@@ -67,14 +70,13 @@ absl::Status LoadResult::status() const {
   return absl::InvalidArgumentError(absl::StrJoin(lines, "\n"));
 }
 
-LoadResult load_catalog(std::string_view json_text, const LoadOptions& options) {
-  if (json_text.size() > kMaxCatalogBytes) {
-    return refused(
-        {document_error(absl::StrCat("catalog larger than ", kMaxCatalogBytes, " bytes"))});
-  }
+namespace {
+
+// simdjson reads up to SIMDJSON_PADDING bytes past the text's end: the text comes padded.
+LoadResult load_padded(const simdjson::padded_string& padded, const LoadOptions& options) {
+  const std::string_view json_text(padded.data(), padded.size());
   simdjson::dom::parser parser;
   simdjson::dom::element root;
-  const simdjson::padded_string padded(json_text.data(), json_text.size());
   if (const simdjson::error_code code = parser.parse(padded).get(root); code != simdjson::SUCCESS) {
     return refused({syntax_error(json_text, code)});
   }
@@ -90,24 +92,74 @@ LoadResult load_catalog(std::string_view json_text, const LoadOptions& options) 
   return result;
 }
 
-LoadResult load_catalog_file(const std::string& path, const LoadOptions& options) {
-  std::ifstream file(path, std::ios::binary);
-  if (!file)
+struct OpenedFile {
+  explicit OpenedFile(const std::string& path) : fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC)) {}
+  ~OpenedFile() {
+    if (fd >= 0) ::close(fd);
+  }
+  OpenedFile(const OpenedFile&) = delete;
+  OpenedFile& operator=(const OpenedFile&) = delete;
+  const int fd;
+};
+
+CatalogError read_error(const std::string& path, int error) {
+  return document_error(absl::StrCat("cannot read ", path, ": ", std::strerror(error)));
+}
+
+}  // namespace
+
+LoadResult load_catalog(std::string_view json_text, const LoadOptions& options) {
+  if (json_text.size() > kMaxCatalogBytes) {
     return refused(
-        {document_error(absl::StrCat("cannot read ", path, ": ", std::strerror(errno)))});
+        {document_error(absl::StrCat("catalog larger than ", kMaxCatalogBytes, " bytes"))});
+  }
+  return load_padded(simdjson::padded_string(json_text.data(), json_text.size()), options);
+}
+
+namespace {
+
+LoadResult load_unsized(int fd, const std::string& path, const LoadOptions& options) {
   std::string text;
   char buffer[1 << 16];
-  while (file.read(buffer, sizeof buffer) || file.gcount() > 0) {
-    text.append(buffer, static_cast<size_t>(file.gcount()));
+  for (;;) {
+    const ssize_t n = ::read(fd, buffer, sizeof buffer);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) return refused({read_error(path, errno)});
+    if (n == 0) break;
+    text.append(buffer, static_cast<size_t>(n));
     if (text.size() > kMaxCatalogBytes) {
-      return refused({document_error(
-          absl::StrCat(path, ": catalog larger than ", kMaxCatalogBytes, " bytes"))});
+      return refused({document_error(absl::StrCat(path, ": catalog larger than ", kMaxCatalogBytes, " bytes"))});
     }
   }
-  if (file.bad())
-    return refused(
-        {document_error(absl::StrCat("cannot read ", path, ": ", std::strerror(errno)))});
   return load_catalog(text, options);
+}
+
+}  // namespace
+
+LoadResult load_catalog_file(const std::string& path, const LoadOptions& options) {
+  // Read once, straight into padded memory: a 100,000-ad catalog is 115 MB, and growing a
+  // string by chunks and then copying it padded cost two more passes over it.
+  const OpenedFile file(path);
+  if (file.fd < 0) return refused({read_error(path, errno)});
+  struct stat st;
+  if (::fstat(file.fd, &st) != 0) return refused({read_error(path, errno)});
+  if (S_ISDIR(st.st_mode)) return refused({read_error(path, EISDIR)});
+  // A pipe (--catalog=<(...)): its size is not known before it ends.
+  if (!S_ISREG(st.st_mode)) return load_unsized(file.fd, path, options);
+  if (static_cast<uint64_t>(st.st_size) > kMaxCatalogBytes) {
+    return refused({document_error(absl::StrCat(path, ": catalog larger than ", kMaxCatalogBytes, " bytes"))});
+  }
+  simdjson::padded_string text(static_cast<size_t>(st.st_size));
+  size_t got = 0;
+  while (got < text.size()) {
+    const ssize_t n = ::read(file.fd, text.data() + got, text.size() - got);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) return refused({read_error(path, errno)});
+    if (n == 0) break;  // the file shrank since fstat: what is there is parsed
+    got += static_cast<size_t>(n);
+  }
+  if (got < text.size()) return load_catalog(std::string_view(text.data(), got), options);
+  return load_padded(text, options);
 }
 
 }  // namespace decision::catalog
