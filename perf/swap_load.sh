@@ -1,17 +1,23 @@
 #!/usr/bin/env bash
 # perf/load.sh with SWAP set (SWAP=100ms): the latency of decisions while the catalog is
 # swapped again and again (docs/operations.md "Catalog updates"), against the same server
-# without swaps, in one run.
+# without swaps, in one run, with a control that runs the same upload loop without a swap.
 #
 # For each catalog of CATALOGS: one decisiond (--cores=1 --pin) serving that catalog, driven
-# by wrk (perf/decision.lua) on the other CPU, in rounds alternating "still" (no update) and "swap": during a swap round a
-# loop on wrk's CPU uploads the catalog with POST /admin/catalog, waits for its 200 (every
+# by wrk (perf/decision.lua) on the other CPU, in rounds rotating "still" (no update), "send"
+# and "swap": during a swap round a loop on wrk's CPU uploads the catalog with POST /admin/catalog, waits for its 200 (every
 # core serves it), waits SWAP, and uploads again, the two copies of the catalog differing
 # only in their revision, so each upload is a real swap. An upload of a large catalog takes
 # longer than SWAP to build: then the swaps come back to back, and the count says how many
-# a round held. Per round: decisions/s, p50, p99, max (wrk), swaps done, the mean upload
+# a round held. A send round runs the same loop with the same files, sent as text/plain:
+# decisiond reads each body whole and answers 415 at once, without a build or a swap. It is
+# the control: curl starting on wrk's CPU every upload, the bytes over loopback and their
+# reading by the reactor cost the decisions' latency too (as wrk measures it), and
+# swap/send is what the build and the swap add to that. (A send is quicker than an upload,
+# so a send round holds more of them.) Per round: decisions/s, p50, p99, max (wrk), swaps done, the mean upload
 # time and the replies that were not 2xx (in a swap round, decisions shed while the build
-# held the core's CPU); then, per catalog, the median swap/still ratios.
+# held the core's CPU); then, per catalog, the median swap/still, send/still and swap/send
+# ratios.
 #
 # Where decisiond runs (SPLIT):
 #   1  on both CPUs: --pin puts its reactor on the first, and its other threads (the catalog
@@ -57,7 +63,7 @@ ACCEPT_LANGUAGE=${ACCEPT_LANGUAGE-fr-CH, fr;q=0.9, en;q=0.8}
 DECISION_BODY='{"placements":[{"key":"@PLACEMENT@","count":2}],"user":{"id":"@USER@"}}'
 SCRIPT_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 REPO_DIR=$(cd "$SCRIPT_DIR/.." && pwd)
-KINDS=(still swap)
+KINDS=(still send swap)
 
 die() {
   echo "swap_load.sh: $*" >&2
@@ -133,11 +139,11 @@ prepare_catalog() {  # name
 
 # The upload loop of a swap round: uploads -a and -b in turn until stopped, each after the
 # previous one's reply and a pause; one line per upload in its log: "status seconds".
-swap_loop() {  # name admin_url log
+swap_loop() {  # name admin_url log content_type
   local copy=a
   while true; do
     curl --noproxy '*' -s -o /dev/null -w '%{http_code} %{time_total}\n' -X POST \
-      -H 'Content-Type: application/json' --data-binary "@$tmp/$1-$copy.json" "$2/admin/catalog" >>"$3" || true
+      -H "Content-Type: $4" --data-binary "@$tmp/$1-$copy.json" "$2/admin/catalog" >>"$3" || true
     if [[ "$copy" == a ]]; then copy=b; else copy=a; fi
     sleep "$pause"
   done
@@ -146,7 +152,7 @@ swap_loop() {  # name admin_url log
 echo
 echo "wrk: -t1 -c$CONNECTIONS -d$DURATION --latency, perf/decision.lua; $ROUNDS rounds of each kind per catalog," \
   "alternating; swap rounds: an upload, its 200, then $SWAP, again"
-echo "  dec/s: decisions per second (wrk); swaps: uploads answered 200 in the round; upload_s: their mean time;"
+echo "  dec/s: decisions per second (wrk); swaps: uploads answered 200 in the round (send: 415); upload_s: their mean time;"
 echo "  non_2xx: replies that were not 2xx (in a swap round: shed, 503, and not an error of the run)"
 declare -A rate p50 p99 pmax swaps upload_s non2xx
 failures=()
@@ -160,13 +166,16 @@ for name in $CATALOGS; do
   printf '%-5s  %5s  %-5s  %9s  %8s  %8s  %8s  %5s  %8s  %7s  %s\n' catalog round kind "dec/s" p50_us p99_us max_us \
     swaps upload_s non_2xx errors
   for ((round = 1; round <= ROUNDS; round++)); do
-    if ((round % 2 == 1)); then order=(still swap); else order=(swap still); fi
+    shift_by=$(((round - 1) % ${#KINDS[@]}))
+    order=("${KINDS[@]:$shift_by}" "${KINDS[@]:0:$shift_by}")
     for kind in "${order[@]}"; do
       out="$tmp/wrk-$name-$kind-$round.txt"
       uploads="$tmp/uploads-$name-$kind-$round.txt"
       : >"$uploads"
-      if [[ "$kind" == swap ]]; then
-        taskset -c "$wrk_cpu" bash -c "$(declare -f swap_loop); tmp='$tmp' pause='$pause' swap_loop '$name' '${admin_url[$name]}' '$uploads'" &
+      if [[ "$kind" != still ]]; then
+        content_type=application/json
+        [[ "$kind" == swap ]] || content_type=text/plain
+        taskset -c "$wrk_cpu" bash -c "$(declare -f swap_loop); tmp='$tmp' pause='$pause' swap_loop '$name' '${admin_url[$name]}' '$uploads' '$content_type'" &
         swapper_pid=$!
       fi
       run_wrk_lua "$out" "$DURATION" "$SCRIPT_DIR/decision.lua" "${public_url[$name]}" "${lua_args[@]}"
@@ -181,16 +190,18 @@ for name in $CATALOGS; do
       p50[$key]=$(to_us "$(awk '$1 == "50%" {print $2}' "$out")")
       p99[$key]=$(to_us "$(awk '$1 == "99%" {print $2}' "$out")")
       pmax[$key]=$(to_us "$(awk '$1 == "Latency" {print $4; exit}' "$out")")
-      swaps[$key]=$(awk '$1 == 200 { n++ } END { print n + 0 }' "$uploads")
-      upload_s[$key]=$(awk '$1 == 200 { n++; s += $2 } END { if (n) printf "%.3f", s / n; else print "-" }' "$uploads")
+      expected=200
+      [[ "$kind" != send ]] || expected=415
+      swaps[$key]=$(awk -v e="$expected" '$1 == e { n++ } END { print n + 0 }' "$uploads")
+      upload_s[$key]=$(awk -v e="$expected" '$1 == e { n++; s += $2 } END { if (n) printf "%.3f", s / n; else print "-" }' "$uploads")
       errors=$(wrk_errors "$out")
       # Replies shed (503, the core behind its lag bound while the build held its CPU) are
       # what a swap costs, not a failure of the run: reported in their own column.
       non2xx[$key]=$(awk -F': *' '/Non-2xx or 3xx responses/ {print $2}' "$out")
       non2xx[$key]=${non2xx[$key]:-0}
       [[ "$kind" == still ]] || errors=$(printf '%s' "$errors" | sed 's/\(; \)\{0,1\}status >= 400 (wrk): [0-9]*//; s/^; //')
-      refused=$(awk '$1 != 200 && $1 != "000" { n++ } END { print n + 0 }' "$uploads")
-      ((refused == 0)) || errors+="${errors:+; }uploads not 200: $refused"
+      refused=$(awk -v e="$expected" '$1 != e && $1 != "000" { n++ } END { print n + 0 }' "$uploads")
+      ((refused == 0)) || errors+="${errors:+; }uploads not $expected: $refused"
       printf '%-5s  %5s  %-5s  %9s  %8s  %8s  %8s  %5s  %8s  %7s  %s\n' "$name" "$round" "$kind" "${rate[$key]}" \
         "${p50[$key]}" "${p99[$key]}" "${pmax[$key]}" "${swaps[$key]}" "${upload_s[$key]}" "${non2xx[$key]}" \
         "${errors:-none}"
@@ -218,8 +229,11 @@ for name in $CATALOGS; do
       "$(med_kind swaps "$name" "$kind")"
   done
   awk -v p99s="$(med_kind p99 "$name" swap)" -v p99q="$(med_kind p99 "$name" still)" \
+    -v p99c="$(med_kind p99 "$name" send)" -v rc="$(med_kind rate "$name" send)" \
     -v rs="$(med_kind rate "$name" swap)" -v rq="$(med_kind rate "$name" still)" -v c="$name" 'BEGIN {
-    printf "  %s swap/still: p99 %.3f, decisions/s %.3f\n", c, p99s / p99q, rs / rq }'
+    printf "  %s swap/still: p99 %.3f, decisions/s %.3f\n", c, p99s / p99q, rs / rq
+    printf "  %s send/still: p99 %.3f, decisions/s %.3f (the loop and the bytes, no build, no swap)\n", c, p99c / p99q, rc / rq
+    printf "  %s swap/send:  p99 %.3f, decisions/s %.3f (what the build and the swap add)\n", c, p99s / p99c, rs / rc }'
 done
 echo "load now: $(cut -d' ' -f1-3 /proc/loadavg)"
 if ((${#failures[@]} > 0)); then
