@@ -3,6 +3,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <string_view>
 
 namespace http {
@@ -30,6 +31,11 @@ struct Request {
   Header headers[kMaxHeaders];
   size_t header_count = 0;
   std::string_view body;
+  // Set when the body is held in a string of its own (a large body of known length): a
+  // handler that keeps the body past its call may move it out rather than copy it (a
+  // catalog upload is up to 256 MiB, copied on the core's thread). After a move, body
+  // must not be read.
+  std::string* owned_body = nullptr;
   // Whether the peer is on a loopback address; known only on servers that note peers
   // (HttpLimits::note_peers), false elsewhere.
   bool peer_loopback = false;

@@ -26,6 +26,8 @@ Method to_method(uint8_t m) {
 
 // Bytes a header line costs beyond its name and value: ": " and CRLF.
 constexpr size_t kHeaderLineOverhead = 4;
+// Bodies from this size (by Content-Length) are held apart from the head (body_apart_).
+constexpr uint64_t kBodyApartBytes = 1 << 20;
 }  // namespace
 
 RequestParser::RequestParser(const HttpLimits& limits) : limits_(limits) {
@@ -133,6 +135,8 @@ int RequestParser::on_message_begin(llhttp_t* p) {
   RequestParser& r = *self(p);
   r.in_message_ = true;
   r.storage_.clear();
+  if (r.body_is_apart_) r.body_apart_ = std::string();  // up to the body limit: not kept for the next
+  r.body_is_apart_ = false;
   r.url_ = {};
   r.body_ = {};
   r.header_count_ = 0;
@@ -216,6 +220,11 @@ int RequestParser::on_headers_complete(llhttp_t* p) {
     return r.fail(ParseError::Kind::kBodyTooLarge);
   }
   r.body_ = {static_cast<uint32_t>(r.storage_.size()), 0};
+  if (has_length && p->content_length >= kBodyApartBytes) {
+    // Reserved, not written: the pages are the kernel's to give as the bytes arrive.
+    r.body_is_apart_ = true;
+    r.body_apart_.reserve(static_cast<size_t>(p->content_length));
+  }
   const bool body_expected = chunked || (has_length && p->content_length > 0);
   if (body_expected && p->http_major == 1 && p->http_minor >= 1) {
     for (size_t i = 0; i < r.header_count_; ++i) {
@@ -234,7 +243,7 @@ int RequestParser::on_body(llhttp_t* p, const char* at, size_t length) {
   if (r.body_.length + length > r.limits_.max_body_bytes) {
     return r.fail(ParseError::Kind::kBodyTooLarge);
   }
-  r.storage_.append(at, length);
+  (r.body_is_apart_ ? r.body_apart_ : r.storage_).append(at, length);
   r.body_.length += static_cast<uint32_t>(length);
   return 0;
 }
@@ -269,7 +278,8 @@ void RequestParser::finish_request() {
   q.keep_alive = llhttp_should_keep_alive(&parser_) != 0 && parser_.upgrade == 0;
   q.header_count = header_count_;
   for (size_t i = 0; i < header_count_; ++i) q.headers[i] = {view(names_[i]), view(values_[i])};
-  q.body = view(body_);
+  q.body = body_is_apart_ ? std::string_view(body_apart_) : view(body_);
+  q.owned_body = body_is_apart_ ? &body_apart_ : nullptr;
 }
 
 }  // namespace http

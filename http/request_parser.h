@@ -78,6 +78,10 @@ class RequestParser {
   llhttp_t parser_;
   HeadLineGuard head_guard_;  // what llhttp lets through of bare LFs and obs-fold
   std::string storage_;  // url, header bytes, then body; reused across requests
+  // A body whose Content-Length is at least kBodyApartBytes goes here instead, sized once
+  // from that length: no regrowth copies, and a handler may take it whole (Request::owned_body).
+  std::string body_apart_;
+  bool body_is_apart_ = false;
   Span url_;
   Span names_[Request::kMaxHeaders];
   Span values_[Request::kMaxHeaders];

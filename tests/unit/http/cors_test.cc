@@ -9,6 +9,7 @@
 #include "http/request.h"
 #include "http/response.h"
 #include "http/router.h"
+#include "tests/unit/http/request_for.h"
 
 namespace http {
 namespace {
@@ -26,14 +27,7 @@ class NoContent : public Handler {
   void handle(const Request&, Response& response) override { response.set_status(204); }
 };
 
-Request request_for(Method method, std::string_view path) {
-  Request r;
-  r.method = method;
-  r.method_text = method_name(method);
-  r.path = path;
-  r.target = path;
-  return r;
-}
+using testing::request_for;
 
 TEST(Cors, RepliesNameTheOriginAndTheHeadersAPageMayRead) {
   EXPECT_EQ(cors_reply_headers(kPolicy),

@@ -7,6 +7,7 @@
 #include "http/request.h"
 #include "http/response.h"
 #include "http/router.h"
+#include "tests/unit/http/request_for.h"
 
 namespace http {
 namespace {
@@ -17,14 +18,7 @@ class CountingHandler : public Handler {
   int calls = 0;
 };
 
-Request request_for(Method method, std::string_view path) {
-  Request r;
-  r.method = method;
-  r.method_text = method_name(method);
-  r.path = path;
-  r.target = path;
-  return r;
-}
+using testing::request_for;
 
 class RouterTest : public ::testing::Test {
  protected:
