@@ -256,6 +256,8 @@ if [[ -n "${m_rate[disk]:-}" && -n "${m_rate[tmpfs]:-}" ]]; then
   awk -v md="${m_rate[disk]}" -v ld="${lo_rate[disk]}" -v mt="${m_rate[tmpfs]}" -v lp="$lowest_pair" 'BEGIN {
     printf "  disk/tmpfs: median round %.3f; lowest disk round against the tmpfs median %.3f\n", md / mt, ld / mt
     printf "  disk/tmpfs round by round (each rotation'"'"'s two rounds ran one after the other): lowest %.3f\n", lp }'
+  awk -v lt="${lo_rate[tmpfs]}" -v mt="${m_rate[tmpfs]}" 'BEGIN {
+    printf "  the noise: the lowest tmpfs round against the tmpfs median %.3f\n", lt / mt }'
 fi
 if [[ -n "${m_rate[nowhere]:-}" ]]; then
   for sink in disk tmpfs; do
