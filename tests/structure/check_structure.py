@@ -32,6 +32,7 @@ LAYERS = [
     ("api_versions/", 2, "libraries"),
     ("redis_cluster/", 2, "libraries"),
     ("nats_jetstream/", 2, "libraries"),
+    ("invalid_traffic/", 2, "libraries"),
     ("decision/", 2, "libraries"),
     ("tracking/", 2, "libraries"),
     ("decision/endpoint/", 3, "endpoints"),
@@ -53,6 +54,9 @@ NEVER = [
     # The NATS JetStream client moves messages, streams and buckets; events and catalogs are
     # what its users make of them.
     ("nats_jetstream/", "decision/"), ("nats_jetstream/", "tracking/"), ("nats_jetstream/", "caps/"),
+    # Who is a robot is a judgement of user agents; what a robot's request gets is the
+    # endpoints'.
+    ("invalid_traffic/", "decision/"), ("invalid_traffic/", "tracking/"), ("invalid_traffic/", "caps/"),
 ]
 
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"')
