@@ -45,5 +45,6 @@ inline constexpr int kAcceptLanguageMissing = 20001;  // no usable Accept-Langua
 inline constexpr int kVersionDeprecated = 20002;      // the version is in maintenance or deprecated
 inline constexpr int kUnknownPlacement = 20003;       // an unknown placement key: its decision has no creatives
 inline constexpr int kLanguageUnavailable = 20004;    // no content in a requested language: the default used
+inline constexpr int kDeclaredRobot = 20005;          // a declared robot's request: no creatives served
 
 }  // namespace http::error_code

@@ -13,6 +13,7 @@
 #include "api_versions/schedule_minimums.h"
 #include "decision/selection/core_random.h"
 #include "runtime/clock.h"
+#include "invalid_traffic/robot_matcher.h"
 #include "runtime/core_group.h"
 #include "runtime/cpu_affinity.h"
 #include "runtime/cpu_plan.h"
@@ -357,6 +358,8 @@ runtime::CpuPlan place_threads(const service::ServiceConfig& config) {
 
 int serve(const service::ServiceConfig& config) {
   const runtime::CpuPlan cpus = place_threads(config);
+  // The robot matcher compiles its RE2 set here, once, rather than on a core's first request.
+  invalid_traffic::RobotMatcher::instance();
   if (config.events_to_nowhere) {
     std::fprintf(stderr, "decisiond: warning: --benchmark-events-to-nowhere: event lines are thrown away, "
                          "nothing is logged, billed or replayed after a restart\n");

@@ -6,10 +6,17 @@
 #include "decision/localization/accept_language.h"
 #include "http/error_body.h"
 #include "http/error_codes.h"
+#include "invalid_traffic/robot_matcher.h"
 
 namespace decision::endpoint {
 
 using http::error_code::kInternalError;
+
+namespace {
+// Where a decision's agent is read, in this order (docs/invalid-traffic.md).
+constexpr std::string_view kDeviceUa = "device.ua";
+constexpr std::string_view kUserAgentHeader = "User-Agent";
+}  // namespace
 
 DecisionHandler::DecisionHandler(const runtime::Clock& clock, uint32_t core_index,
                                  const api_versions::VersionTable& versions,
@@ -50,6 +57,11 @@ void DecisionHandler::decide(const http::Request& request, int64_t now_s, http::
                              Arrival arrival) {
   const ServedCatalog& served = *catalog_;
   const request::DecisionRequest& asked = intake_.request();
+  // Judged before anything else: a robot's decision reads no caps and waits on no core.
+  if (const std::string_view robot = robot_agent_from(request); !robot.empty()) {
+    serve_robot(served, request, now_s, response, robot);
+    return;
+  }
   targeting_.begin_request(asked, now_s, intake_.version().features().destination_targeting,
                            served.custom_programs);
   // Caps apply to a user whose id may be used (GDPR, docs/caps.md); their state lives on
@@ -122,6 +134,27 @@ void DecisionHandler::hold_pending_serves(const ServedCatalog& served, uint64_t 
   }
 }
 
+std::string_view DecisionHandler::robot_agent_from(const http::Request& request) const {
+  const invalid_traffic::RobotMatcher& robots = invalid_traffic::RobotMatcher::instance();
+  const std::string_view device_ua = intake_.request().device_ua;
+  if (!device_ua.empty()) return robots.is_robot(device_ua) ? kDeviceUa : std::string_view();
+  return robots.is_robot(request.header(kUserAgentHeader)) ? kUserAgentHeader : std::string_view();
+}
+
+void DecisionHandler::serve_robot(const ServedCatalog& served, const http::Request& request, int64_t now_s,
+                                  http::Response& response, std::string_view agent_from) {
+  counters_.robots.add();
+  const auto placements = intake_.request().placements();
+  for (size_t i = 0; i < placements.size(); ++i) {
+    response::PlacementDecision& decision = placements_[i];
+    decision.key = placements[i].key;
+    decision.placement_index = served.snapshot->index().placement_index(placements[i].key);
+    decision.picks = {};
+    if (!decision.placement_index) counters_.unknown_placements.add();
+  }
+  write_reply(served, request, now_s, response, agent_from);
+}
+
 void DecisionHandler::select_placements(const ServedCatalog& served, const api_versions::VersionFeatures& features,
                                         int64_t now_s) {
   const catalog::CatalogSnapshot& snapshot = *served.snapshot;
@@ -157,7 +190,7 @@ void DecisionHandler::select_placements(const ServedCatalog& served, const api_v
 }
 
 bool DecisionHandler::write_reply(const ServedCatalog& served, const http::Request& request, int64_t now_s,
-                                  http::Response& response) {
+                                  http::Response& response, std::string_view robot_agent_from) {
   const localization::LanguagePreferences languages = localization::parse_accept_language(
       request.find_header(localization::kAcceptLanguageHeader));
   if (!languages.present()) counters_.language_missing.add();
@@ -174,6 +207,7 @@ bool DecisionHandler::write_reply(const ServedCatalog& served, const http::Reque
       .version_warning = intake_.version().warning,
       .placements = {placements_.data(), intake_.request().placements().size()},
       .tracking = issue,
+      .robot_agent_from = robot_agent_from,
   };
   response.set_json(200);
   response.body().clear();

@@ -94,6 +94,7 @@ struct DecisionCounters {
   // Cluster mode: decisions made without their capped ads, the shared cap store not having
   // answered in time (or too many decisions waiting for it).
   runtime::CoreCounter caps_store_unavailable;
+  runtime::CoreCounter robots;               // warning 20005: a declared robot's decision, no creatives
   // By label slot (placement_labels.h; ServedCatalog::placement_slots), counted where the
   // decision is made (the user's owner core).
   std::array<PlacementCounters, PlacementLabels::kSlots> by_placement;
@@ -144,12 +145,18 @@ class DecisionHandler final : public http::Handler, public CapReadWaiter {
   bool asks_for_capped_placements(const ServedCatalog& served) const;
   // Step 4: asks owner_core to decide; false when no ask can be made (at a bound).
   bool forward(const http::Request& request, http::Response& response, uint32_t owner_core);
+  // Where the agent that declares a robot was read ("device.ua" or "User-Agent"), or
+  // empty: the request is not a robot's (docs/invalid-traffic.md).
+  std::string_view robot_agent_from(const http::Request& request) const;
+  // A robot's decision: every placement answered with no creative, warning 20005.
+  void serve_robot(const ServedCatalog& served, const http::Request& request, int64_t now_s,
+                   http::Response& response, std::string_view agent_from);
   // Steps 5 and 6 on this core's partition.
   void select_placements(const ServedCatalog& served, const api_versions::VersionFeatures& features,
                          int64_t now_s);
   // False when the reply is a 500 (a token could not be sealed): nothing was served.
   bool write_reply(const ServedCatalog& served, const http::Request& request, int64_t now_s,
-                   http::Response& response);
+                   http::Response& response, std::string_view robot_agent_from = {});
   // With a serve window, every capped ad just served counts as pending (docs/caps.md).
   void hold_pending_serves(const ServedCatalog& served, uint64_t user_key, int64_t now_s);
 

@@ -40,6 +40,8 @@ constexpr runtime::Metric<DC> kDecisionFamilies[] = {
             "Cluster mode: decisions made without their capped ads because the shared cap store did not answer "
             "within --caps-timeout (or too many decisions were waiting for it), by core.",
             &DC::caps_store_unavailable),
+    counter("decisiond_decision_robots_total",
+            "Decisions for declared robots (warning 20005), answered with no creatives, by core.", &DC::robots),
 };
 
 // What the decision handler's cross-core asks count (runtime/cross_core_asks.h).

@@ -157,6 +157,7 @@ struct DecisionRequest {
   User user;
   std::string_view user_json;    // raw JSON object text; empty when absent
   std::string_view device_json;  // raw JSON object text; empty when absent
+  std::string_view device_ua;    // device.ua when a string (unescaped); empty otherwise
   std::string_view app_json;     // raw JSON object text; empty when absent
 
   std::span<const PlacementRequest> placements() const {
@@ -166,7 +167,7 @@ struct DecisionRequest {
     placement_count = 0;
     has_user = false;
     user.clear();
-    user_json = device_json = app_json = {};
+    user_json = device_json = device_ua = app_json = {};
   }
 };
 

@@ -43,6 +43,25 @@ bool read_raw_object(ReadContext& ctx, ondemand::value& value, std::string_view 
   return ctx.skip_capturing(value, out);
 }
 
+// device: its raw text, as app's, and `ua` when it is a string, the agent the robot check
+// judges before the User-Agent header (docs/invalid-traffic.md). The device object's inner
+// fields are the client's own (the spec shows none), so a `ua` of another kind is not an
+// error: it is not used.
+bool read_device(ReadContext& ctx, ondemand::value& value, DecisionRequest& out) {
+  const Found found = ctx.expect(value, ondemand::json_type::object, kInvalidDeviceOrApp, "device must be an object");
+  if (found != Found::kExpected) return found != Found::kFault;
+  const char* start = value.raw_json_token().data();
+  const bool walked = ctx.for_each_field(value, [&](std::string_view name, ondemand::value& field_value) {
+    if (name != "ua") return ctx.skip(field_value);
+    out.device_ua = {};
+    ondemand::json_type type;
+    if (!ctx.type(field_value, type)) return false;
+    if (type != ondemand::json_type::string) return ctx.skip(field_value);
+    return ctx.get_string(field_value, out.device_ua);
+  });
+  return walked && ctx.raw_since(start, out.device_json);
+}
+
 }  // namespace
 
 bool read_root(ReadContext& ctx, ondemand::object& root, DecisionRequest& out) {
@@ -70,7 +89,8 @@ bool read_root(ReadContext& ctx, ondemand::object& root, DecisionRequest& out) {
       } else if (key == "device") {
         FieldScope field(ctx, "device");
         out.device_json = {};
-        if (!read_raw_object(ctx, value, "device must be an object", out.device_json)) return false;
+        out.device_ua = {};
+        if (!read_device(ctx, value, out)) return false;
       } else if (key == "app") {
         FieldScope field(ctx, "app");
         out.app_json = {};

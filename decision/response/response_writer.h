@@ -12,8 +12,8 @@
 // verification resources live in the document, and the JSON arrays are empty.
 //
 // Warnings, in this order: 20002 (version in maintenance or deprecated), 20001 (no
-// Accept-Language), then per placement in request order 20003 (unknown key) or 20004 (a
-// creative had no content in any requested language).
+// Accept-Language), 20005 (a declared robot: no creatives), then per placement in request
+// order 20003 (unknown key) or 20004 (a creative had no content in any requested language).
 #include <cstdint>
 #include <optional>
 #include <span>
@@ -44,6 +44,9 @@ struct ResponseInput {
   std::string_view version_warning;  // warning 20002 (JSON item), empty when none
   std::span<const PlacementDecision> placements;
   tracking::TokenIssue tracking;
+  // Warning 20005: where the robot's agent was read, "device.ua" or "User-Agent"; empty
+  // when the request is not a robot's.
+  std::string_view robot_agent_from = {};
 };
 
 // What a written body contained, for metrics.
