@@ -3,6 +3,7 @@
 #include <benchmark/benchmark.h>
 
 #include "invalid_traffic/robot_matcher.h"
+#include "invalid_traffic/robot_verdicts.h"
 #include "perf/allocation_counter.h"
 
 namespace {
@@ -27,5 +28,19 @@ void BM_RobotCheckRobot(benchmark::State& state) { robot_check(state, kRobot); }
 BENCHMARK(BM_RobotCheckBrowser);
 BENCHMARK(BM_RobotCheckPlayer);
 BENCHMARK(BM_RobotCheckRobot);
+
+// What a decision pays: the core's remembered verdict for an agent it has seen
+// (invalid_traffic/robot_verdicts.h).
+void remembered_check(benchmark::State& state, const char* agent) {
+  static invalid_traffic::RobotVerdicts verdicts(invalid_traffic::RobotMatcher::instance());
+  benchmark::DoNotOptimize(verdicts.is_robot(agent));
+  const perf::AllocationWatch allocations;
+  for (auto _ : state) benchmark::DoNotOptimize(verdicts.is_robot(agent));
+  allocations.report(state);
+}
+void BM_RobotVerdictBrowser(benchmark::State& state) { remembered_check(state, kBrowser); }
+void BM_RobotVerdictRobot(benchmark::State& state) { remembered_check(state, kRobot); }
+BENCHMARK(BM_RobotVerdictBrowser);
+BENCHMARK(BM_RobotVerdictRobot);
 
 }  // namespace

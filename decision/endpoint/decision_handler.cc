@@ -6,7 +6,6 @@
 #include "decision/localization/accept_language.h"
 #include "http/error_body.h"
 #include "http/error_codes.h"
-#include "invalid_traffic/robot_matcher.h"
 
 namespace decision::endpoint {
 
@@ -134,11 +133,10 @@ void DecisionHandler::hold_pending_serves(const ServedCatalog& served, uint64_t 
   }
 }
 
-std::string_view DecisionHandler::robot_agent_from(const http::Request& request) const {
-  const invalid_traffic::RobotMatcher& robots = invalid_traffic::RobotMatcher::instance();
+std::string_view DecisionHandler::robot_agent_from(const http::Request& request) {
   const std::string_view device_ua = intake_.request().device_ua;
-  if (!device_ua.empty()) return robots.is_robot(device_ua) ? kDeviceUa : std::string_view();
-  return robots.is_robot(request.header(kUserAgentHeader)) ? kUserAgentHeader : std::string_view();
+  if (!device_ua.empty()) return robots_.is_robot(device_ua) ? kDeviceUa : std::string_view();
+  return robots_.is_robot(request.header(kUserAgentHeader)) ? kUserAgentHeader : std::string_view();
 }
 
 void DecisionHandler::serve_robot(const ServedCatalog& served, const http::Request& request, int64_t now_s,

@@ -34,6 +34,7 @@
 #include "decision/targeting/rules/targeting_rule.h"
 #include "api_versions/version_resolver.h"
 #include "http/router.h"
+#include "invalid_traffic/robot_verdicts.h"
 #include "runtime/clock.h"
 #include "runtime/core_channel.h"
 #include "runtime/core_counter.h"
@@ -147,7 +148,7 @@ class DecisionHandler final : public http::Handler, public CapReadWaiter {
   bool forward(const http::Request& request, http::Response& response, uint32_t owner_core);
   // Where the agent that declares a robot was read ("device.ua" or "User-Agent"), or
   // empty: the request is not a robot's (docs/invalid-traffic.md).
-  std::string_view robot_agent_from(const http::Request& request) const;
+  std::string_view robot_agent_from(const http::Request& request);
   // A robot's decision: every placement answered with no creative, warning 20005.
   void serve_robot(const ServedCatalog& served, const http::Request& request, int64_t now_s,
                    http::Response& response, std::string_view agent_from);
@@ -183,6 +184,7 @@ class DecisionHandler final : public http::Handler, public CapReadWaiter {
   std::array<selection::Pick, request::kMaxPlacements * request::kCountMax> picks_{};
   std::array<response::PlacementDecision, request::kMaxPlacements> placements_{};
   DecisionCounters counters_;
+  invalid_traffic::RobotVerdicts robots_{invalid_traffic::RobotMatcher::instance()};
 };
 
 }  // namespace decision::endpoint
