@@ -182,7 +182,17 @@ async function screenshot(page, name) {
 try {
   await server.serving;
   browser = await chromium.launch({ executablePath: args.chromium, headless: true, args: ['--no-sandbox'] });
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  // Headless Chromium names itself HeadlessChrome, a declared robot (docs/invalid-traffic.md),
+  // whose decisions get no creatives: the page is an operator's, in an ordinary browser.
+  const headlessAgent = await browser.newPage().then(async (probe) => {
+    const agent = await probe.evaluate(() => navigator.userAgent);
+    await probe.close();
+    return agent;
+  });
+  const context = await browser.newContext({
+    viewport: { width: 1280, height: 900 },
+    userAgent: headlessAgent.replace('HeadlessChrome', 'Chrome'),
+  });
   const page = await context.newPage();
   const consoleErrors = [];
   page.on('console', (m) => { if (m.type() === 'error') consoleErrors.push(m.text()); });
@@ -227,6 +237,9 @@ try {
   const renderedAt = Number(await first.getAttribute('data-rendered-at'));
   await waitFor('the impression to be counted',
     async () => (await counter(adminPort, 'decisiond_tracking_calls_total', 'kind="impression"')) >= 1);
+  // The server may count the beacon before the browser reports its request here (seen
+  // once under ASan): wait for the report too.
+  await waitFor('the page\'s impression request to be reported', async () => impressionCalls.length >= 1);
   assert.equal(impressionCalls.length, 1, 'one tracking call from the page');
   // Date.now() in the browser and here are one clock, each truncated to the millisecond.
   assert.ok(impressionCalls[0].at - renderedAt >= 1000 - 2,

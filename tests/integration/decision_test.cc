@@ -14,17 +14,16 @@
 #include "tests/integration/json_body.h"
 #include "tests/integration/server_process.h"
 #include "tests/integration/test_catalog.h"
+#include "tests/integration/test_base_url.h"
 
 namespace integration {
 namespace {
 
 using simdjson::dom::element;
 
-constexpr char kBaseUrl[] = "https://ads.example.test";
-constexpr char kTrackingPrefix[] = "https://ads.example.test/v1/tracking?t=";
 
 ServerProcess demo_server(std::vector<std::string> extra = {}) {
-  extra.push_back(std::string("--base-url=") + kBaseUrl);
+  extra.push_back(std::string("--base-url=") + kTestBaseUrl);
   return ServerProcess(standard_flags(extra));
 }
 
@@ -69,8 +68,8 @@ TEST_P(CreativeShapeTest, EveryCreativeHasTheShapeOfItsVersion) {
 }
 
 INSTANTIATE_TEST_SUITE_P(EachVersion, CreativeShapeTest,
-                         ::testing::Values(VersionShape{"2025-01-01", {kTrackingPrefix, false, false}},
-                                           VersionShape{"2025-11-01", {kTrackingPrefix, true, true}}),
+                         ::testing::Values(VersionShape{"2025-01-01", {kTestTrackingPrefix, false, false}},
+                                           VersionShape{"2025-11-01", {kTestTrackingPrefix, true, true}}),
                          [](const ::testing::TestParamInfo<VersionShape>& info) {
                            return std::string("V") + std::regex_replace(info.param.version, std::regex("-"), "");
                          });

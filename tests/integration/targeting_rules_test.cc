@@ -17,6 +17,7 @@
 #include "tests/integration/server_process.h"
 #include "tests/integration/test_catalog.h"
 #include "tests/integration/token_keys.h"
+#include "tests/integration/test_base_url.h"
 
 namespace integration {
 namespace {
@@ -254,8 +255,6 @@ TEST(TargetingRulesDestination, ABadDestinationIsRefusedOnlyByTheVersionThatRead
 
 // --- GDPR -------------------------------------------------------------------------------
 
-constexpr char kBaseUrlFlag[] = "--base-url=https://ads.example.test";
-constexpr char kTrackingPrefix[] = "https://ads.example.test/v1/tracking?t=";
 constexpr char kUserId[] = "user-7";
 constexpr char kSwedishIp[] = "89.160.20.112";   // GeoIP: SE, flagged EU
 constexpr char kBritishIp[] = "81.2.69.142";     // GeoIP: GB (London), not flagged EU
@@ -267,7 +266,7 @@ constexpr char kUnitedStates[] = "6252001";
 struct GdprServer {
   GdprServer()
       : catalog("catalog.json", test_catalog_json({{1, "slot"}}, {{.id = 1, .placement_ids = {1}}})),
-        server(standard_flags({"--catalog=" + catalog.path(), kGeoIpDbFlag, kGeoNamesDirFlag, kBaseUrlFlag,
+        server(standard_flags({"--catalog=" + catalog.path(), kGeoIpDbFlag, kGeoNamesDirFlag, kTestBaseUrlFlag,
                                state.flag()})) {}
   StateDirWithKeys state;
   TempFile catalog;
@@ -279,7 +278,7 @@ std::optional<std::string> token_user_id(GdprServer& fixture, const std::string&
   DecisionClient client(fixture.server);
   const CurlReply reply = client.decide(body);
   EXPECT_EQ(reply.status, 200) << reply.body;
-  const std::vector<std::string> tokens = impression_tokens(reply.body, kTrackingPrefix);
+  const std::vector<std::string> tokens = impression_tokens(reply.body, kTestTrackingPrefix);
   if (tokens.size() != 1) {
     ADD_FAILURE() << "expected one impression URL: " << reply.body;
     return "<no token>";

@@ -128,6 +128,7 @@ std::vector<LogLine> read_event_log(const std::string& state_dir) {
       if (const auto d = member(line.root(), "duplicate")) l.duplicate = d->is_bool() && bool(d->get_bool());
       l.token = string_member(line.root(), "token").value_or("");
       l.store = string_member(line.root(), "store").value_or("");
+      l.invalid = string_member(line.root(), "invalid").value_or("");
       l.event = string_member(line.root(), "event").value_or("");
       l.code = int_member(line.root(), "code").value_or(-1);
       lines.push_back(l);

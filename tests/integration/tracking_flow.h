@@ -58,6 +58,7 @@ struct LogLine {
   bool duplicate = false;
   std::string token;
   std::string store;  // cluster mode: "unapplied", "reapplied" or empty
+  std::string invalid;  // "robot", or empty
   std::string event;
   int64_t code = -1;
 };

@@ -15,13 +15,13 @@
 #include "tests/integration/server_process.h"
 #include "tests/integration/test_catalog.h"
 #include "tests/integration/video_catalog.h"
+#include "tests/integration/test_base_url.h"
 
 namespace integration {
 namespace {
 
 using simdjson::dom::element;
 
-const std::string kTrackingPrefix = std::string(kVideoBaseUrl) + "/v1/tracking?t=";
 
 std::set<std::string> as_set(const std::vector<std::string>& ids) { return {ids.begin(), ids.end()}; }
 
@@ -44,7 +44,7 @@ std::vector<std::string> tracking_keys(element creative, std::string_view array)
   if (!tracking) return keys;
   for (element item : array_member(*tracking, array)) {
     const std::string value = string_member(item, "value").value_or("");
-    EXPECT_TRUE(value.starts_with(kTrackingPrefix) && value.size() > kTrackingPrefix.size()) << value;
+    EXPECT_TRUE(value.starts_with(kTestTrackingPrefix) && value.size() > std::string_view(kTestTrackingPrefix).size()) << value;
     keys.push_back(string_member(item, "key").value_or("<no key>"));
   }
   return keys;

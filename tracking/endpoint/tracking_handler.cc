@@ -9,6 +9,11 @@
 namespace tracking::endpoint {
 
 namespace {
+// The agent judged, in this order (docs/invalid-traffic.md).
+constexpr std::string_view kDeviceUserAgentHeader = "X-Device-User-Agent";
+constexpr std::string_view kUserAgentHeader = "User-Agent";
+constexpr std::string_view kInvalidRobot = "robot";
+
 std::string_view kind_name(const TrackingEvent& event) {
   switch (event.kind) {
     case EventKind::kImpression: return "impression";
@@ -68,7 +73,30 @@ void TrackingHandler::handle(const http::Request& request, http::Response& respo
       http::set_error(response, 400, http::error_code::kInvalidTrackingToken, "tracking token invalid");
       return;
   }
+  if (from_robot(request)) {
+    accept_robot(decoded.event, dedup::impression_identity(decoded.event), query, now_ms, response);
+    return;
+  }
   accept(decoded.event, dedup::impression_identity(decoded.event), query, now_ms, response);
+}
+
+bool TrackingHandler::from_robot(const http::Request& request) {
+  // Server-side ad insertion calls on the viewer's behalf and forwards the viewer's agent.
+  const std::string_view forwarded = request.header(kDeviceUserAgentHeader);
+  return robots_.is_robot(!forwarded.empty() ? forwarded : request.header(kUserAgentHeader));
+}
+
+void TrackingHandler::accept_robot(const TrackingEvent& event, uint64_t impression_id, const TrackingQuery& query,
+                                   int64_t now_ms, http::Response& response) {
+  counters_.robots.add();
+  response.set_status(204);
+  if (event.kind == EventKind::kClick && !event.click_url.empty()) {
+    response.set_status(302);
+    response.add_header("Location", event.click_url);
+  }
+  log_event(event, now_ms, event.kind == EventKind::kError ? std::optional<int>(vast_error_code(query.code)) : std::nullopt,
+            event.kind == EventKind::kVerificationNotExecuted ? verification_reason(query.reason) : std::nullopt,
+            kInvalidRobot, event.kind == EventKind::kImpression ? impression_id : 0);
 }
 
 void TrackingHandler::accept(const TrackingEvent& event, uint64_t impression_id, const TrackingQuery& query,
@@ -134,7 +162,7 @@ bool TrackingHandler::route_impression(const TrackingEvent& event, uint64_t impr
 void TrackingHandler::serve_ask(ImpressionAsk& ask, uint32_t) { links_.impressions->count(ask); }
 
 void TrackingHandler::log_event(const TrackingEvent& event, int64_t now_ms, std::optional<int> code,
-                                std::optional<int> reason) {
+                                std::optional<int> reason, std::string_view invalid, uint64_t impression_id) {
   events::EventRecord record;
   record.time_ms = now_ms;
   record.kind = kind_name(event);
@@ -152,6 +180,8 @@ void TrackingHandler::log_event(const TrackingEvent& event, int64_t now_ms, std:
   record.code = code;
   record.reason = reason;
   record.kind_code = static_cast<uint8_t>(event.kind);
+  record.invalid = invalid;
+  record.token_id = impression_id;
   links_.log->append(record);
 }
 

@@ -20,6 +20,7 @@
 
 #include "api_versions/version_resolver.h"
 #include "http/router.h"
+#include "invalid_traffic/robot_verdicts.h"
 #include "runtime/clock.h"
 #include "runtime/core_channel.h"
 #include "runtime/core_counter.h"
@@ -55,6 +56,7 @@ struct TrackingCounters {
   runtime::CoreCounter video_events;
   runtime::CoreCounter errors;             // VAST player errors
   runtime::CoreCounter other_kinds;        // verification_not_executed and kinds unknown to this build
+  runtime::CoreCounter robots;             // calls from declared robots: answered, logged "invalid", not counted
 };
 
 class TrackingHandler final : public http::Handler {
@@ -80,7 +82,13 @@ class TrackingHandler final : public http::Handler {
               http::Response& response);
   // False when the impression could not be handed over (at a bound).
   bool route_impression(const TrackingEvent& event, uint64_t impression_id, int64_t now_ms);
-  void log_event(const TrackingEvent& event, int64_t now_ms, std::optional<int> code, std::optional<int> reason);
+  void log_event(const TrackingEvent& event, int64_t now_ms, std::optional<int> code, std::optional<int> reason,
+                 std::string_view invalid = {}, uint64_t impression_id = 0);
+  // The agent judged (X-Device-User-Agent when given, else User-Agent) names a robot.
+  bool from_robot(const http::Request& request);
+  // A robot's call: answered as any other, logged with "invalid": "robot", counted nowhere.
+  void accept_robot(const TrackingEvent& event, uint64_t impression_id, const TrackingQuery& query, int64_t now_ms,
+                    http::Response& response);
 
   const runtime::Clock& clock_;
   const uint32_t core_index_;
@@ -91,6 +99,7 @@ class TrackingHandler final : public http::Handler {
   runtime::CrossCoreAsks<ImpressionAsk> asks_;
   impressions::ImpressionNotice local_notice_;  // an impression this core owns, counted at once
   TrackingCounters counters_;
+  invalid_traffic::RobotVerdicts robots_{invalid_traffic::RobotMatcher::instance()};
 };
 
 }  // namespace tracking::endpoint

@@ -20,6 +20,10 @@ constexpr runtime::Metric<TC> kVerdictFamilies[] = {
             &TC::invalid_tokens),
     counter("decisiond_tracking_expired_tokens_total", "Tracking calls answered 410 10051, by core.",
             &TC::expired_tokens),
+    counter("decisiond_tracking_robots_total",
+            "Tracking calls from declared robots: answered, logged with \"invalid\":\"robot\", counted toward "
+            "nothing (not in decisiond_tracking_calls_total), by core.",
+            &TC::robots),
 };
 
 // What the impression asks count (runtime/cross_core_asks.h); on the page between the

@@ -129,6 +129,10 @@ void append_event_line(const EventRecord& r, uint64_t seq, std::string& out) {
       member(out, "kind_code");
       append_uint(out, r.kind_code);
     }
+    if (!r.invalid.empty()) {
+      member(out, "invalid");
+      append_string(out, r.invalid);
+    }
   }
   out.append("}\n");
 }
@@ -189,6 +193,7 @@ bool EventLineParser::parse(std::string_view line, ParsedEvent& out) {
   if (object["code"].get_int64().get(code) == simdjson::SUCCESS) out.code = code;
   int64_t reason = 0;
   if (object["reason"].get_int64().get(reason) == simdjson::SUCCESS) out.reason = reason;
+  optional_member(object["invalid"].get_string(), out.invalid);
   return true;
 }
 

@@ -35,6 +35,7 @@ struct ParsedEvent {
   uint64_t attempt = 0;    // with store "unapplied"
   std::optional<int64_t> code;
   std::optional<int64_t> reason;
+  std::string_view invalid;  // "robot", or empty: the call counts (event_record.h)
 };
 
 // Reads lines; one per core of recovery or the tool. Not thread-safe.

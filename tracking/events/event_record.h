@@ -36,6 +36,9 @@ struct EventRecord {
   std::optional<int> code; // player errors: the VAST error code
   std::optional<int> reason;  // verification_not_executed: the player's VAST reason code
   uint8_t kind_code = 0;   // the token's kind byte (kept for unknown kinds)
+  // Tracking events only: "robot" for a declared robot's call (docs/invalid-traffic.md),
+  // which counts toward nothing; empty otherwise (not written).
+  std::string_view invalid;
 };
 
 }  // namespace tracking::events

@@ -116,7 +116,8 @@ void replay_core_log(const std::string& state_dir, uint32_t d, const LastRun& la
   }
   const events::ReadStats stats = events::read_core_log(directory, from, [&](const events::ParsedEvent& e) {
     next_seq = std::max(next_seq, e.seq + 1);
-    if (e.kind != "impression" || e.duplicate) return;
+    // A robot's impression counted toward nothing when it came: nor does it now.
+    if (e.kind != "impression" || e.duplicate || !e.invalid.empty()) return;
     const std::optional<uint64_t> user_key = e.user ? std::optional<uint64_t>(caps::user_key(*e.user)) : std::nullopt;
     const uint64_t dedup_key = dedup::impression_key(user_key, e.token_id);
     const uint32_t shard = static_cast<uint32_t>(dedup_key & (kShards - 1));

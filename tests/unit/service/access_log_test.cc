@@ -198,7 +198,10 @@ TEST_F(AccessLogWriter, LinesAreWrittenInOrderAndRotatedBySize) {
   }
   EXPECT_EQ(log.counters().lines_written.get(), 200u);
   EXPECT_EQ(log.counters().lines_dropped.get(), 0u);
-  EXPECT_GT(log.counters().files_opened.get(), 2u);
+  // At least one rotation, whatever the disk's speed: the first needs no earlier file's
+  // fdatasync to finish, later ones do (a slow disk, as under a parallel test run, lets a
+  // file grow past the bound rather than close it unsynced).
+  EXPECT_GE(log.counters().files_opened.get(), 2u);
 }
 
 TEST_F(AccessLogWriter, ASampleOfZeroOpensNothingAndObservesNoServer) {
