@@ -192,12 +192,8 @@ redis_ticks() {
   for pid in "${redis_pids[@]}"; do sum=$((sum + $(process_ticks "$pid"))); done
   echo "$sum"
 }
-# A decisiond's metrics page, kept in a file for the round's deltas.
-scrape() {  # store file
-  curl --noproxy '*' -s --max-time 5 -o "$2" "${admin_url[$1]}/metrics" || die "could not read ${admin_url[$1]}/metrics"
-}
-# "decisions reads unavailable non2xx" from a metrics page.
-counters() {  # file
+# "decisions reads unavailable non2xx" from a metrics page (scrape() of load_common.sh).
+store_counters() {  # file
   awk '/^decisiond_decisions_total\{/ { d += $NF }
        /^decisiond_caps_store_reads_total/ { r += $NF }
        /^decisiond_caps_store_unavailable_total/ { u += $NF }
@@ -250,7 +246,7 @@ for ((round = 1; round <= ROUNDS; round++)); do
     out="$tmp/wrk-$store-$round.txt"
     pid=${decisiond_pid[$store]}
     scrape "$store" "$tmp/metrics-0.txt"
-    read -r d0 r0 u0 bad0 <<<"$(counters "$tmp/metrics-0.txt")"
+    read -r d0 r0 u0 bad0 <<<"$(store_counters "$tmp/metrics-0.txt")"
     t0=$(process_ticks "$pid")
     idle_pid=${decisiond_pid[$([[ "$store" == embedded ]] && echo cluster || echo embedded)]}
     idle0=$(process_ticks "$idle_pid")
@@ -267,7 +263,7 @@ for ((round = 1; round <= ROUNDS; round++)); do
     measured_ns=$((measured_ns + end_ns - start_ns))
     rt1=$(redis_ticks)
     scrape "$store" "$tmp/metrics-1.txt"
-    read -r d1 r1 u1 bad1 <<<"$(counters "$tmp/metrics-1.txt")"
+    read -r d1 r1 u1 bad1 <<<"$(store_counters "$tmp/metrics-1.txt")"
     kill -0 "$pid" 2>/dev/null || { cat "$tmp/decisiond-$store.log" >&2; die "decisiond ($store) exited during round $round"; }
     n=$((d1 - d0))
     ((n > 0)) || { cat "$out" >&2; die "no decisions in round $round ($store)"; }

@@ -172,14 +172,6 @@ thread_ticks() {
   done
   echo "$core_u $core_s $wrk"
 }
-# "decisions lines non2xx" from a metrics page.
-counters() {  # file
-  awk '/^decisiond_decisions_total\{/ { d += $NF }
-       /^decisiond_events_written_total\{/ { l += $NF }
-       /^decisiond_http_requests_total\{/ && index($0, "listener=\"public\"") && !index($0, "status=\"2") { bad += $NF }
-       END { printf "%d %d %d\n", d, l, bad }' "$1"
-}
-scrape() { curl --noproxy '*' -s --max-time 5 -o "$2" "${admin_url[$1]}/metrics" || die "could not read ${admin_url[$1]}/metrics"; }
 log_mib() { du -sm "${state_dir[$1]}/events" 2>/dev/null | awk '{print $1}'; }
 meminfo_mib() { awk -v k="$1:" '$1 == k {printf "%.0f", $2 / 1024}' /proc/meminfo; }
 hz=$(getconf CLK_TCK)

@@ -139,14 +139,6 @@ shipper_ticks() {
   done
   echo "$sum"
 }
-# "decisions lines non2xx" from a metrics page.
-counters() {  # file
-  awk '/^decisiond_decisions_total\{/ { d += $NF }
-       /^decisiond_events_written_total\{/ { l += $NF }
-       /^decisiond_http_requests_total\{/ && index($0, "listener=\"public\"") && !index($0, "status=\"2") { bad += $NF }
-       END { printf "%d %d %d\n", d, l, bad }' "$1"
-}
-scrape() { curl --noproxy '*' -s --max-time 5 -o "$2" "${admin_url[$1]}/metrics" || die "could not read ${admin_url[$1]}/metrics"; }
 hz=$(getconf CLK_TCK)
 
 echo

@@ -74,6 +74,19 @@ next_free_port() {
   die "no free TCP port found on 127.0.0.1"
 }
 
+# "decisions lines non2xx" from a decisiond metrics page: decisions served, event lines
+# written, public replies that were not 2xx.
+counters() {  # file
+  awk '/^decisiond_decisions_total\{/ { d += $NF }
+       /^decisiond_events_written_total\{/ { l += $NF }
+       /^decisiond_http_requests_total\{/ && index($0, "listener=\"public\"") && !index($0, "status=\"2") { bad += $NF }
+       END { printf "%d %d %d\n", d, l, bad }' "$1"
+}
+# The metrics page of the decisiond named name (the caller's admin_url) into file.
+scrape() {  # name file
+  curl --noproxy '*' -s --max-time 5 -o "$2" "${admin_url[$1]}/metrics" || die "could not read ${admin_url[$1]}/metrics"
+}
+
 # Latencies as wrk prints them (812.00us, 1.23ms, 2.00s), in microseconds.
 to_us() {
   awk -v v="$1" 'BEGIN {

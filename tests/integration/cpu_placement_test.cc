@@ -3,13 +3,14 @@
 // every fdatasync) run on the allowed CPUs no reactor holds. Read from the kernel's own
 // account, /proc/<pid>/task/*/status.
 #include <gtest/gtest.h>
-#include <sched.h>
 
 #include <filesystem>
 #include <fstream>
 #include <string>
 #include <vector>
 
+#include "runtime/cpu_affinity.h"
+#include "runtime/cpu_plan.h"
 #include "tests/integration/decision_client.h"
 #include "tests/integration/metrics_scrape.h"
 #include "tests/integration/metrics_text.h"
@@ -17,31 +18,6 @@
 
 namespace integration {
 namespace {
-
-std::vector<int> test_process_cpus() {
-  cpu_set_t set;
-  CPU_ZERO(&set);
-  std::vector<int> cpus;
-  if (sched_getaffinity(0, sizeof(set), &set) != 0) return cpus;
-  for (int cpu = 0; cpu < CPU_SETSIZE; ++cpu) {
-    if (CPU_ISSET(cpu, &set)) cpus.push_back(cpu);
-  }
-  return cpus;
-}
-
-// As /proc/<pid>/status writes Cpus_allowed_list ("0-3,6").
-std::string list_of(const std::vector<int>& cpus) {
-  std::string out;
-  for (size_t i = 0; i < cpus.size();) {
-    size_t end = i;
-    while (end + 1 < cpus.size() && cpus[end + 1] == cpus[end] + 1) ++end;
-    if (!out.empty()) out += ',';
-    out += std::to_string(cpus[i]);
-    if (end > i) out += "-" + std::to_string(cpus[end]);
-    i = end + 1;
-  }
-  return out;
-}
 
 struct ThreadPlacement {
   std::string name;
@@ -64,7 +40,7 @@ std::vector<ThreadPlacement> threads_of(pid_t pid) {
 }
 
 TEST(CpuPlacement, PinnedReactorKeepsItsCpuOtherThreadsAndIoUringWorkersRunOnTheRest) {
-  const std::vector<int> cpus = test_process_cpus();
+  const std::vector<int> cpus = runtime::allowed_cpus();
   // CI and the development machines have 2 CPUs; on one there is nothing to place.
   if (cpus.size() < 2) GTEST_SKIP() << "needs 2 allowed CPUs, this process has " << cpus.size();
   ServerProcess server(standard_flags({"--cores=1", "--pin", "--events-flush=100ms"}));
@@ -82,8 +58,8 @@ TEST(CpuPlacement, PinnedReactorKeepsItsCpuOtherThreadsAndIoUringWorkersRunOnThe
     return sum_samples(page, "decisiond_events_syncs_total", {}).value_or(0) >= 1;
   })) << "no fdatasync of the event log within the wait";
 
-  const std::string reactor_cpu = list_of({cpus[0]});
-  const std::string other_cpus = list_of(std::vector<int>(cpus.begin() + 1, cpus.end()));
+  const std::string reactor_cpu = runtime::cpu_list({cpus[0]});
+  const std::string other_cpus = runtime::cpu_list(std::vector<int>(cpus.begin() + 1, cpus.end()));
   int reactors = 0;
   int workers = 0;
   int others = 0;
@@ -103,11 +79,11 @@ TEST(CpuPlacement, PinnedReactorKeepsItsCpuOtherThreadsAndIoUringWorkersRunOnThe
 }
 
 TEST(CpuPlacement, UnpinnedServerRestrictsNoThread) {
-  const std::vector<int> cpus = test_process_cpus();
+  const std::vector<int> cpus = runtime::allowed_cpus();
   ServerProcess server(standard_flags({"--cores=1"}));
   ASSERT_TRUE(server.serving()) << server.start_error();
   for (const ThreadPlacement& thread : threads_of(server.pid())) {
-    EXPECT_EQ(thread.cpus, list_of(cpus)) << thread.name;
+    EXPECT_EQ(thread.cpus, runtime::cpu_list(cpus)) << thread.name;
   }
 }
 
