@@ -113,11 +113,7 @@ echo "disk:   $DISK_DIR on $(df --output=source "$DISK_DIR" | tail -n1) ($(fs_ty
 echo "vm:     dirty_background_ratio $(cat /proc/sys/vm/dirty_background_ratio), dirty_ratio $(cat /proc/sys/vm/dirty_ratio), dirty_expire_centisecs $(cat /proc/sys/vm/dirty_expire_centisecs), MemTotal $(awk '/^MemTotal/ {printf "%.1f GiB", $2 / 1048576}' /proc/meminfo)"
 assign_cpus unused
 if ((SPLIT)); then
-  ((${#allowed_cpus[@]} >= 2)) || die "SPLIT=1 needs 2 CPUs; this shell has ${allowed_cpus[*]}"
-  # --pin gives the reactor the first CPU of decisiond's list: wrk takes the second.
-  server_cpu=${allowed_cpus[0]}
-  wrk_cpu=${allowed_cpus[1]}
-  decisiond_cpus="$server_cpu,$wrk_cpu"
+  split_cpus
   echo "cpus:   decisiond (one loaded at a time) on CPUs $decisiond_cpus: its reactor on CPU $server_cpu, its other threads and io_uring workers on CPU $wrk_cpu, with wrk"
 else
   echo "cpus:   wrk on CPU $wrk_cpu, decisiond (one loaded at a time, every thread) on CPU $server_cpu"

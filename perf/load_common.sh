@@ -57,6 +57,17 @@ assign_cpus() {  # name
   fi
 }
 
+# SPLIT=1 of the scripts that give decisiond two CPUs: its reactor alone on the first
+# (server_cpu), its other threads and io_uring workers on the second, with wrk (wrk_cpu);
+# decisiond_cpus lists both for start_decisiond. Call after assign_cpus.
+split_cpus() {
+  ((${#allowed_cpus[@]} >= 2)) || die "SPLIT=1 needs 2 CPUs; this shell has ${allowed_cpus[*]}"
+  # --pin gives the reactor the first CPU of decisiond's list: wrk takes the second.
+  server_cpu=${allowed_cpus[0]}
+  wrk_cpu=${allowed_cpus[1]}
+  decisiond_cpus="$server_cpu,$wrk_cpu"
+}
+
 # Sets port to one below the kernel's ephemeral range (so wrk's own connections never
 # take it) on which nothing listens and which this script has not handed out. A bind race
 # remains; the server then fails to start and says so.

@@ -106,11 +106,7 @@ trap 'exit 143' TERM
 print_machine "$(wrk -v 2>&1 | head -n1 | awk '{print $1, $2}'), $(curl --version | head -n1 | awk '{print $1, $2}')"
 assign_cpus "the upload loop"
 if ((SPLIT)); then
-  ((${#allowed_cpus[@]} >= 2)) || die "SPLIT=1 needs 2 CPUs; this shell has ${allowed_cpus[*]}"
-  # --pin gives the reactor the first CPU of decisiond's list: wrk takes the second.
-  server_cpu=${allowed_cpus[0]}
-  wrk_cpu=${allowed_cpus[1]}
-  decisiond_cpus="$server_cpu,$wrk_cpu"
+  split_cpus
   echo "cpus:   decisiond on CPUs $decisiond_cpus: its reactor on CPU $server_cpu; the catalog build and its other threads on CPU $wrk_cpu, with wrk and the upload loop"
 else
   echo "cpus:   wrk and the upload loop on CPU $wrk_cpu, decisiond (every thread: reactor and the catalog build) on CPU $server_cpu"
