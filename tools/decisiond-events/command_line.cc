@@ -14,7 +14,8 @@ constexpr const char* kUsage =
     "                        [--creds FILE] (print|summary) [filters] [--json]\n"
     "filters: [--kind K] [--ad ID] [--user U] [--since T] [--until T]\n"
     "       T: unix milliseconds or RFC 3339 (2026-11-24T10:00:00Z)\n"
-    "print writes the matching lines, merged by time; summary counts them by kind, ad and hour.\n"
+    "print writes the matching lines, merged by time; summary counts them by kind, ad and hour,\n"
+    "  and gives the impressions that count by ad and hour, and the invalid traffic left out.\n"
     "exit status: 0; 1 when the stream cannot be read; 2 for bad arguments\n";
 
 std::optional<int64_t> parse_time_ms(const std::string& text) {

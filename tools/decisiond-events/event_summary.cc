@@ -25,14 +25,19 @@ void json_string(std::string& out, std::string_view text) {
 void EventSummary::add(const tracking::events::ParsedEvent& e) {
   ++events_;
   ++kinds_[std::string(e.kind)];
+  const std::string hour = hour_of(e.time_ms);
+  if (!e.invalid.empty()) ++invalid_[std::string(e.invalid)];
   if (e.kind == "impression") {
     if (e.duplicate) ++duplicates_;
-    if (!e.duplicate && e.store != "unapplied") ++counted_;
+    if (!e.duplicate && e.store != "unapplied" && e.invalid.empty()) {
+      ++counted_;
+      ++delivered_[{e.ad, hour}];
+    }
     if (e.store == "unapplied") ++unapplied_;
     if (e.store == "reapplied") ++reapplied_;
   }
   ++ads_[e.ad];
-  ++hours_[hour_of(e.time_ms)];
+  ++hours_[hour];
 }
 
 void EventSummary::print(bool json) const {
@@ -47,6 +52,13 @@ void EventSummary::print(bool json) const {
     for (const auto& [ad, n] : ads_) std::printf("  %-28llu %llu\n", static_cast<unsigned long long>(ad), static_cast<unsigned long long>(n));
     std::printf("by hour (UTC):\n");
     for (const auto& [h, n] : hours_) std::printf("  %-28s %llu\n", h.c_str(), static_cast<unsigned long long>(n));
+    std::printf("impressions counted by ad and hour (UTC):\n");
+    for (const auto& [key, n] : delivered_) {
+      std::printf("  %-12llu %-15s %llu\n", static_cast<unsigned long long>(key.first), key.second.c_str(),
+                  static_cast<unsigned long long>(n));
+    }
+    std::printf("invalid traffic (counted nowhere):\n");
+    for (const auto& [why, n] : invalid_) std::printf("  %-28s %llu\n", why.c_str(), static_cast<unsigned long long>(n));
     return;
   }
   std::string out = "{\"events\":" + std::to_string(events_) + ",\"duplicate_impressions\":" + std::to_string(duplicates_) +
@@ -73,6 +85,31 @@ void EventSummary::print(bool json) const {
     if (!first) out += ",";
     first = false;
     json_string(out, h);
+    out += ":" + std::to_string(n);
+  }
+  // {"<ad>":{"<hour>":n,...},...}: ads in id order, hours in time order.
+  out += "},\"delivered\":{";
+  uint64_t open_ad = 0;
+  bool any_ad = false;
+  for (const auto& [key, n] : delivered_) {
+    if (!any_ad || key.first != open_ad) {
+      if (any_ad) out += "},";
+      out += "\"" + std::to_string(key.first) + "\":{";
+      open_ad = key.first;
+      any_ad = true;
+    } else {
+      out += ",";
+    }
+    json_string(out, key.second);
+    out += ":" + std::to_string(n);
+  }
+  if (any_ad) out += "}";
+  out += "},\"invalid\":{";
+  first = true;
+  for (const auto& [why, n] : invalid_) {
+    if (!first) out += ",";
+    first = false;
+    json_string(out, why);
     out += ":" + std::to_string(n);
   }
   out += "}}\n";

@@ -1,9 +1,11 @@
 #pragma once
-// decisiond-events summary: events counted by kind, by ad and by hour (UTC), and the
-// impressions that count across a cluster's logs (docs/events.md "Counting impressions").
+// decisiond-events summary: events counted by kind, by ad and by hour (UTC), the
+// impressions that count across a cluster's logs (docs/events.md "Counting impressions"),
+// their delivery by ad and hour, and the invalid traffic left out of them.
 #include <cstdint>
 #include <map>
 #include <string>
+#include <utility>
 
 #include "tracking/events/event_line.h"
 
@@ -22,6 +24,10 @@ class EventSummary {
   uint64_t counted_ = 0;
   uint64_t unapplied_ = 0;  // cluster mode: lines not yet settled by the store
   uint64_t reapplied_ = 0;  // cluster mode: lines that settled an unapplied one later
+  // Tracking lines marked "invalid" (docs/invalid-traffic.md), by reason: counted nowhere.
+  std::map<std::string, uint64_t> invalid_;
+  // Impressions that count, by ad and hour (UTC): what a flight delivered.
+  std::map<std::pair<uint64_t, std::string>, uint64_t> delivered_;
   std::map<std::string, uint64_t> kinds_;
   std::map<uint64_t, uint64_t> ads_;
   std::map<std::string, uint64_t> hours_;

@@ -103,6 +103,35 @@ TEST_F(DecisiondEventsTool, SummaryCountsByKindAdAndHourAsJson) {
   EXPECT_NE(r.out.find(R"("2026-09-21T14:00Z":4)"), std::string::npos) << r.out;
 }
 
+TEST_F(DecisiondEventsTool, SummaryGivesDeliveryByAdAndHourWithoutInvalidTraffic) {
+  // A robot's impression of ad 2 in the second hour: in the events, not in the delivery.
+  {
+    const std::string directory = tracking::events::core_dir(dir_.path(), 2);
+    std::filesystem::create_directories(directory);
+    std::ofstream file(tracking::events::log_file_path(directory, 0));
+    EventRecord r;
+    r.time_ms = 1'790'000'000'000 + 3600'000 + 9000;
+    r.kind = "impression";
+    r.ad = 2;
+    r.tracking = true;
+    r.invalid = "robot";
+    std::string text;
+    tracking::events::append_event_line(r, 0, text);
+    file << text;
+  }
+  const ToolRun r = run("--state-dir " + dir_.path() + " summary --json");
+  ASSERT_EQ(r.status, 0);
+  // Counted: ad 1's first impression (14:00), ad 2's (15:00); not the repeat, not the robot's.
+  EXPECT_NE(r.out.find(R"("counted_impressions":2)"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find(R"("delivered":{"1":{"2026-09-21T14:00Z":1},"2":{"2026-09-21T15:00Z":1}})"), std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find(R"("invalid":{"robot":1})"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find(R"("events":6)"), std::string::npos) << r.out;
+
+  const ToolRun text = run("--state-dir " + dir_.path() + " summary");
+  EXPECT_NE(text.out.find("invalid traffic (counted nowhere):\n  robot"), std::string::npos) << text.out;
+}
+
 TEST_F(DecisiondEventsTool, BadArgumentsExitWithStatus2) {
   EXPECT_EQ(run("print").status, 2);
   EXPECT_EQ(run("--state-dir " + dir_.path()).status, 2);
