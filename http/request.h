@@ -32,9 +32,9 @@ struct Request {
   size_t header_count = 0;
   std::string_view body;
   // Set when the body is held in a string of its own (a large body of known length): a
-  // handler that keeps the body past its call may move it out rather than copy it (a
-  // catalog upload is up to 256 MiB, copied on the core's thread). After a move, body
-  // must not be read.
+  // handler that keeps the body past its call may move it out rather than copy it (a copy
+  // of hundreds of MB holds the core's thread for tens of milliseconds). After a move,
+  // body must not be read.
   std::string* owned_body = nullptr;
   // Whether the peer is on a loopback address; known only on servers that note peers
   // (HttpLimits::note_peers), false elsewhere.

@@ -1,11 +1,11 @@
 #pragma once
-// Which CPUs the reactors get and which everything else gets (docs/operations.md "CPUs").
-// With --pin, reactor i runs on the i-th allowed CPU, and every other thread of the
-// process (the catalog builder and update loop, the events shipper, client libraries'
-// threads) and io_uring's workers (writes the kernel cannot finish inline, every fdatasync,
-// opens and closes of files) run on the allowed CPUs no reactor holds, so that no work of
-// theirs takes time from a reserved serving core. When the reactors hold every allowed CPU
-// nothing is restricted: the other work then shares the reactors' CPUs, as without --pin.
+// Which CPUs the reactors get and which everything else gets (docs/operations.md "What
+// runs beside the reactors"). Pinned, reactor i runs on the i-th allowed CPU, and every
+// other thread of the process and io_uring's workers (writes the kernel cannot finish
+// inline, every fdatasync, opens and closes of files) run on the allowed CPUs no reactor
+// holds, so that no work of theirs takes time from a reserved core. When the reactors hold
+// every allowed CPU nothing is restricted: the other work then shares the reactors' CPUs,
+// as it does unpinned.
 #include <cstdint>
 #include <string>
 #include <vector>
