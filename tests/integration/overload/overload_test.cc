@@ -327,8 +327,11 @@ TEST(Overload, SeveralTimesTheSustainableRateShedsDecisionsFirstKeepsLatencyBoun
 // 503 in order on the same connection, which stays open and is served again afterwards.
 TEST(Overload, APipelinedBurstOnOneConnectionIsShedRequestByRequest) {
   const TempFile catalog("catalog.json", overload_catalog());
-  // 1 ms: a few dozen decisions' work, so a burst that fits in the socket buffers passes it.
-  ServerProcess server(standard_flags({"--cores=1", "--catalog=" + catalog.path(), "--shed-lag=1ms"}));
+  // 500 µs (4 times that under ASan): about 30 decisions' work. A turn may take in no more
+  // than one 8 KiB receive buffer of the burst, about 65 requests, and 1 ms was their work
+  // on a fast idle machine: a clean-clone run once shed none of five bursts.
+  const std::string shed_lag = "--shed-lag=" + std::to_string(500 * kSanitizerSlowdown) + "us";
+  ServerProcess server(standard_flags({"--cores=1", "--catalog=" + catalog.path(), shed_lag}));
   ASSERT_TRUE(server.serving()) << server.start_error();
 
   // More than a turn's lag allows even at the fastest: once 400 all fit in 1 ms.
