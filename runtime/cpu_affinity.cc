@@ -28,10 +28,15 @@ absl::Status pin_current_thread(int cpu) {
   return absl::OkStatus();
 }
 
-absl::Status restrict_current_thread(const std::vector<int>& cpus) {
+cpu_set_t cpu_set_of(const std::vector<int>& cpus) {
   cpu_set_t set;
   CPU_ZERO(&set);
   for (int cpu : cpus) CPU_SET(cpu, &set);
+  return set;
+}
+
+absl::Status restrict_current_thread(const std::vector<int>& cpus) {
+  const cpu_set_t set = cpu_set_of(cpus);
   if (int rc = pthread_setaffinity_np(pthread_self(), sizeof(set), &set); rc != 0) {
     return absl::ErrnoToStatus(rc, "restrict to the CPUs no reactor holds");
   }

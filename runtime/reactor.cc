@@ -3,12 +3,12 @@
 // reactor_messages.cc).
 #include "runtime/reactor.h"
 
-#include <sched.h>
-
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+
+#include "runtime/cpu_affinity.h"
 
 namespace runtime {
 
@@ -66,9 +66,7 @@ absl::Status Reactor::init() {
   }
   if (!config_.worker_cpus.empty()) {
     // Applies to the workers of the calling thread's rings: this core's thread.
-    cpu_set_t set;
-    CPU_ZERO(&set);
-    for (int cpu : config_.worker_cpus) CPU_SET(cpu, &set);
+    cpu_set_t set = cpu_set_of(config_.worker_cpus);
     if (int rc = io_uring_register_iowq_aff(&ring_, sizeof(set), &set); rc < 0) {
       return absl::ErrnoToStatus(-rc, "io_uring_register_iowq_aff");
     }

@@ -106,18 +106,6 @@ CatalogError read_error(const std::string& path, int error) {
   return document_error(absl::StrCat("cannot read ", path, ": ", std::strerror(error)));
 }
 
-}  // namespace
-
-LoadResult load_catalog(std::string_view json_text, const LoadOptions& options) {
-  if (json_text.size() > kMaxCatalogBytes) {
-    return refused(
-        {document_error(absl::StrCat("catalog larger than ", kMaxCatalogBytes, " bytes"))});
-  }
-  return load_padded(simdjson::padded_string(json_text.data(), json_text.size()), options);
-}
-
-namespace {
-
 LoadResult load_unsized(int fd, const std::string& path, const LoadOptions& options) {
   std::string text;
   char buffer[1 << 16];
@@ -135,6 +123,14 @@ LoadResult load_unsized(int fd, const std::string& path, const LoadOptions& opti
 }
 
 }  // namespace
+
+LoadResult load_catalog(std::string_view json_text, const LoadOptions& options) {
+  if (json_text.size() > kMaxCatalogBytes) {
+    return refused(
+        {document_error(absl::StrCat("catalog larger than ", kMaxCatalogBytes, " bytes"))});
+  }
+  return load_padded(simdjson::padded_string(json_text.data(), json_text.size()), options);
+}
 
 LoadResult load_catalog_file(const std::string& path, const LoadOptions& options) {
   // Read once, straight into padded memory: a 100,000-ad catalog is 115 MB, and growing a

@@ -12,8 +12,6 @@ namespace decision::endpoint {
 using http::error_code::kInternalError;
 
 namespace {
-// Where a decision's agent is read, in this order (docs/invalid-traffic.md).
-constexpr std::string_view kDeviceUa = "device.ua";
 constexpr std::string_view kUserAgentHeader = "User-Agent";
 }  // namespace
 
@@ -57,7 +55,7 @@ void DecisionHandler::decide(const http::Request& request, int64_t now_s, http::
   const ServedCatalog& served = *catalog_;
   const request::DecisionRequest& asked = intake_.request();
   // Judged before anything else: a robot's decision reads no caps and waits on no core.
-  if (const std::string_view robot = robot_agent_from(request); !robot.empty()) {
+  if (const response::RobotAgent robot = robot_agent(request); robot != response::RobotAgent::kNone) {
     serve_robot(served, request, now_s, response, robot);
     return;
   }
@@ -133,24 +131,29 @@ void DecisionHandler::hold_pending_serves(const ServedCatalog& served, uint64_t 
   }
 }
 
-std::string_view DecisionHandler::robot_agent_from(const http::Request& request) {
+response::RobotAgent DecisionHandler::robot_agent(const http::Request& request) {
+  using response::RobotAgent;
+  // device.ua, when the request gives it, is judged alone (docs/invalid-traffic.md).
   const std::string_view device_ua = intake_.request().device_ua;
-  if (!device_ua.empty()) return robots_.is_robot(device_ua) ? kDeviceUa : std::string_view();
-  return robots_.is_robot(request.header(kUserAgentHeader)) ? kUserAgentHeader : std::string_view();
+  if (!device_ua.empty()) return robots_.is_robot(device_ua) ? RobotAgent::kDeviceUa : RobotAgent::kNone;
+  return robots_.is_robot(request.header(kUserAgentHeader)) ? RobotAgent::kUserAgentHeader : RobotAgent::kNone;
 }
 
 void DecisionHandler::serve_robot(const ServedCatalog& served, const http::Request& request, int64_t now_s,
-                                  http::Response& response, std::string_view agent_from) {
+                                  http::Response& response, response::RobotAgent robot) {
   counters_.robots.add();
-  const auto placements = intake_.request().placements();
-  for (size_t i = 0; i < placements.size(); ++i) {
-    response::PlacementDecision& decision = placements_[i];
-    decision.key = placements[i].key;
-    decision.placement_index = served.snapshot->index().placement_index(placements[i].key);
-    decision.picks = {};
-    if (!decision.placement_index) counters_.unknown_placements.add();
-  }
-  write_reply(served, request, now_s, response, agent_from);
+  for (size_t i = 0; i < intake_.request().placements().size(); ++i) resolve_placement(served, i);
+  write_reply(served, request, now_s, response, robot);
+}
+
+response::PlacementDecision& DecisionHandler::resolve_placement(const ServedCatalog& served, size_t i) {
+  const request::PlacementRequest& asked = intake_.request().placements()[i];
+  response::PlacementDecision& decision = placements_[i];
+  decision.key = asked.key;
+  decision.placement_index = served.snapshot->index().placement_index(asked.key);
+  decision.picks = {};
+  if (!decision.placement_index) counters_.unknown_placements.add();
+  return decision;
 }
 
 void DecisionHandler::select_placements(const ServedCatalog& served, const api_versions::VersionFeatures& features,
@@ -161,14 +164,8 @@ void DecisionHandler::select_placements(const ServedCatalog& served, const api_v
   const auto placements = intake_.request().placements();
   for (size_t i = 0; i < placements.size(); ++i) {
     const request::PlacementRequest& asked = placements[i];
-    response::PlacementDecision& decision = placements_[i];
-    decision.key = asked.key;
-    decision.placement_index = snapshot.index().placement_index(asked.key);
-    decision.picks = {};
-    if (!decision.placement_index) {
-      counters_.unknown_placements.add();
-      continue;
-    }
+    response::PlacementDecision& decision = resolve_placement(served, i);
+    if (!decision.placement_index) continue;
     selection::PlacementFilter filter;
     filter.format = formats_to_serve(features, asked);
     filter.advertiser_id = asked.advertiser_id;
@@ -188,7 +185,7 @@ void DecisionHandler::select_placements(const ServedCatalog& served, const api_v
 }
 
 bool DecisionHandler::write_reply(const ServedCatalog& served, const http::Request& request, int64_t now_s,
-                                  http::Response& response, std::string_view robot_agent_from) {
+                                  http::Response& response, response::RobotAgent robot) {
   const localization::LanguagePreferences languages = localization::parse_accept_language(
       request.find_header(localization::kAcceptLanguageHeader));
   if (!languages.present()) counters_.language_missing.add();
@@ -205,7 +202,7 @@ bool DecisionHandler::write_reply(const ServedCatalog& served, const http::Reque
       .version_warning = intake_.version().warning,
       .placements = {placements_.data(), intake_.request().placements().size()},
       .tracking = issue,
-      .robot_agent_from = robot_agent_from,
+      .robot = robot,
   };
   response.set_json(200);
   response.body().clear();

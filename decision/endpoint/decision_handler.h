@@ -146,18 +146,21 @@ class DecisionHandler final : public http::Handler, public CapReadWaiter {
   bool asks_for_capped_placements(const ServedCatalog& served) const;
   // Step 4: asks owner_core to decide; false when no ask can be made (at a bound).
   bool forward(const http::Request& request, http::Response& response, uint32_t owner_core);
-  // Where the agent that declares a robot was read ("device.ua" or "User-Agent"), or
-  // empty: the request is not a robot's (docs/invalid-traffic.md).
-  std::string_view robot_agent_from(const http::Request& request);
+  // Where the agent that declares a robot was read, or kNone: the request is not a
+  // robot's (docs/invalid-traffic.md).
+  response::RobotAgent robot_agent(const http::Request& request);
   // A robot's decision: every placement answered with no creative, warning 20005.
   void serve_robot(const ServedCatalog& served, const http::Request& request, int64_t now_s,
-                   http::Response& response, std::string_view agent_from);
+                   http::Response& response, response::RobotAgent robot);
+  // Placement i of the request: its key, its index in the catalog (an unknown key
+  // counted), no picks yet.
+  response::PlacementDecision& resolve_placement(const ServedCatalog& served, size_t i);
   // Steps 5 and 6 on this core's partition.
   void select_placements(const ServedCatalog& served, const api_versions::VersionFeatures& features,
                          int64_t now_s);
   // False when the reply is a 500 (a token could not be sealed): nothing was served.
   bool write_reply(const ServedCatalog& served, const http::Request& request, int64_t now_s,
-                   http::Response& response, std::string_view robot_agent_from = {});
+                   http::Response& response, response::RobotAgent robot = response::RobotAgent::kNone);
   // With a serve window, every capped ad just served counts as pending (docs/caps.md).
   void hold_pending_serves(const ServedCatalog& served, uint64_t user_key, int64_t now_s);
 

@@ -30,14 +30,14 @@ void write_language_missing(http::JsonWriter& json, std::string_view default_lan
 }
 
 // details names where the agent was read: {"field": "device.ua"} or {"header": "User-Agent"}.
-void write_declared_robot(http::JsonWriter& json, std::string_view agent_from) {
+void write_declared_robot(http::JsonWriter& json, RobotAgent agent) {
   json.begin_object().literal_key("code").number(http::error_code::kDeclaredRobot);
   json.literal_key("message").string("request from a declared robot; no creatives are served");
   json.literal_key("details").begin_object();
-  if (agent_from == "device.ua") {
-    json.literal_key("field").string(agent_from);
+  if (agent == RobotAgent::kDeviceUa) {
+    json.literal_key("field").string("device.ua");
   } else {
-    json.literal_key("header").string(agent_from);
+    json.literal_key("header").string("User-Agent");
   }
   json.end_object().end_object();
 }
@@ -146,7 +146,7 @@ bool ResponseWriter::write(const ResponseInput& input, std::string& out, WriteOu
   const bool language_missing = !input.languages.present();
   bool any_unknown = false;
   for (const PlacementDecision& decision : input.placements) any_unknown |= !decision.placement_index;
-  const bool robot = !input.robot_agent_from.empty();
+  const bool robot = input.robot != RobotAgent::kNone;
   if (input.version_warning.empty() && !language_missing && !robot && !any_unknown && fell_back_mask == 0) {
     json.null().end_object();
     return true;
@@ -154,7 +154,7 @@ bool ResponseWriter::write(const ResponseInput& input, std::string& out, WriteOu
   json.begin_array();
   if (!input.version_warning.empty()) json.raw(input.version_warning);
   if (language_missing) write_language_missing(json, input.snapshot.default_language());
-  if (robot) write_declared_robot(json, input.robot_agent_from);
+  if (robot) write_declared_robot(json, input.robot);
   for (size_t i = 0; i < input.placements.size(); ++i) {
     if (!input.placements[i].placement_index) {
       write_unknown_placement(json, i, input.placements[i].key);

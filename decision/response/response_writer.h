@@ -36,6 +36,9 @@ struct PlacementDecision {
   std::span<const selection::Pick> picks;
 };
 
+// Where the agent of a declared robot's request was read (warning 20005's details).
+enum class RobotAgent : uint8_t { kNone, kDeviceUa, kUserAgentHeader };
+
 struct ResponseInput {
   const catalog::CatalogSnapshot& snapshot;
   const CatalogText& text;
@@ -44,9 +47,7 @@ struct ResponseInput {
   std::string_view version_warning;  // warning 20002 (JSON item), empty when none
   std::span<const PlacementDecision> placements;
   tracking::TokenIssue tracking;
-  // Warning 20005: where the robot's agent was read, "device.ua" or "User-Agent"; empty
-  // when the request is not a robot's.
-  std::string_view robot_agent_from = {};
+  RobotAgent robot = RobotAgent::kNone;  // warning 20005 unless kNone
 };
 
 // What a written body contained, for metrics.

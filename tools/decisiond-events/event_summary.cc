@@ -1,6 +1,7 @@
 #include "tools/decisiond-events/event_summary.h"
 
 #include <cstdio>
+#include <type_traits>
 
 #include "absl/time/time.h"
 
@@ -20,6 +21,24 @@ void json_string(std::string& out, std::string_view text) {
   out.push_back('"');
 }
 
+// {"<key>":n,...} in key order.
+template <typename Key>
+void json_counts(std::string& out, const std::map<Key, uint64_t>& counts) {
+  out.push_back('{');
+  bool first = true;
+  for (const auto& [key, n] : counts) {
+    if (!first) out.push_back(',');
+    first = false;
+    if constexpr (std::is_same_v<Key, std::string>) {
+      json_string(out, key);
+    } else {
+      out += "\"" + std::to_string(key) + "\"";
+    }
+    out += ":" + std::to_string(n);
+  }
+  out.push_back('}');
+}
+
 }  // namespace
 
 void EventSummary::add(const tracking::events::ParsedEvent& e) {
@@ -31,7 +50,7 @@ void EventSummary::add(const tracking::events::ParsedEvent& e) {
     if (e.duplicate) ++duplicates_;
     if (!e.duplicate && e.store != "unapplied" && e.invalid.empty()) {
       ++counted_;
-      ++delivered_[{e.ad, hour}];
+      ++delivered_[e.ad][hour];
     }
     if (e.store == "unapplied") ++unapplied_;
     if (e.store == "reapplied") ++reapplied_;
@@ -53,9 +72,11 @@ void EventSummary::print(bool json) const {
     std::printf("by hour (UTC):\n");
     for (const auto& [h, n] : hours_) std::printf("  %-28s %llu\n", h.c_str(), static_cast<unsigned long long>(n));
     std::printf("impressions counted by ad and hour (UTC):\n");
-    for (const auto& [key, n] : delivered_) {
-      std::printf("  %-12llu %-15s %llu\n", static_cast<unsigned long long>(key.first), key.second.c_str(),
-                  static_cast<unsigned long long>(n));
+    for (const auto& [ad, by_hour] : delivered_) {
+      for (const auto& [h, n] : by_hour) {
+        std::printf("  %-12llu %-15s %llu\n", static_cast<unsigned long long>(ad), h.c_str(),
+                    static_cast<unsigned long long>(n));
+      }
     }
     std::printf("invalid traffic (counted nowhere):\n");
     for (const auto& [why, n] : invalid_) std::printf("  %-28s %llu\n", why.c_str(), static_cast<unsigned long long>(n));
@@ -64,55 +85,24 @@ void EventSummary::print(bool json) const {
   std::string out = "{\"events\":" + std::to_string(events_) + ",\"duplicate_impressions\":" + std::to_string(duplicates_) +
                     ",\"counted_impressions\":" + std::to_string(counted_) + ",\"unapplied_impressions\":" +
                     std::to_string(unapplied_) + ",\"reapplied_impressions\":" + std::to_string(reapplied_) +
-                    ",\"kinds\":{";
-  bool first = true;
-  for (const auto& [k, n] : kinds_) {
-    if (!first) out += ",";
-    first = false;
-    json_string(out, k);
-    out += ":" + std::to_string(n);
-  }
-  out += "},\"ads\":{";
-  first = true;
-  for (const auto& [ad, n] : ads_) {
-    if (!first) out += ",";
-    first = false;
-    out += "\"" + std::to_string(ad) + "\":" + std::to_string(n);
-  }
-  out += "},\"hours\":{";
-  first = true;
-  for (const auto& [h, n] : hours_) {
-    if (!first) out += ",";
-    first = false;
-    json_string(out, h);
-    out += ":" + std::to_string(n);
-  }
+                    ",\"kinds\":";
+  json_counts(out, kinds_);
+  out += ",\"ads\":";
+  json_counts(out, ads_);
+  out += ",\"hours\":";
+  json_counts(out, hours_);
   // {"<ad>":{"<hour>":n,...},...}: ads in id order, hours in time order.
-  out += "},\"delivered\":{";
-  uint64_t open_ad = 0;
-  bool any_ad = false;
-  for (const auto& [key, n] : delivered_) {
-    if (!any_ad || key.first != open_ad) {
-      if (any_ad) out += "},";
-      out += "\"" + std::to_string(key.first) + "\":{";
-      open_ad = key.first;
-      any_ad = true;
-    } else {
-      out += ",";
-    }
-    json_string(out, key.second);
-    out += ":" + std::to_string(n);
-  }
-  if (any_ad) out += "}";
-  out += "},\"invalid\":{";
-  first = true;
-  for (const auto& [why, n] : invalid_) {
-    if (!first) out += ",";
+  out += ",\"delivered\":{";
+  bool first = true;
+  for (const auto& [ad, by_hour] : delivered_) {
+    if (!first) out.push_back(',');
     first = false;
-    json_string(out, why);
-    out += ":" + std::to_string(n);
+    out += "\"" + std::to_string(ad) + "\":";
+    json_counts(out, by_hour);
   }
-  out += "}}\n";
+  out += "},\"invalid\":";
+  json_counts(out, invalid_);
+  out += "}\n";
   std::fputs(out.c_str(), stdout);
 }
 

@@ -5,7 +5,6 @@
 #include <cstdint>
 #include <map>
 #include <string>
-#include <utility>
 
 #include "tracking/events/event_line.h"
 
@@ -26,8 +25,8 @@ class EventSummary {
   uint64_t reapplied_ = 0;  // cluster mode: lines that settled an unapplied one later
   // Tracking lines marked "invalid" (docs/invalid-traffic.md), by reason: counted nowhere.
   std::map<std::string, uint64_t> invalid_;
-  // Impressions that count, by ad and hour (UTC): what a flight delivered.
-  std::map<std::pair<uint64_t, std::string>, uint64_t> delivered_;
+  // Impressions that count, by ad, then hour (UTC): what a flight delivered.
+  std::map<uint64_t, std::map<std::string, uint64_t>> delivered_;
   std::map<std::string, uint64_t> kinds_;
   std::map<uint64_t, uint64_t> ads_;
   std::map<std::string, uint64_t> hours_;

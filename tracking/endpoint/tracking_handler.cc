@@ -89,19 +89,21 @@ bool TrackingHandler::from_robot(const http::Request& request) {
 void TrackingHandler::accept_robot(const TrackingEvent& event, uint64_t impression_id, const TrackingQuery& query,
                                    int64_t now_ms, http::Response& response) {
   counters_.robots.add();
+  answer(event, response);
+  log_event(event, query, now_ms, kInvalidRobot, event.kind == EventKind::kImpression ? impression_id : 0);
+}
+
+void TrackingHandler::answer(const TrackingEvent& event, http::Response& response) {
   response.set_status(204);
   if (event.kind == EventKind::kClick && !event.click_url.empty()) {
     response.set_status(302);
     response.add_header("Location", event.click_url);
   }
-  log_event(event, now_ms, event.kind == EventKind::kError ? std::optional<int>(vast_error_code(query.code)) : std::nullopt,
-            event.kind == EventKind::kVerificationNotExecuted ? verification_reason(query.reason) : std::nullopt,
-            kInvalidRobot, event.kind == EventKind::kImpression ? impression_id : 0);
 }
 
 void TrackingHandler::accept(const TrackingEvent& event, uint64_t impression_id, const TrackingQuery& query,
                              int64_t now_ms, http::Response& response) {
-  response.set_status(204);
+  answer(event, response);
   switch (event.kind) {
     case EventKind::kImpression:
       if (!route_impression(event, impression_id, now_ms)) {
@@ -110,20 +112,13 @@ void TrackingHandler::accept(const TrackingEvent& event, uint64_t impression_id,
       }
       counters_.impressions.add();
       return;  // logged by the core that counts it
-    case EventKind::kClick:
-      counters_.clicks.add();
-      if (!event.click_url.empty()) {
-        response.set_status(302);
-        response.add_header("Location", event.click_url);
-      }
-      break;
+    case EventKind::kClick: counters_.clicks.add(); break;
     case EventKind::kCustom: counters_.custom_events.add(); break;
     case EventKind::kVideo: counters_.video_events.add(); break;
     case EventKind::kError: counters_.errors.add(); break;
     default: counters_.other_kinds.add(); break;
   }
-  log_event(event, now_ms, event.kind == EventKind::kError ? std::optional<int>(vast_error_code(query.code)) : std::nullopt,
-            event.kind == EventKind::kVerificationNotExecuted ? verification_reason(query.reason) : std::nullopt);
+  log_event(event, query, now_ms);
 }
 
 bool TrackingHandler::route_impression(const TrackingEvent& event, uint64_t impression_id, int64_t now_ms) {
@@ -161,8 +156,8 @@ bool TrackingHandler::route_impression(const TrackingEvent& event, uint64_t impr
 
 void TrackingHandler::serve_ask(ImpressionAsk& ask, uint32_t) { links_.impressions->count(ask); }
 
-void TrackingHandler::log_event(const TrackingEvent& event, int64_t now_ms, std::optional<int> code,
-                                std::optional<int> reason, std::string_view invalid, uint64_t impression_id) {
+void TrackingHandler::log_event(const TrackingEvent& event, const TrackingQuery& query, int64_t now_ms,
+                                std::string_view invalid, uint64_t impression_id) {
   events::EventRecord record;
   record.time_ms = now_ms;
   record.kind = kind_name(event);
@@ -177,8 +172,8 @@ void TrackingHandler::log_event(const TrackingEvent& event, int64_t now_ms, std:
   record.tracking = true;
   record.issued_s = event.issued_at_s;
   record.expires_s = event.expires_at_s;
-  record.code = code;
-  record.reason = reason;
+  if (event.kind == EventKind::kError) record.code = vast_error_code(query.code);
+  if (event.kind == EventKind::kVerificationNotExecuted) record.reason = verification_reason(query.reason);
   record.kind_code = static_cast<uint8_t>(event.kind);
   record.invalid = invalid;
   record.token_id = impression_id;

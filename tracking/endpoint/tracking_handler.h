@@ -82,8 +82,12 @@ class TrackingHandler final : public http::Handler {
               http::Response& response);
   // False when the impression could not be handed over (at a bound).
   bool route_impression(const TrackingEvent& event, uint64_t impression_id, int64_t now_ms);
-  void log_event(const TrackingEvent& event, int64_t now_ms, std::optional<int> code, std::optional<int> reason,
+  // The call's line; a player error's VAST code and a verification's reason come from the
+  // query.
+  void log_event(const TrackingEvent& event, const TrackingQuery& query, int64_t now_ms,
                  std::string_view invalid = {}, uint64_t impression_id = 0);
+  // 204, or 302 to the click URL for a click that has one.
+  void answer(const TrackingEvent& event, http::Response& response);
   // The agent judged (X-Device-User-Agent when given, else User-Agent) names a robot.
   bool from_robot(const http::Request& request);
   // A robot's call: answered as any other, logged with "invalid": "robot", counted nowhere.
