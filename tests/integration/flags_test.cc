@@ -55,6 +55,9 @@ INSTANTIATE_TEST_SUITE_P(
                       BadFlag{"UnknownFlag", {"--unknown-flag"}, {}, "--unknown-flag"},
                       BadFlag{"CatalogMissing", {"--catalog=/nonexistent"}, {}, "--catalog"},
                       BadFlag{"RequestTimeoutZero", {"--request-timeout=0s"}, {}, "--request-timeout"},
+                      BadFlag{"EventsToNowhereNotABool", {"--benchmark-events-to-nowhere=maybe"}, {},
+                              "--benchmark-events-to-nowhere"},
+                      BadFlag{"ShedLagNegative", {"--shed-lag=-1ms"}, {}, "--shed-lag"},
                       BadFlag{"CoresNotANumberFromEnvironment", {}, {{"DECISIOND_CORES", "abc"}}, "--cores"}),
     [](const ::testing::TestParamInfo<BadFlag>& info) { return info.param.name; });
 

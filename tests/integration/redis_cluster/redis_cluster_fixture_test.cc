@@ -93,6 +93,14 @@ TEST(RedisCluster, KillingAPrimaryPromotesItsReplicaAndItRejoinsAsReplica) {
   EXPECT_NE(*new_primary, old_primary);
   const CliReply get = cluster.cli({"GET", "{u:abc}:caps"}, *new_primary);
   ASSERT_TRUE(get) << get.error;
+  if (get.out != "3") {
+    // Rare (about one run in eight, cause not yet known): what the new primary says of itself.
+    for (const std::vector<std::string>& asked :
+         {std::vector<std::string>{"DBSIZE"}, {"INFO", "replication"}, {"CLUSTER", "MYID"}, {"CLUSTER", "NODES"}}) {
+      const CliReply said = cluster.cli(asked, *new_primary);
+      ADD_FAILURE() << "port " << *new_primary << " " << asked.front() << ": " << said.out << said.error;
+    }
+  }
   EXPECT_EQ(get.out, "3");
 
   const auto restart = Clock::now();
