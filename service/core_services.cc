@@ -3,6 +3,7 @@
 #include <cstdio>
 
 #include "decision/explain/explain_metrics.h"
+#include "decision/pacing/pacing_metrics.h"
 #include "decision/video/endpoint/vast_tag_metrics.h"
 #include "http/server_metric_table.h"
 #include "runtime/check.h"
@@ -107,11 +108,15 @@ CoreServices::CoreServices(runtime::Reactor& reactor, ProcessView& view, trackin
       access_log_(reactor, reactor.timers(), reactor.clock(), reactor.index(), access_log_settings(view, reactor.index())),
       ad_caps_(view.catalog),
       impressions_(reactor.index(), *state_.dedup, *state_.caps, ad_caps_, log_),
+      goals_(view.catalog),
+      pacing_rounds_(pacing_, goals_, reactor.timers(), reactor.clock(), reactor.index(), view.config.cores,
+                     absl::ToInt64Seconds(view.config.pacing_interval),
+                     decision::pacing::PacingLinks{&channel_, &view.pacing_asks}),
       cluster_(make_cluster_caps(reactor, view.config, ad_caps_, log_)),
       keys_(*view.keys),
       decision_(reactor.clock(), reactor.index(), view.versions, keys_, decision_settings(view), view.catalog,
                 decision::endpoint::CoreLinks{&channel_, &view.decision_asks, state_.caps.get(), &log_,
-                                              cluster_ ? cluster_->store() : nullptr}),
+                                              cluster_ ? cluster_->store() : nullptr, &pacing_}),
       tracking_(reactor.clock(), reactor.index(), view.versions, keys_, view.config.max_cross_core_asks,
                 tracking::endpoint::TrackingLinks{&channel_, &view.impression_asks, &impressions_, &log_,
                                                   cluster_ ? cluster_->impressions() : nullptr}),
@@ -129,6 +134,7 @@ CoreServices::CoreServices(runtime::Reactor& reactor, ProcessView& view, trackin
       public_server_(reactor, public_router_, view.config.public_limits),
       admin_server_(reactor, admin_router_, view.config.admin_limits) {
   state_.caps->set_serve_window(absl::ToInt64Seconds(view.config.cluster.cap_serve_window));
+  impressions_.set_delivery_listener(&pacing_);
   register_metrics();
 }
 
@@ -143,6 +149,7 @@ void CoreServices::register_metrics() {
   metrics.add(core, decision::endpoint::kDecisionMetricTable, decision_.counters());
   metrics.add(core, decision::endpoint::kDecisionAskMetricTable, decision_.ask_counters());
   metrics.add(core, decision::endpoint::kPlacementMetricTable, placement_counts_);
+  metrics.add(core, decision::pacing::kPacingMetricTable, pacing_);
   metrics.add(core, decision::explain::kExplainMetricTable, explain_.counters());
   metrics.add(core, decision::explain::kExplainAskMetricTable, explain_.ask_counters());
   metrics.add(core, tracking::endpoint::kTrackingMetricTable, tracking_.counters());
@@ -178,7 +185,13 @@ absl::Status CoreServices::start() {
   access_log_.observe(admin_server_, "admin");
   snapshots_.start();
   reactor_.timers().schedule(sweeper_, 100);
-  if (cluster_) cluster_->start(view_.config, reactor_.index(), reactor_.clock().wall_s());
+  if (cluster_) {
+    cluster_->start(view_.config, reactor_.index(), reactor_.clock().wall_s());
+  } else {
+    // Cluster mode has no node-wide goals yet: its paced ads are never allotted, so never
+    // served (docs/pacing.md, "Cluster mode"), rather than each node delivering the goal.
+    pacing_rounds_.start();
+  }
   return absl::OkStatus();
 }
 
@@ -202,6 +215,7 @@ void CoreServices::adopt(Publication& publication) {
     decision_.set_catalog(catalog_);
     vast_.set_catalog(catalog_);
     ad_caps_.set_catalog(catalog_);
+    goals_.set_catalog(catalog_);
     explain_.set_catalog(catalog_);
   }
   if (publication.geoip_changed) {
@@ -223,6 +237,7 @@ void CoreServices::listen(int public_fd, int admin_fd) {
 void CoreServices::shut_down() {
   if (draining_) return;
   draining_ = true;
+  pacing_rounds_.stop();
   reactor_.stop_listening();
   servers_draining_ = 2;
   reactor_.timers().schedule(drain_deadline_, absl::ToInt64Milliseconds(view_.config.drain_timeout));

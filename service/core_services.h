@@ -8,6 +8,9 @@
 #include "decision/video/endpoint/vast_tag_handler.h"
 #include "runtime/reactor_channel.h"
 #include "service/catalog_ad_caps.h"
+#include "service/catalog_goals.h"
+#include "decision/pacing/core_pacing.h"
+#include "decision/pacing/pacing_rounds.h"
 #include "tracking/core_keys/core_keys.h"
 #include "tracking/impressions/impression_counter.h"
 #include "tracking/endpoint/tracking_handler.h"
@@ -103,6 +106,11 @@ class CoreServices {
   access_log::AccessLog access_log_;
   CatalogAdCaps ad_caps_;
   tracking::impressions::ImpressionCounter impressions_;
+  // This core's share of the delivery goals, and the rounds that carry tallies and
+  // allotments between it and the coordinating core (docs/pacing.md).
+  decision::pacing::CorePacing pacing_;
+  CatalogGoals goals_;
+  decision::pacing::PacingRounds pacing_rounds_;
   std::unique_ptr<ClusterCaps> cluster_;  // cluster mode only (--caps-store=redis://...)
   tracking::CoreKeys keys_;  // what seals and opens tokens and tags, for every handler below
   decision::endpoint::DecisionHandler decision_;

@@ -6,6 +6,7 @@
 // of ask is one Work type and one line here.
 #include "decision/endpoint/decision_ask.h"
 #include "decision/explain/explain_ask.h"
+#include "decision/pacing/pacing_ask.h"
 #include "runtime/mailbox.h"
 #include "runtime/queue_budget.h"
 #include "tracking/endpoint/impression_ask.h"
@@ -14,7 +15,7 @@ namespace service {
 
 inline constexpr uint32_t kCrossCoreQueueSlots =
     runtime::queue_slots_needed<decision::endpoint::DecisionAsk, tracking::endpoint::ImpressionAsk,
-                                decision::explain::ExplainAsk>();
+                                decision::explain::ExplainAsk, decision::pacing::PacingAsk>();
 
 static_assert(kCrossCoreQueueSlots <= runtime::Mailbox::kDefaultQueueCapacity,
               "the cross-core asks' per-peer bounds overflow the message queue between two cores");

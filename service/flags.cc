@@ -54,6 +54,9 @@ ABSL_FLAG(bool, benchmark_events_to_nowhere, false,
           "billed or replayed after a restart (what the log's writes cost is the difference)");
 ABSL_FLAG(absl::Duration, snapshot_interval, absl::Seconds(60),
           "how often each core snapshots its frequency caps and impression dedup state (bounds start-up replay)");
+ABSL_FLAG(absl::Duration, pacing_interval, absl::Seconds(60),
+          "the slice delivery goals are planned for: each slice's budget and throttle are set at its start "
+          "(whole seconds, 1s to 1h)");
 ABSL_FLAG(int32_t, max_cross_core_asks, 1024,
           "per core and kind: decisions or impressions handed to another core at once; more are answered 503");
 ABSL_FLAG(absl::Duration, idle_poll, absl::Microseconds(50),
@@ -250,6 +253,11 @@ absl::Status resolve_event_log(ServiceConfig& c) {
   c.events_to_nowhere = absl::GetFlag(FLAGS_benchmark_events_to_nowhere);
   c.snapshot_interval = absl::GetFlag(FLAGS_snapshot_interval);
   if (absl::Status s = check_positive("snapshot-interval", c.snapshot_interval); !s.ok()) return s;
+  c.pacing_interval = absl::GetFlag(FLAGS_pacing_interval);
+  if (c.pacing_interval < absl::Seconds(1) || c.pacing_interval > absl::Hours(1) ||
+      c.pacing_interval != absl::Seconds(absl::ToInt64Seconds(c.pacing_interval))) {
+    return invalid_flag("pacing-interval", "must be whole seconds from 1s to 1h, such as 60s");
+  }
   c.access_log_sample = absl::GetFlag(FLAGS_access_log_sample);
   if (!(c.access_log_sample >= 0 && c.access_log_sample <= 1)) {
     return invalid_flag("access-log-sample", "must be a fraction from 0 (off) to 1 (every request), such as 0.01");

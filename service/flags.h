@@ -42,6 +42,7 @@ struct ServiceConfig {
   uint64_t events_file_bytes = 0;   // size at which an event log file is rotated
   bool events_to_nowhere = false;   // benchmarks only: event lines formatted, never written
   absl::Duration snapshot_interval; // how often each core snapshots its caps and dedup state
+  absl::Duration pacing_interval;   // the slice delivery goals are planned for (docs/pacing.md)
   uint32_t max_cross_core_asks = 0; // per core: decisions and impressions handed over at once
   absl::Duration idle_poll;         // how long a core polls its mailbox after cross-core traffic
   double access_log_sample = 0;     // fraction of requests written to the access log; 0 = off

@@ -10,6 +10,7 @@
 #include "decision/endpoint/decision_handler.h"
 #include "decision/endpoint/served_catalog.h"
 #include "decision/explain/explain_handler.h"
+#include "decision/pacing/pacing_ask.h"
 #include "decision/targeting/rules/targeting_rule.h"
 #include "api_versions/version_table.h"
 #include "http/server_metrics.h"
@@ -36,6 +37,7 @@ struct ProcessView {
         decision_asks(config.cores),
         impression_asks(config.cores),
         explain_asks(config.cores),
+        pacing_asks(config.cores),
         metrics(config.cores) {}
 
   const ServiceConfig& config;
@@ -48,6 +50,7 @@ struct ProcessView {
   runtime::AskPeers<decision::endpoint::DecisionAsk> decision_asks;
   runtime::AskPeers<tracking::endpoint::ImpressionAsk> impression_asks;
   runtime::AskPeers<decision::explain::ExplainAsk> explain_asks;
+  runtime::AskPeers<decision::pacing::PacingAsk> pacing_asks;
   // Rebuilt at start by recovery; each core takes its own during set-up.
   std::vector<tracking::state::CoreState>* recovered = nullptr;
   int64_t started_wall_s = 0;

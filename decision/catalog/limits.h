@@ -19,6 +19,8 @@ inline constexpr size_t kMaxFrequencyCapsPerAd = 8;
 inline constexpr uint64_t kMaxCapImpressions = 1'000'000;
 // Frequency-cap state is kept for the longest window; a year bounds its memory.
 inline constexpr uint64_t kMaxCapWindowSeconds = 366ull * 24 * 3600;
+// A delivery goal's impressions: far above any flight's traffic, and exact in a double.
+inline constexpr uint64_t kMaxGoalImpressions = uint64_t{1} << 40;
 inline constexpr size_t kMaxCreativesPerAd = 64;
 inline constexpr size_t kMaxPlacementsPerAd = 1024;
 inline constexpr size_t kMaxUrlBytes = 8192;

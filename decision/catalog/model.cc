@@ -21,6 +21,18 @@ std::string_view delivery_name(VideoDelivery delivery) {
   return "vast_xml";
 }
 
+std::string_view pacing_name(Pacing pacing) {
+  switch (pacing) {
+    case Pacing::kEven:
+      return "even";
+    case Pacing::kFrontloaded:
+      return "frontloaded";
+    case Pacing::kAsap:
+      return "asap";
+  }
+  return "even";
+}
+
 std::optional<double> Video::skip_offset_s() const {
   switch (skip_offset.kind) {
     case SkipOffset::Kind::kNone:

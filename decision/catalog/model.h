@@ -182,6 +182,16 @@ struct Targeting {
 
 inline constexpr int64_t kNoEnd = std::numeric_limits<int64_t>::max();
 
+// How a delivery goal is spread over its flight (docs/pacing.md).
+enum class Pacing : uint8_t { kEven = 0, kFrontloaded = 1, kAsap = 2 };
+std::string_view pacing_name(Pacing pacing);
+
+// An ad's goal: impressions counted over its flight (start..end, which a goal requires).
+struct DeliveryGoal {
+  uint64_t impressions = 0;  // > 0
+  Pacing pacing = Pacing::kEven;
+};
+
 struct Ad {
   Id id = 0;
   uint32_t advertiser_index = 0;            // into CatalogData::advertisers
@@ -194,6 +204,7 @@ struct Ad {
   int64_t start_s = 0;     // unix seconds, inclusive
   int64_t end_s = kNoEnd;  // unix seconds, exclusive; kNoEnd when open-ended
   std::vector<FrequencyCap> frequency_caps;
+  std::optional<DeliveryGoal> delivery;  // the file's "delivery"; needs an end
   Targeting targeting;
   std::vector<Creative> creatives;  // at least one
 

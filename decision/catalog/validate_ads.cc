@@ -116,6 +116,27 @@ void read_frequency_caps(const ObjectReader& in, Ad& ad) {
   }
 }
 
+// "delivery": {"impressions": N, "pacing": "even" | "frontloaded" | "asap"} (pacing
+// defaults to even). A goal is spread over the flight, so an open-ended ad cannot have one.
+void read_delivery(const ObjectReader& in, LoadContext& context, Ad& ad) {
+  const std::optional<object> delivery = in.object_of("delivery", kOptional);
+  if (!delivery) return;
+  const ObjectReader goal(*delivery, in.path_of("delivery"), context.errors);
+  const std::optional<uint64_t> impressions = goal.integer("impressions", kRequired, 1, kMaxGoalImpressions);
+  Pacing pacing = Pacing::kEven;
+  if (const std::optional<std::string_view> name = goal.string("pacing", kOptional)) {
+    if (*name == "frontloaded") {
+      pacing = Pacing::kFrontloaded;
+    } else if (*name == "asap") {
+      pacing = Pacing::kAsap;
+    } else if (*name != "even") {
+      goal.error("pacing", "must be even, frontloaded or asap");
+    }
+  }
+  if (!in.has("end")) in.error("delivery", "a delivery goal needs the ad's end: it is spread over start..end");
+  if (impressions) ad.delivery = DeliveryGoal{*impressions, pacing};
+}
+
 void read_ad(const ObjectReader& in, LoadContext& context, uint32_t index, Ad& ad) {
   read_references(in, context, index, ad);
   read_placement_ids(in, context, ad);
@@ -125,6 +146,7 @@ void read_ad(const ObjectReader& in, LoadContext& context, uint32_t index, Ad& a
   read_format_and_style(in, context, ad);
   read_flight(in, ad);
   read_frequency_caps(in, ad);
+  read_delivery(in, context, ad);
   if (const std::optional<object> targeting = in.object_of("targeting", kOptional)) {
     read_targeting(ObjectReader(*targeting, in.path_of("targeting"), context.errors), context,
                    ad.targeting);

@@ -29,6 +29,7 @@ DecisionHandler::DecisionHandler(const runtime::Clock& clock, uint32_t core_inde
       writer_(links_, video_),
       random_(settings.seed, core_index),
       targeting_(settings.geo),
+      pacing_rule_(cap_rule_, links.pacing, random_),
       request_ids_(settings.process_start_wall_ns, core_index),
       core_links_(links),
       core_index_(core_index),
@@ -173,8 +174,9 @@ void DecisionHandler::select_placements(const ServedCatalog& served, const api_v
     targeting_.begin_placement(asked);
     const std::span<selection::Pick> out(picks_.data() + picks_used, asked.count);
     const uint32_t picked =
-        selector_.select(snapshot, *decision.placement_index, filter, now_s, &cap_rule_, chosen_, out);
+        selector_.select(snapshot, *decision.placement_index, filter, now_s, &pacing_rule_, chosen_, out);
     decision.picks = {picks_.data() + picks_used, picked};
+    for (const selection::Pick& pick : decision.picks) pacing_rule_.served(snapshot.ads()[pick.ad_index]);
     picks_used += picked;
     counters_.creatives.add(picked);
     if (picked == 0) counters_.empty_placements.add();
@@ -182,6 +184,7 @@ void DecisionHandler::select_placements(const ServedCatalog& served, const api_v
   counters_.custom_evaluations.set(targeting_.custom_evaluations());
   counters_.custom_errors.set(targeting_.custom_errors());
   counters_.capped_ads.set(cap_rule_.capped());
+  counters_.paced_out.set(pacing_rule_.paced_out());
 }
 
 bool DecisionHandler::write_reply(const ServedCatalog& served, const http::Request& request, int64_t now_s,

@@ -20,6 +20,7 @@
 
 #include "caps/cap_store.h"
 #include "decision/capping/frequency_cap_rule.h"
+#include "decision/pacing/pacing_rule.h"
 #include "caps/shared_cap_store.h"
 #include "decision/endpoint/cap_read_wait.h"
 #include "decision/endpoint/decision_ask.h"
@@ -67,6 +68,9 @@ struct CoreLinks {
   // Cluster mode: the store shared by every node, asked directly from any core (no owner
   // hop); null in embedded mode.
   caps::SharedCapStore* shared_caps = nullptr;
+  // This core's share of the delivery goals (docs/pacing.md); null: goals are not paced
+  // (tests and benchmarks).
+  pacing::CorePacing* pacing = nullptr;
 };
 
 // One placement label's share of the decisions served (200), known keys only. Fill rate
@@ -92,6 +96,7 @@ struct DecisionCounters {
   runtime::CoreCounter custom_evaluations;   // CEL targeting rules run
   runtime::CoreCounter custom_errors;        // of which ended in an error (ad not eligible)
   runtime::CoreCounter capped_ads;           // candidates refused by a frequency cap
+  runtime::CoreCounter paced_out;            // candidates kept out by a delivery goal's pacing
   // Cluster mode: decisions made without their capped ads, the shared cap store not having
   // answered in time (or too many decisions waiting for it).
   runtime::CoreCounter caps_store_unavailable;
@@ -176,6 +181,7 @@ class DecisionHandler final : public http::Handler, public CapReadWaiter {
   selection::ChosenAds chosen_;
   targeting::TargetingRule targeting_;
   capping::FrequencyCapRule cap_rule_{targeting_};
+  pacing::PacingRule pacing_rule_;
   RequestIds request_ids_;
   CoreLinks core_links_;
   uint32_t core_index_ = 0;

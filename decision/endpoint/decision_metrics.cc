@@ -36,6 +36,9 @@ constexpr runtime::Metric<DC> kDecisionFamilies[] = {
             &DC::custom_errors),
     counter("decisiond_decision_capped_ads_total", "Candidate ads refused by a frequency cap, by core.",
             &DC::capped_ads),
+    counter("decisiond_decision_paced_out_total",
+            "Candidate ads kept out by their delivery goal's pacing (no token left, or throttled), by core.",
+            &DC::paced_out),
     counter("decisiond_caps_store_unavailable_total",
             "Cluster mode: decisions made without their capped ads because the shared cap store did not answer "
             "within --caps-timeout (or too many decisions were waiting for it), by core.",

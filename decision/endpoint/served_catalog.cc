@@ -35,6 +35,14 @@ std::vector<bool> placement_has_caps(const catalog::CatalogSnapshot& snapshot) {
   return capped;
 }
 
+std::vector<pacing::PacedGoal> paced_goals(const catalog::CatalogSnapshot& snapshot) {
+  std::vector<pacing::PacedGoal> goals;
+  for (const catalog::Ad& ad : snapshot.ads()) {
+    if (ad.delivery) goals.push_back({ad.id, {*ad.delivery, ad.start_s, ad.end_s}});
+  }
+  return goals;
+}
+
 }  // namespace
 
 ServedCatalog::ServedCatalog(std::shared_ptr<const catalog::CatalogSnapshot> loaded, PlacementLabels* labels)
@@ -44,6 +52,7 @@ ServedCatalog::ServedCatalog(std::shared_ptr<const catalog::CatalogSnapshot> loa
       placement_slots(slots_of(*snapshot, labels)),
       ads_by_format(endpoint::ads_by_format(*snapshot)),
       placements_by_format(endpoint::placements_by_format(*snapshot)),
-      placement_has_caps(endpoint::placement_has_caps(*snapshot)) {}
+      placement_has_caps(endpoint::placement_has_caps(*snapshot)),
+      paced_goals(endpoint::paced_goals(*snapshot)) {}
 
 }  // namespace decision::endpoint

@@ -11,6 +11,7 @@
 
 #include "decision/catalog/snapshot.h"
 #include "decision/endpoint/placement_labels.h"
+#include "decision/pacing/node_pacing.h"
 #include "decision/response/catalog_text.h"
 #include "decision/targeting/custom/custom_programs.h"
 
@@ -34,6 +35,8 @@ struct ServedCatalog {
   // By placement index: whether any of its ads carries a frequency cap. A decision for
   // placements without one never asks a shared cap store.
   const std::vector<bool> placement_has_caps;
+  // The ads with a delivery goal (docs/pacing.md), in catalog order.
+  const std::vector<pacing::PacedGoal> paced_goals;
 };
 
 inline std::shared_ptr<const ServedCatalog> make_served_catalog(

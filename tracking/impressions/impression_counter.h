@@ -8,6 +8,7 @@
 #include "runtime/core_counter.h"
 #include "tracking/dedup/impression_dedup.h"
 #include "tracking/impressions/ad_caps.h"
+#include "tracking/impressions/delivery_listener.h"
 #include "tracking/impressions/impression_notice.h"
 #include "tracking/events/event_log.h"
 
@@ -25,6 +26,9 @@ class ImpressionCounter {
                     events::EventLog& log)
       : core_(core), dedup_(dedup), caps_(caps), ad_caps_(ad_caps), log_(log) {}
 
+  // Told of every impression counted from now on (null: nobody); on this core's thread.
+  void set_delivery_listener(DeliveryListener* listener) { delivery_ = listener; }
+
   void count(const ImpressionNotice& notice);
   const ImpressionCounters& counters() const { return counters_; }
 
@@ -34,6 +38,7 @@ class ImpressionCounter {
   caps::CapStore& caps_;
   const AdCaps& ad_caps_;
   events::EventLog& log_;
+  DeliveryListener* delivery_ = nullptr;
   ImpressionCounters counters_;
 };
 

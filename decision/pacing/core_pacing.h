@@ -1,0 +1,74 @@
+#pragma once
+// One core's share of the node's delivery goals (docs/pacing.md, "Across cores"): the
+// tokens the coordinating core allotted it for the current slice, the throttle, and what
+// it saw since the last round (opportunities, admissions, serves, counted impressions).
+// Touched by this core only; its tallies leave and its allotments arrive by message
+// (pacing_rounds.h), never through shared state.
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "absl/container/flat_hash_map.h"
+#include "decision/pacing/goal_controller.h"
+#include "decision/selection/core_random.h"
+#include "tracking/impressions/delivery_listener.h"
+
+namespace decision::pacing {
+
+// A goal's allotment for one core and slice.
+struct CoreAllotment {
+  uint64_t ad_id = 0;
+  uint64_t tokens = 0;
+  double throttle = 0;
+  // For explain and metrics: where the node stood when the slice was planned.
+  uint64_t goal = 0;
+  uint64_t delivered = 0;
+  uint64_t target = 0;
+  GoalStatus status = GoalStatus::kNotStarted;
+};
+
+struct CoreTally {
+  uint64_t ad_id = 0;
+  SliceTally tally;
+};
+
+// A paced ad as this core sees it now.
+struct CoreGoalView {
+  uint64_t tokens_left = 0;
+  double throttle = 0;
+  uint64_t goal = 0;
+  uint64_t delivered = 0;  // node-wide, at the slice's start
+  uint64_t target = 0;     // by the slice's end
+  GoalStatus status = GoalStatus::kNotStarted;
+  SliceTally since_round;  // this core's, since the last round
+};
+
+class CorePacing final : public tracking::impressions::DeliveryListener {
+ public:
+  // Whether pacing lets this opportunity through: the ad passed everything else. Counts the
+  // opportunity; an ad not yet allotted anything (new since the last round) is kept out.
+  bool admit(uint64_t ad_id, selection::CoreRandom& random);
+  // Like admit, without counting or drawing: for explain.
+  const CoreGoalView* view(uint64_t ad_id) const;
+  // The ad was chosen and returned: one token spent.
+  void served(uint64_t ad_id);
+  // An impression of the ad was counted on this core. Ads without an allotment are not
+  // paced (every core is allotted every goal each round, and an ad is served only once
+  // allotted), so nothing of a goal is lost.
+  void counted(uint64_t ad_id) override;
+
+  // A round, on this core: what was seen since the last one, then zeroed.
+  void take_tallies(std::vector<CoreTally>& out);
+  // The round's allotments, which replace the last ones; ads no longer listed are dropped.
+  void apply(std::span<const CoreAllotment> allotments);
+
+  size_t goals() const { return goals_.size(); }
+  // The goals' ad ids, ascending (metrics list the first ones).
+  std::span<const uint64_t> ad_ids() const { return ad_ids_; }
+
+ private:
+  absl::flat_hash_map<uint64_t, CoreGoalView> goals_;
+  std::vector<uint64_t> ad_ids_;
+};
+
+}  // namespace decision::pacing

@@ -1,0 +1,133 @@
+#include "decision/pacing/pacing_rounds.h"
+
+#include <algorithm>
+
+namespace decision::pacing {
+
+namespace {
+constexpr uint32_t kCoordinator = 0;
+// A queue that refused a round's message is tried again this soon.
+constexpr int64_t kResendDelayMs = 1;
+// Every allotment is kept for each core (a pool of this many is enough).
+constexpr uint32_t kPoolSize = 2;
+}  // namespace
+
+PacingRounds::PacingRounds(CorePacing& book, const GoalSource& goals, runtime::TimerWheel& timers,
+                           const runtime::Clock& clock, uint32_t core, uint32_t cores, int64_t interval_s,
+                           const PacingLinks& links)
+    : book_(book),
+      goals_(goals),
+      timers_(timers),
+      clock_(clock),
+      core_(core),
+      cores_(cores),
+      interval_s_(std::max<int64_t>(1, interval_s)),
+      asks_(*this, links.channel, links.peers, kPoolSize * std::max<uint32_t>(1, cores)),
+      node_(cores),
+      owed_(cores, Owed::kNothing) {}
+
+PacingRounds::~PacingRounds() {
+  if (armed()) timers_.cancel(*this);
+}
+
+void PacingRounds::start() {
+  if (core_ != kCoordinator || started_) return;
+  started_ = true;
+  // From the loop, not here: start() runs while the cores are set up, and a core may ask
+  // another only once every core has joined (runtime/core_group.h).
+  timers_.schedule(*this, 1);
+}
+
+void PacingRounds::stop() {
+  stopped_ = true;
+  if (armed()) timers_.cancel(*this);
+}
+
+void PacingRounds::schedule_next() {
+  if (stopped_) return;
+  const int64_t now_ms = clock_.wall_ms();
+  const int64_t interval_ms = interval_s_ * 1000;
+  const int64_t next_boundary_ms = (now_ms / interval_ms + 1) * interval_ms;
+  timers_.schedule(*this, std::max<int64_t>(1, next_boundary_ms - now_ms));
+}
+
+void PacingRounds::on_expire() {
+  if (round_open_) {
+    send_pending();  // a resend, or a boundary while a round is still open
+    return;
+  }
+  begin_round();
+}
+
+void PacingRounds::begin_round() {
+  if (stopped_) return;
+  round_open_ = true;
+  ++round_;
+  tallies_awaited_ = cores_;
+  book_.take_tallies(own_tallies_);
+  for (uint32_t core = 0; core < cores_; ++core) owed_[core] = core == core_ ? Owed::kNothing : Owed::kTallyAsk;
+  tally_in(core_, own_tallies_);
+  send_pending();
+}
+
+void PacingRounds::send_pending() {
+  bool refused = false;
+  for (uint32_t core = 0; core < cores_; ++core) {
+    if (owed_[core] == Owed::kNothing) continue;
+    PacingAsk* ask = asks_.take(core);
+    if (ask == nullptr) {
+      refused = true;
+      continue;
+    }
+    ask->round = round_;
+    ask->core = core;
+    if (owed_[core] == Owed::kTallyAsk) {
+      ask->step = PacingAsk::Step::kTally;
+    } else {
+      ask->step = PacingAsk::Step::kAllot;
+      ask->allotments.swap(allotments_[core]);
+    }
+    if (!asks_.send(ask)) {
+      if (ask->step == PacingAsk::Step::kAllot) ask->allotments.swap(allotments_[core]);
+      refused = true;
+      continue;
+    }
+    owed_[core] = Owed::kNothing;
+  }
+  if (refused) {
+    timers_.schedule(*this, kResendDelayMs);
+  } else if (!round_open_ || tallies_awaited_ == 0) {
+    schedule_next();
+  }
+}
+
+void PacingRounds::serve_ask(PacingAsk& ask, uint32_t) {
+  if (ask.step == PacingAsk::Step::kTally) {
+    book_.take_tallies(ask.tallies);
+  } else {
+    book_.apply(ask.allotments);
+  }
+}
+
+bool PacingRounds::finish_ask(PacingAsk& ask) {
+  if (ask.step == PacingAsk::Step::kTally && ask.round == round_ && round_open_) tally_in(ask.core, ask.tallies);
+  return true;
+}
+
+void PacingRounds::tally_in(uint32_t core, std::span<const CoreTally> tallies) {
+  node_.add(core, tallies);
+  if (--tallies_awaited_ == 0) plan_round();
+}
+
+void PacingRounds::plan_round() {
+  const int64_t now_s = clock_.wall_s();
+  const int64_t slice_end_s = (now_s / interval_s_ + 1) * interval_s_;
+  node_.plan(goals_.paced_goals(), now_s, slice_end_s, allotments_);
+  ++rounds_planned_;
+  book_.apply(allotments_[core_]);
+  for (uint32_t core = 0; core < cores_; ++core) owed_[core] = core == core_ ? Owed::kNothing : Owed::kAllotments;
+  round_open_ = false;
+  send_pending();
+}
+
+}  // namespace decision::pacing
