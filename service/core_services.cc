@@ -127,7 +127,7 @@ CoreServices::CoreServices(runtime::Reactor& reactor, ProcessView& view, trackin
       catalog_upload_(reactor.index(), view.uploads),
       explain_(reactor.clock(), reactor.index(), view.versions, decision_settings(view), view.catalog,
                decision::explain::ExplainLinks{&channel_, &view.explain_asks, state_.caps.get(),
-                                               cluster_ ? cluster_->store() : nullptr}),
+                                               cluster_ ? cluster_->store() : nullptr, &pacing_}),
       public_router_(public_routes(decision_, decision_preflight_, tracking_, vast_)),
       admin_router_(admin_routes(guarded_health_, guarded_ready_, guarded_metrics_, guarded_catalog_upload_,
                                  guarded_explain_, preview_)),

@@ -24,7 +24,9 @@ ExplainHandler::ExplainHandler(const runtime::Clock& clock, uint32_t core_index,
       links_(links),
       core_index_(core_index),
       asks_(*this, links.channel, links.peers, std::min(kMaxAsksInFlight, settings.max_cross_core_asks)),
-      cap_reads_(*this, links.shared_caps != nullptr ? kMaxAsksInFlight : 0) {}
+      cap_reads_(*this, links.shared_caps != nullptr ? kMaxAsksInFlight : 0) {
+  walk_.set_pacing(links.pacing);
+}
 
 void ExplainHandler::handle(const http::Request& request, http::Response& response) {
   serve(request, response, std::nullopt);

@@ -47,6 +47,7 @@ struct ExplainLinks {
   const caps::CapReader* caps = nullptr;  // this core's partition, read only
   // Cluster mode: the store shared by every node, read from this core (no owner hop).
   caps::SharedCapStore* shared_caps = nullptr;
+  const pacing::CorePacing* pacing = nullptr;  // this core's share of the delivery goals
 };
 
 // Per core, single writer; read by metrics scrapes.

@@ -263,6 +263,14 @@ void ExplainingWalk::work_out(uint32_t ad_index, AdVerdict& out) {
   // capping::FrequencyCapRule: a cap that has counted its impressions blocks.
   if (std::any_of(out.caps.begin(), out.caps.end(), [](const CapCount& c) { return !c.holds(); })) {
     out.failed = Rule::kFrequencyCap;
+    return;
+  }
+  // pacing::PacingRule: without a token left (or any allotment) the ad is kept out; a
+  // throttle below 1 lets it through by chance, which the walk reports and does not draw.
+  if (ad.delivery && pacing_ != nullptr) {
+    const pacing::CoreGoalView* view = pacing_->view(ad.id);
+    if (view != nullptr) out.pacing = *view;
+    if (view == nullptr || view->tokens_left == 0) out.failed = Rule::kPacing;
   }
 }
 
@@ -285,6 +293,7 @@ std::string_view rule_name(Rule rule) {
     case Rule::kDaypart: return "daypart";
     case Rule::kCustom: return "custom";
     case Rule::kFrequencyCap: return "frequency_cap";
+    case Rule::kPacing: return "pacing";
     case Rule::kNotDrawn: return "not_drawn";
   }
   return "unknown";

@@ -48,6 +48,8 @@ class ExplainingWalk {
 
   // A new GeoIP database: the walk's decoded records are forgotten with the old one.
   void set_geoip(const geo::GeoIpDatabase* geoip);
+  // This core's share of the delivery goals, read only (null: goals are not paced).
+  void set_pacing(const pacing::CorePacing* book) { pacing_ = book; }
 
   // Step one: the request's facts (its GeoIP record, zone, GDPR territory). Afterwards
   // user_id_usable() says whether caps apply, and so which core must take step two.
@@ -92,6 +94,7 @@ class ExplainingWalk {
   const WalkInput* input_ = nullptr;
   const catalog::CatalogSnapshot* snapshot_ = nullptr;
   const caps::CapReader* caps_ = nullptr;
+  const pacing::CorePacing* pacing_ = nullptr;
   uint64_t user_key_ = 0;
   const request::PlacementRequest* placement_ = nullptr;
   absl::flat_hash_map<uint32_t, uint32_t> chosen_by_;  // ad index -> placement (request order)

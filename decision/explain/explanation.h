@@ -11,6 +11,7 @@
 
 #include "absl/time/time.h"
 #include "caps/cap_windows.h"
+#include "decision/pacing/core_pacing.h"
 #include "decision/catalog/index.h"
 #include "decision/geo/geoip_database.h"
 #include "decision/request/decision_request.h"
@@ -36,6 +37,7 @@ enum class Rule : uint8_t {
   kDaypart,
   kCustom,
   kFrequencyCap,
+  kPacing,
   kNotDrawn,
 };
 std::string_view rule_name(Rule rule);
@@ -71,6 +73,9 @@ struct AdVerdict {
   // Counted for every capped ad when caps apply, whatever failed before.
   std::vector<CapCount> caps;
   bool caps_read = false;
+  // An ad with a delivery goal: this core's share of it now (docs/pacing.md); nullopt when
+  // the core holds no allotment for it (no round yet, or cluster mode).
+  std::optional<pacing::CoreGoalView> pacing;
 };
 
 struct Candidate {

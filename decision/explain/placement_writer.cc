@@ -62,6 +62,28 @@ void write_frequency_caps(JsonWriter& json, const Context& context, const Candid
   json.end_object();
 }
 
+// An ad with a delivery goal: where the node stood at the slice's start and what this
+// core may still serve of it (docs/pacing.md); null for an ad without a goal.
+void write_pacing(JsonWriter& json, const Context& context, const Candidate& candidate) {
+  const catalog::Ad& ad = context.snapshot.ads()[candidate.ad_index];
+  if (!ad.delivery) {
+    json.null();
+    return;
+  }
+  json.begin_object().literal_key("pacing").string(catalog::pacing_name(ad.delivery->pacing));
+  json.literal_key("goal").number(ad.delivery->impressions);
+  const std::optional<pacing::CoreGoalView>& view = candidate.verdict.pacing;
+  json.literal_key("allotted").boolean(view.has_value());
+  if (view) {
+    json.literal_key("status").string(pacing::goal_status_name(view->status));
+    json.literal_key("delivered").number(view->delivered);
+    json.literal_key("targetBySliceEnd").number(view->target);
+    json.literal_key("throttle").number(view->throttle);
+    json.literal_key("tokensLeftOnThisCore").number(view->tokens_left);
+  }
+  json.end_object();
+}
+
 void write_candidate(JsonWriter& json, const Context& context, const PlacementExplanation& placement,
                      const Candidate& candidate) {
   const catalog::CatalogSnapshot& snapshot = context.snapshot;
@@ -90,6 +112,8 @@ void write_candidate(JsonWriter& json, const Context& context, const PlacementEx
   }
   json.literal_key("frequencyCaps");
   write_frequency_caps(json, context, candidate);
+  json.literal_key("delivery");
+  write_pacing(json, context, candidate);
   json.end_object();
 }
 

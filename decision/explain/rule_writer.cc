@@ -231,6 +231,7 @@ void write_rule(JsonWriter& json, const Context& context, const PlacementExplana
     case Rule::kTierNotReached:
     case Rule::kAlreadyChosen:
     case Rule::kFrequencyCap:
+    case Rule::kPacing:
     case Rule::kNotDrawn:
       write_selection_details(json, context, placement, candidate, ad, rule);
       break;

@@ -1,0 +1,83 @@
+// Delivery goals on the real binary (docs/pacing.md): an asap goal is met and never
+// passed across two cores, /metrics and explain say where it stands, and a goal on an
+// open-ended ad refuses the catalog with the path of the goal.
+#include <chrono>
+#include <string>
+#include <thread>
+
+#include "gtest/gtest.h"
+#include "tests/integration/metrics_scrape.h"
+#include "tests/integration/tracking_flow.h"
+
+namespace integration {
+namespace {
+
+constexpr int kGoal = 15;
+
+std::string paced_catalog_json(std::string_view end_member) {
+  return std::string(R"json({
+  "revision": "paced-1", "defaultLanguage": "en",
+  "priorities": [{"key": "standard", "weight": 50}],
+  "advertisers": [{"id": 1, "name": "One"}],
+  "templates": [{"id": 1, "key": "card"}],
+  "placements": [{"id": 7, "key": "home_top"}],
+  "ads": [
+    {"id": 1, "advertiserId": 1, "placementIds": [7], "templateId": 1, "priority": "standard", "weight": 1,
+     "start": "2020-01-01T00:00:00Z", )json") +
+         std::string(end_member) + R"json(
+     "delivery": {"impressions": 15, "pacing": "asap"},
+     "creatives": [{"id": 10, "contents": {"en": [{"key": "title", "value": "paced"}]}}]},
+    {"id": 3, "advertiserId": 1, "placementIds": [7], "templateId": 1, "priority": "standard", "weight": 1,
+     "start": "2020-01-01T00:00:00Z",
+     "creatives": [{"id": 30, "contents": {"en": [{"key": "title", "value": "filler"}]}}]}
+  ]})json";
+}
+
+TEST(Pacing, AnAsapGoalIsMetAcrossTwoCoresAndNeverPassed) {
+  const TempFile catalog("catalog.json", paced_catalog_json(R"("end": "2099-01-01T00:00:00Z",)"));
+  StateDir state;
+  ServerProcess server(standard_flags({"--catalog=" + catalog.path(), state.flag(), "--cores=2", "--pacing-interval=1s"}));
+  ASSERT_TRUE(server.serving()) << server.start_error();
+
+  int counted = 0;
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+  for (int i = 0; counted < kGoal && std::chrono::steady_clock::now() < deadline; ++i) {
+    const CurlReply reply = decide(server, "paced-user-" + std::to_string(i), 1, /*fresh_connection=*/true);
+    ASSERT_EQ(reply.status, 200) << reply.body;
+    for (const CreativeTokens& c : tokens_of(reply.body)) {
+      if (call_tracking(server, c.impression).status == 204 && c.ad_id == "ad_1") ++counted;
+    }
+    if (i % 20 == 19) std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  EXPECT_EQ(counted, kGoal) << "the goal was not met in 20 s";
+  // Met: two more slices, and the ad is served no more, on either core.
+  std::this_thread::sleep_for(std::chrono::milliseconds(2500));
+  for (int i = 0; i < 100; ++i) {
+    const CurlReply reply = decide(server, "after-user-" + std::to_string(i), 1, /*fresh_connection=*/true);
+    for (const CreativeTokens& c : tokens_of(reply.body)) EXPECT_NE(c.ad_id, "ad_1") << "served past its goal";
+  }
+  EXPECT_EQ(wait_for_metric(server, "decisiond_pacing_delivered_impressions", {{"ad", "1"}}, kGoal), kGoal);
+  EXPECT_EQ(wait_for_metric(server, "decisiond_pacing_goal_impressions", {{"ad", "1"}}, kGoal), kGoal);
+  EXPECT_EQ(wait_for_metric(server, "decisiond_pacing_goals", {{"status", "met"}}, 1), 1);
+
+  CurlSession admin;
+  const CurlReply explained = admin.post(
+      server.admin_url("/admin/explain"),
+      R"({"placements":[{"key":"home_top","count":1}],"user":{"id":"explained-user"}})");
+  ASSERT_EQ(explained.status, 200) << explained.body;
+  EXPECT_NE(explained.body.find(R"("name":"pacing")"), std::string::npos) << explained.body;
+  EXPECT_NE(explained.body.find(R"("status":"met")"), std::string::npos) << explained.body;
+  EXPECT_NE(explained.body.find(R"("goal":15)"), std::string::npos) << explained.body;
+}
+
+TEST(Pacing, AGoalOnAnAdWithoutAnEndRefusesTheCatalogNamingTheGoal) {
+  const TempFile catalog("catalog.json", paced_catalog_json(""));
+  const FinishedRun run = run_to_exit(standard_flags({"--catalog=" + catalog.path()}));
+  ASSERT_TRUE(run.exit) << "still running: a refused catalog must stop start-up";
+  EXPECT_EQ(run.exit->code, 2) << run.exit->describe();
+  EXPECT_NE(run.stderr_text.find("ads[0].delivery"), std::string::npos) << run.stderr_text;
+  EXPECT_NE(run.stderr_text.find("needs the ad's end"), std::string::npos) << run.stderr_text;
+}
+
+}  // namespace
+}  // namespace integration
