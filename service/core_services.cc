@@ -107,7 +107,7 @@ CoreServices::CoreServices(runtime::Reactor& reactor, ProcessView& view, trackin
       log_(reactor, reactor.timers(), reactor.clock(), event_log_settings(view, reactor.index()), state_.next_seq),
       access_log_(reactor, reactor.timers(), reactor.clock(), reactor.index(), access_log_settings(view, reactor.index())),
       ad_caps_(view.catalog),
-      impressions_(reactor.index(), *state_.dedup, *state_.caps, ad_caps_, log_),
+      impressions_(reactor.index(), *state_.dedup, *state_.caps, ad_caps_, log_, state_.counted_by_ad),
       goals_(view.catalog),
       pacing_rounds_(pacing_, goals_, reactor.timers(), reactor.clock(), reactor.index(), view.config.cores,
                      absl::ToInt64Seconds(view.config.pacing_interval),
@@ -135,6 +135,8 @@ CoreServices::CoreServices(runtime::Reactor& reactor, ProcessView& view, trackin
       admin_server_(reactor, admin_router_, view.config.admin_limits) {
   state_.caps->set_serve_window(absl::ToInt64Seconds(view.config.cluster.cap_serve_window));
   impressions_.set_delivery_listener(&pacing_);
+  // The coordinating core starts the goals' counts from what the logs hold.
+  if (reactor.index() == 0 && view.recovered_counted_by_ad != nullptr) pacing_.restore(*view.recovered_counted_by_ad);
   register_metrics();
 }
 

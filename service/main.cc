@@ -376,6 +376,7 @@ int serve(const service::ServiceConfig& config) {
   tracking::state::Recovered recovered;
   if (!recover(config, clock, *inputs.catalog.served, recovered)) return 1;
   view.recovered = &recovered.cores;
+  view.recovered_counted_by_ad = &recovered.counted_by_ad_on_node;
 
   // Made before the cores, which register its metrics; started once they have made their logs.
   std::unique_ptr<tracking::event_shipping::EventShipper> shipper = service::make_event_shipper(config);

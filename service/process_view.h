@@ -53,6 +53,8 @@ struct ProcessView {
   runtime::AskPeers<decision::pacing::PacingAsk> pacing_asks;
   // Rebuilt at start by recovery; each core takes its own during set-up.
   std::vector<tracking::state::CoreState>* recovered = nullptr;
+  // What every log has counted by ad (recovery): the delivery goals' start (docs/pacing.md).
+  const tracking::impressions::CountedByAd* recovered_counted_by_ad = nullptr;
   int64_t started_wall_s = 0;
   int64_t started_wall_ns = 0;
   std::string io_uring_mode;

@@ -40,8 +40,12 @@ void CorePacing::counted(uint64_t ad_id) {
   if (it != goals_.end()) ++it->second.since_round.delivered;
 }
 
+void CorePacing::restore(const tracking::impressions::CountedByAd& counted) { restored_ = counted; }
+
 void CorePacing::take_tallies(std::vector<CoreTally>& out) {
   out.clear();
+  for (const auto& [ad_id, delivered] : restored_) out.push_back({ad_id, SliceTally{.delivered = delivered}});
+  restored_.clear();
   for (auto& [ad_id, goal] : goals_) {
     out.push_back({ad_id, goal.since_round});
     goal.since_round = {};

@@ -11,6 +11,7 @@
 #include "absl/container/flat_hash_map.h"
 #include "decision/pacing/goal_controller.h"
 #include "decision/selection/core_random.h"
+#include "tracking/impressions/counted_by_ad.h"
 #include "tracking/impressions/delivery_listener.h"
 
 namespace decision::pacing {
@@ -57,6 +58,10 @@ class CorePacing final : public tracking::impressions::DeliveryListener {
   // allotted), so nothing of a goal is lost.
   void counted(uint64_t ad_id) override;
 
+  // At start, on the coordinating core: impressions counted before (the event logs'
+  // counts by ad), reported with the first round's tallies.
+  void restore(const tracking::impressions::CountedByAd& counted);
+
   // A round, on this core: what was seen since the last one, then zeroed.
   void take_tallies(std::vector<CoreTally>& out);
   // The round's allotments, which replace the last ones; ads no longer listed are dropped.
@@ -69,6 +74,7 @@ class CorePacing final : public tracking::impressions::DeliveryListener {
  private:
   absl::flat_hash_map<uint64_t, CoreGoalView> goals_;
   std::vector<uint64_t> ad_ids_;
+  tracking::impressions::CountedByAd restored_;  // until the first round takes it
 };
 
 }  // namespace decision::pacing

@@ -1,6 +1,8 @@
 // Delivery goals on the real binary (docs/pacing.md): an asap goal is met and never
 // passed across two cores, /metrics and explain say where it stands, and a goal on an
 // open-ended ad refuses the catalog with the path of the goal.
+#include <signal.h>
+
 #include <chrono>
 #include <string>
 #include <thread>
@@ -69,6 +71,52 @@ TEST(Pacing, AnAsapGoalIsMetAcrossTwoCoresAndNeverPassed) {
   EXPECT_NE(explained.body.find(R"("status":"met")"), std::string::npos) << explained.body;
   EXPECT_NE(explained.body.find(R"("goal":15)"), std::string::npos) << explained.body;
 }
+
+// Serves fresh users until `wanted` impressions of ad_1 were counted or the deadline
+// passes; how many were.
+int serve_ad_1(ServerProcess& server, const std::string& prefix, int wanted, std::chrono::seconds within) {
+  int counted = 0;
+  const auto deadline = std::chrono::steady_clock::now() + within;
+  for (int i = 0; counted < wanted && std::chrono::steady_clock::now() < deadline; ++i) {
+    const CurlReply reply = decide(server, prefix + std::to_string(i), 1, /*fresh_connection=*/true);
+    EXPECT_EQ(reply.status, 200) << reply.body;
+    for (const CreativeTokens& c : tokens_of(reply.body)) {
+      if (call_tracking(server, c.impression).status == 204 && c.ad_id == "ad_1") ++counted;
+    }
+    if (i % 20 == 19) std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  return counted;
+}
+
+// What an asap goal counted before a SIGKILL counts after the restart: the goal is met once,
+// not again. snapshot_interval: "60s" (recovered from the log alone) or "1s" (from a snapshot
+// that carries the counts, plus the lines after it).
+void expect_delivery_survives_a_kill(const std::string& snapshot_interval) {
+  const TempFile catalog("catalog.json", paced_catalog_json(R"("end": "2099-01-01T00:00:00Z",)"));
+  StateDir state;
+  const std::vector<std::string> flags = {"--catalog=" + catalog.path(), state.flag(), "--cores=2",
+                                          "--pacing-interval=1s", "--events-flush=100ms",
+                                          "--snapshot-interval=" + snapshot_interval};
+  int before = 0;
+  {
+    ServerProcess server(standard_flags(flags));
+    ASSERT_TRUE(server.serving()) << server.start_error();
+    before = serve_ad_1(server, "before-kill-", 10, std::chrono::seconds(20));
+    ASSERT_EQ(before, 10);
+    std::this_thread::sleep_for(std::chrono::milliseconds(1500));  // flushed, and snapshotted at 1s
+    server.send_signal(SIGKILL);
+    ASSERT_TRUE(server.wait_for_exit(std::chrono::seconds(10)));
+  }
+  ServerProcess restarted(standard_flags(flags));
+  ASSERT_TRUE(restarted.serving()) << restarted.start_error();
+  const int after = serve_ad_1(restarted, "after-kill-", kGoal, std::chrono::seconds(6));
+  EXPECT_EQ(before + after, kGoal) << "counted " << before << " before the kill and " << after << " after";
+  EXPECT_EQ(wait_for_metric(restarted, "decisiond_pacing_delivered_impressions", {{"ad", "1"}}, kGoal), kGoal);
+}
+
+TEST(Pacing, WhatWasDeliveredBeforeAKillCountsAfterTheRestartFromTheLog) { expect_delivery_survives_a_kill("60s"); }
+
+TEST(Pacing, WhatWasDeliveredBeforeAKillCountsAfterTheRestartFromASnapshot) { expect_delivery_survives_a_kill("1s"); }
 
 TEST(Pacing, AGoalOnAnAdWithoutAnEndRefusesTheCatalogNamingTheGoal) {
   const TempFile catalog("catalog.json", paced_catalog_json(""));

@@ -12,6 +12,7 @@ void ImpressionCounter::count(const ImpressionNotice& notice) {
   const bool first = dedup_.first_sighting(dedup::impression_key(user_key, notice.token_id), notice.expires_s, now_s);
   if (first) {
     counters_.counted.add();
+    ++counted_by_ad_[notice.ad_id];
     if (delivery_ != nullptr) delivery_->counted(notice.ad_id);
     if (user_key) {
       caps_.record(*user_key, notice.ad_id, ad_caps_.caps_of(notice.ad_id), now_s);

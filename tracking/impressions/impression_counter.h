@@ -8,6 +8,7 @@
 #include "runtime/core_counter.h"
 #include "tracking/dedup/impression_dedup.h"
 #include "tracking/impressions/ad_caps.h"
+#include "tracking/impressions/counted_by_ad.h"
 #include "tracking/impressions/delivery_listener.h"
 #include "tracking/impressions/impression_notice.h"
 #include "tracking/events/event_log.h"
@@ -21,10 +22,10 @@ struct ImpressionCounters {
 
 class ImpressionCounter {
  public:
-  // All four belong to this core and outlive the counter.
+  // All belong to this core and outlive the counter.
   ImpressionCounter(uint32_t core, dedup::ImpressionDedup& dedup, caps::CapStore& caps, const AdCaps& ad_caps,
-                    events::EventLog& log)
-      : core_(core), dedup_(dedup), caps_(caps), ad_caps_(ad_caps), log_(log) {}
+                    events::EventLog& log, CountedByAd& counted_by_ad)
+      : core_(core), dedup_(dedup), caps_(caps), ad_caps_(ad_caps), log_(log), counted_by_ad_(counted_by_ad) {}
 
   // Told of every impression counted from now on (null: nobody); on this core's thread.
   void set_delivery_listener(DeliveryListener* listener) { delivery_ = listener; }
@@ -38,6 +39,7 @@ class ImpressionCounter {
   caps::CapStore& caps_;
   const AdCaps& ad_caps_;
   events::EventLog& log_;
+  CountedByAd& counted_by_ad_;
   DeliveryListener* delivery_ = nullptr;
   ImpressionCounters counters_;
 };

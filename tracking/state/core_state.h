@@ -1,12 +1,13 @@
 #pragma once
-// What one core owns of the durable state: its users' frequency caps and the impression
-// tokens it has counted. Rebuilt at start (recovery.h), snapshotted while serving
+// What one core owns of the durable state: its users' frequency caps, the impression
+// tokens it has counted and how many it has counted of each ad. Rebuilt at start (recovery.h), snapshotted while serving
 // (snapshot_writer.h).
 #include <cstdint>
 #include <memory>
 
 #include "caps/cap_partition.h"
 #include "tracking/dedup/impression_dedup.h"
+#include "tracking/impressions/counted_by_ad.h"
 
 namespace tracking::state {
 
@@ -22,6 +23,8 @@ struct CoreState {
   std::unique_ptr<caps::CapPartition> caps = std::make_unique<caps::CapPartition>();
   std::unique_ptr<dedup::ImpressionDedup> dedup = std::make_unique<dedup::ImpressionDedup>();
   uint64_t next_seq = 0;  // of this core's event log
+  // Impressions this core's log has counted, by ad, over its whole life (delivery goals).
+  impressions::CountedByAd counted_by_ad;
 };
 
 }  // namespace tracking::state

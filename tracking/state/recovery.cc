@@ -114,10 +114,18 @@ void replay_core_log(const std::string& state_dir, uint32_t d, const LastRun& la
   if (own_snapshot) {
     for (const SnapshotShard& shard : last.snapshots[d]->view.shards) next_seq = std::max(next_seq, shard.seq);
   }
-  const events::ReadStats stats = events::read_core_log(directory, from, [&](const events::ParsedEvent& e) {
+  // What this log has counted by ad: the snapshot's counts as of its start, plus the lines
+  // from there on. Without counts in the snapshot (none, or one written before they were
+  // kept), the whole log is read: counted from its first line.
+  const bool snapshot_counts = own_snapshot && last.snapshots[d]->view.has_counted;
+  impressions::CountedByAd counted = snapshot_counts ? last.snapshots[d]->view.counted : impressions::CountedByAd{};
+  const uint64_t counted_from = snapshot_counts ? from : 0;
+  const events::ReadStats stats = events::read_core_log(directory, std::min(from, counted_from), [&](const events::ParsedEvent& e) {
     next_seq = std::max(next_seq, e.seq + 1);
     // A robot's impression counted toward nothing when it came: nor does it now.
     if (e.kind != "impression" || e.duplicate || !e.invalid.empty()) return;
+    if (e.seq >= counted_from) ++counted[e.ad];
+    if (e.seq < from) return;
     const std::optional<uint64_t> user_key = e.user ? std::optional<uint64_t>(caps::user_key(*e.user)) : std::nullopt;
     const uint64_t dedup_key = dedup::impression_key(user_key, e.token_id);
     const uint32_t shard = static_cast<uint32_t>(dedup_key & (kShards - 1));
@@ -132,6 +140,8 @@ void replay_core_log(const std::string& state_dir, uint32_t d, const LastRun& la
     if (user_key) owner.caps->record(*user_key, e.ad, caps_of(e.ad), at_s);
     ++report.impressions_replayed;
   });
+  for (const auto& [ad, impressions] : counted) out.counted_by_ad_on_node[ad] += impressions;
+  if (d < cores) out.cores[d].counted_by_ad = std::move(counted);
   report.files_read += stats.files;
   report.bytes_read += stats.bytes;
   report.lines_read += stats.lines;

@@ -38,6 +38,9 @@ struct RecoveryReport {
 
 struct Recovered {
   std::vector<CoreState> cores;  // indexed by core
+  // Impressions counted by ad over every core's log, including the logs of cores a smaller
+  // --cores no longer runs (each core's own log is in its CoreState::counted_by_ad).
+  impressions::CountedByAd counted_by_ad_on_node;
   bool snapshots_stale = false;  // --cores changed: write every core's snapshot before serving
   RecoveryReport report;
 };

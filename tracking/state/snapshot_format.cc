@@ -50,6 +50,14 @@ void append_header(const SnapshotHeader& header, std::string& out) {
   put(out, header.written_s);
 }
 
+void append_counted(const impressions::CountedByAd& counted, std::string& out) {
+  put(out, static_cast<uint32_t>(counted.size()));
+  for (const auto& [ad, impressions] : counted) {
+    put(out, ad);
+    put(out, impressions);
+  }
+}
+
 void append_shard(uint64_t seq, std::string_view caps_bytes, std::string_view dedup_bytes, std::string& out) {
   put(out, seq);
   put(out, static_cast<uint32_t>(caps_bytes.size()));
@@ -60,8 +68,9 @@ void append_shard(uint64_t seq, std::string_view caps_bytes, std::string_view de
 
 absl::StatusOr<SnapshotView> parse_snapshot(std::string_view bytes) {
   const size_t trailer = sizeof(uint64_t) + kSnapshotEndMagic.size();
-  if (bytes.size() < kSnapshotMagic.size() + trailer || !bytes.starts_with(kSnapshotMagic) ||
-      !bytes.ends_with(kSnapshotEndMagic)) {
+  const bool with_counts = bytes.starts_with(kSnapshotMagic);
+  if (bytes.size() < kSnapshotMagic.size() + trailer ||
+      !(with_counts || bytes.starts_with(kSnapshotMagicWithoutCounts)) || !bytes.ends_with(kSnapshotEndMagic)) {
     return absl::DataLossError("not a whole snapshot (torn, or another file)");
   }
   const std::string_view body = bytes.substr(0, bytes.size() - trailer);
@@ -75,6 +84,18 @@ absl::StatusOr<SnapshotView> parse_snapshot(std::string_view bytes) {
   if (!take(in, h.core) || !take(in, h.cores) || !take(in, h.shards) || !take(in, h.start_seq) ||
       !take(in, h.written_s) || h.cores == 0 || h.core >= h.cores) {
     return absl::DataLossError("bad header");
+  }
+  view.has_counted = with_counts;
+  if (with_counts) {
+    uint32_t n = 0;
+    if (!take(in, n) || in.size() / (2 * sizeof(uint64_t)) < n) return absl::DataLossError("truncated counts");
+    view.counted.reserve(n);
+    for (uint32_t i = 0; i < n; ++i) {
+      uint64_t ad = 0, impressions = 0;
+      take(in, ad);
+      take(in, impressions);
+      view.counted[ad] = impressions;
+    }
   }
   view.shards.resize(h.shards);
   for (SnapshotShard& shard : view.shards) {
@@ -101,7 +122,8 @@ absl::StatusOr<SnapshotHeader> read_snapshot_header(const std::string& path) {
                         static_cast<ssize_t>(sizeof(end));
   ::close(fd);
   std::string_view in(head, sizeof(head));
-  if (!read || !in.starts_with(kSnapshotMagic) || std::string_view(end, sizeof(end)) != kSnapshotEndMagic) {
+  if (!read || !(in.starts_with(kSnapshotMagic) || in.starts_with(kSnapshotMagicWithoutCounts)) ||
+      std::string_view(end, sizeof(end)) != kSnapshotEndMagic) {
     return absl::DataLossError(path + ": not a whole snapshot");
   }
   in.remove_prefix(kSnapshotMagic.size());

@@ -1,7 +1,8 @@
 #pragma once
 // A core's snapshot file, <state-dir>/snapshots/core-<N>.snap (docs/events.md):
 //
-//   header   "DCSNAP01" | u32 core | u32 cores | u32 shards | u64 start_seq | i64 written_s
+//   header   "DCSNAP02" | u32 core | u32 cores | u32 shards | u64 start_seq | i64 written_s
+//   counted  u32 n | n x (u64 ad | u64 impressions)
 //   shards   for each shard in order: u64 seq | u32 caps bytes | caps | u32 dedup bytes | dedup
 //   trailer  u64 XXH3 of everything before it | "DCSNAPND"
 //
@@ -10,16 +11,23 @@
 // impression of that shard logged before seq and none after, so replay applies the
 // shard's impressions from seq on. start_seq is the smallest of them: replay of the core's
 // log starts there. The snapshot is written a shard at a time while the core serves.
+//
+// counted is the core's impressions counted by ad over its log's whole life, as of
+// start_seq (lines from start_seq on are counted again at start): delivery goals
+// (docs/pacing.md). A "DCSNAP01" file, written before it, has no such section and is read
+// as counting nothing: start-up then counts that core's log from its first line.
 #include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "tracking/impressions/counted_by_ad.h"
 
 namespace tracking::state {
 
-inline constexpr std::string_view kSnapshotMagic = "DCSNAP01";
+inline constexpr std::string_view kSnapshotMagic = "DCSNAP02";
+inline constexpr std::string_view kSnapshotMagicWithoutCounts = "DCSNAP01";
 inline constexpr std::string_view kSnapshotEndMagic = "DCSNAPND";
 
 std::string snapshots_dir(std::string_view state_dir);
@@ -34,6 +42,7 @@ struct SnapshotHeader {
 };
 
 void append_header(const SnapshotHeader& header, std::string& out);
+void append_counted(const impressions::CountedByAd& counted, std::string& out);
 // One shard's record: seq, then the two tables' serialized shards (each in the versioned
 // shard format of caps/shard_format.h), framed with their lengths.
 void append_shard(uint64_t seq, std::string_view caps_bytes, std::string_view dedup_bytes, std::string& out);
@@ -46,6 +55,8 @@ struct SnapshotShard {
 
 struct SnapshotView {
   SnapshotHeader header;
+  impressions::CountedByAd counted;  // empty in a DCSNAP01 file
+  bool has_counted = false;          // false: a DCSNAP01 file
   std::vector<SnapshotShard> shards;  // header.shards of them
 };
 

@@ -75,6 +75,8 @@ void SnapshotWriter::on_expire() {
   header.start_seq = log_.next_seq();
   header.written_s = clock_.wall_s();
   append_header(header, buffer_);
+  // As of start_seq, as the header says: lines from there on are counted again at start.
+  append_counted(state_.counted_by_ad, buffer_);
   io_.open(temporary_path_.c_str(), kOpenFlags, 0600, *this, kOpen);
 }
 
@@ -195,6 +197,7 @@ absl::Status write_snapshot_now(const std::string& state_dir, uint32_t core, uin
   std::string bytes;
   SnapshotHeader header{core, cores, kShards, state.next_seq, now_s};
   append_header(header, bytes);
+  append_counted(state.counted_by_ad, bytes);
   std::string caps_bytes, dedup_bytes;
   for (uint32_t shard = 0; shard < kShards; ++shard) {
     caps_bytes.clear();

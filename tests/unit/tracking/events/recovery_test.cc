@@ -6,6 +6,8 @@
 #include <fstream>
 #include <random>
 
+#include <xxhash.h>
+
 #include "caps/user_key.h"
 #include "gtest/gtest.h"
 #include "tests/unit/tracking/test_keys.h"
@@ -54,6 +56,7 @@ class Simulated {
     CoreState& s = state_[core];
     const bool first = s.dedup->first_sighting(key, i.at_s + 3600, i.at_s);
     if (first && user) s.caps->record(*user, i.ad, recovery_caps_of(i.ad), i.at_s);
+    if (first) ++s.counted_by_ad[i.ad];
     events::EventRecord r;
     r.time_ms = i.at_s * 1000;
     r.kind = "impression";
@@ -119,6 +122,16 @@ void expect_same_answers(std::vector<CoreState>& live, uint32_t live_cores, std:
   }
 }
 
+// The impressions counted by ad over the node (delivery goals, docs/pacing.md): what the live
+// cores counted, neither less nor more.
+void expect_same_counts(const std::vector<CoreState>& live, const Recovered& recovered) {
+  impressions::CountedByAd counted;
+  for (const CoreState& core : live) {
+    for (const auto& [ad, n] : core.counted_by_ad) counted[ad] += n;
+  }
+  EXPECT_EQ(recovered.counted_by_ad_on_node, counted);
+}
+
 TEST(Recovery, LogAloneRebuildsTheState) {
   testing::TemporaryDirectory dir;
   Simulated server(dir.path(), 2);
@@ -127,6 +140,8 @@ TEST(Recovery, LogAloneRebuildsTheState) {
   Recovered recovered = recover_state(dir.path(), 2, kStart + 600, recovery_caps_of);
   EXPECT_EQ(recovered.report.snapshots_loaded, 0u);
   expect_same_answers(server.state(), 2, recovered.cores, 2, calls, kStart + 600);
+  expect_same_counts(server.state(), recovered);
+  EXPECT_EQ(recovered.cores[0].counted_by_ad, server.state()[0].counted_by_ad);
   EXPECT_EQ(recovered.cores[0].next_seq, server.state()[0].next_seq);
   EXPECT_EQ(recovered.cores[1].next_seq, server.state()[1].next_seq);
 }
@@ -145,6 +160,8 @@ TEST(Recovery, SnapshotPlusTheLogAfterItRebuildsTheStateWithoutCountingTwice) {
   auto all = before;
   all.insert(all.end(), after.begin(), after.end());
   expect_same_answers(server.state(), 2, recovered.cores, 2, all, kStart + 700);
+  expect_same_counts(server.state(), recovered);
+  EXPECT_EQ(recovered.cores[1].counted_by_ad, server.state()[1].counted_by_ad);
 }
 
 TEST(Recovery, ChangedCoreCountMovesShardsToTheirNewOwners) {
@@ -161,6 +178,14 @@ TEST(Recovery, ChangedCoreCountMovesShardsToTheirNewOwners) {
     auto all = before;
     all.insert(all.end(), after.begin(), after.end());
     expect_same_answers(server.state(), from, recovered.cores, to, all, kStart + 500);
+    expect_same_counts(server.state(), recovered);
+    // The stale snapshots rewritten, as start-up does, and recovered again: each log's
+    // counts stay its own, so nothing is counted twice.
+    for (uint32_t c = 0; c < to; ++c) {
+      ASSERT_TRUE(write_snapshot_now(dir.path(), c, to, recovered.cores[c], kStart + 500).ok());
+    }
+    const Recovered again = recover_state(dir.path(), to, kStart + 500, recovery_caps_of);
+    expect_same_counts(server.state(), again);
   }
 }
 
@@ -182,6 +207,7 @@ TEST(Recovery, CorruptSnapshotIsRefusedAndTheLogReplayedFromTheStart) {
   EXPECT_EQ(recovered.report.snapshots_refused, 1u);
   EXPECT_EQ(recovered.report.snapshots_loaded, 0u);
   expect_same_answers(server.state(), 1, recovered.cores, 1, calls, kStart + 300);
+  expect_same_counts(server.state(), recovered);
 }
 
 TEST(Recovery, SnapshotsNamingCoresWhoseFilesAreGoneStillRecover) {
@@ -212,6 +238,38 @@ TEST(Recovery, SequenceContinuesPastTheLogWhenTheSnapshotFollowsItsLastLine) {
   EXPECT_EQ(recovered.cores[0].next_seq, server.state()[0].next_seq);
   EXPECT_EQ(recovered.cores[1].next_seq, server.state()[1].next_seq);
   expect_same_answers(server.state(), 2, recovered.cores, 2, calls, kStart + 300);
+}
+
+// A snapshot of the first format (no counts by ad) still loads; its core's log is then
+// counted from its first line.
+TEST(SnapshotFormat, AFileWithoutCountsIsReadAsCountingNothing) {
+  SnapshotHeader header{0, 1, kShards, 5, kStart};
+  std::string bytes;
+  append_header(header, bytes);
+  bytes.replace(0, kSnapshotMagic.size(), kSnapshotMagicWithoutCounts);
+  for (uint32_t shard = 0; shard < kShards; ++shard) append_shard(5, "", "", bytes);
+  const uint64_t digest = XXH3_64bits(bytes.data(), bytes.size());
+  bytes.append(reinterpret_cast<const char*>(&digest), sizeof(digest));
+  bytes.append(kSnapshotEndMagic);
+  const absl::StatusOr<SnapshotView> view = parse_snapshot(bytes);
+  ASSERT_TRUE(view.ok()) << view.status();
+  EXPECT_FALSE(view->has_counted);
+  EXPECT_TRUE(view->counted.empty());
+  EXPECT_EQ(view->header.start_seq, 5u);
+}
+
+TEST(SnapshotFormat, CountsByAdRoundTrip) {
+  testing::TemporaryDirectory dir;
+  Simulated server(dir.path(), 1);
+  for (const Impression& i : traffic(10, 80, kStart)) server.count(i);
+  server.snapshot_all(kStart + 80);
+  std::ifstream in(snapshot_path(dir.path(), 0), std::ios::binary);
+  const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const absl::StatusOr<SnapshotView> view = parse_snapshot(bytes);
+  ASSERT_TRUE(view.ok()) << view.status();
+  EXPECT_TRUE(view->has_counted);
+  EXPECT_EQ(view->counted, server.state()[0].counted_by_ad);
+  EXPECT_FALSE(view->counted.empty());
 }
 
 TEST(SnapshotFormat, EveryTruncationIsRefused) {
