@@ -35,23 +35,29 @@ std::string paced_catalog_json(std::string_view end_member) {
   ]})json";
 }
 
+// Serves fresh users until `wanted` impressions of ad_1 were counted or the deadline
+// passes; how many were.
+int serve_ad_1(ServerProcess& server, const std::string& prefix, int wanted, std::chrono::seconds within) {
+  int counted = 0;
+  const auto deadline = std::chrono::steady_clock::now() + within;
+  for (int i = 0; counted < wanted && std::chrono::steady_clock::now() < deadline; ++i) {
+    const CurlReply reply = decide(server, prefix + std::to_string(i), 1, /*fresh_connection=*/true);
+    EXPECT_EQ(reply.status, 200) << reply.body;
+    for (const CreativeTokens& c : tokens_of(reply.body)) {
+      if (call_tracking(server, c.impression).status == 204 && c.ad_id == "ad_1") ++counted;
+    }
+    if (i % 20 == 19) std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  return counted;
+}
+
 TEST(Pacing, AnAsapGoalIsMetAcrossTwoCoresAndNeverPassed) {
   const TempFile catalog("catalog.json", paced_catalog_json(R"("end": "2099-01-01T00:00:00Z",)"));
   StateDir state;
   ServerProcess server(standard_flags({"--catalog=" + catalog.path(), state.flag(), "--cores=2", "--pacing-interval=1s"}));
   ASSERT_TRUE(server.serving()) << server.start_error();
 
-  int counted = 0;
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
-  for (int i = 0; counted < kGoal && std::chrono::steady_clock::now() < deadline; ++i) {
-    const CurlReply reply = decide(server, "paced-user-" + std::to_string(i), 1, /*fresh_connection=*/true);
-    ASSERT_EQ(reply.status, 200) << reply.body;
-    for (const CreativeTokens& c : tokens_of(reply.body)) {
-      if (call_tracking(server, c.impression).status == 204 && c.ad_id == "ad_1") ++counted;
-    }
-    if (i % 20 == 19) std::this_thread::sleep_for(std::chrono::milliseconds(100));
-  }
-  EXPECT_EQ(counted, kGoal) << "the goal was not met in 20 s";
+  EXPECT_EQ(serve_ad_1(server, "paced-user-", kGoal, std::chrono::seconds(20)), kGoal) << "the goal was not met in 20 s";
   // Met: two more slices, and the ad is served no more, on either core.
   std::this_thread::sleep_for(std::chrono::milliseconds(2500));
   for (int i = 0; i < 100; ++i) {
@@ -70,22 +76,6 @@ TEST(Pacing, AnAsapGoalIsMetAcrossTwoCoresAndNeverPassed) {
   EXPECT_NE(explained.body.find(R"("name":"pacing")"), std::string::npos) << explained.body;
   EXPECT_NE(explained.body.find(R"("status":"met")"), std::string::npos) << explained.body;
   EXPECT_NE(explained.body.find(R"("goal":15)"), std::string::npos) << explained.body;
-}
-
-// Serves fresh users until `wanted` impressions of ad_1 were counted or the deadline
-// passes; how many were.
-int serve_ad_1(ServerProcess& server, const std::string& prefix, int wanted, std::chrono::seconds within) {
-  int counted = 0;
-  const auto deadline = std::chrono::steady_clock::now() + within;
-  for (int i = 0; counted < wanted && std::chrono::steady_clock::now() < deadline; ++i) {
-    const CurlReply reply = decide(server, prefix + std::to_string(i), 1, /*fresh_connection=*/true);
-    EXPECT_EQ(reply.status, 200) << reply.body;
-    for (const CreativeTokens& c : tokens_of(reply.body)) {
-      if (call_tracking(server, c.impression).status == 204 && c.ad_id == "ad_1") ++counted;
-    }
-    if (i % 20 == 19) std::this_thread::sleep_for(std::chrono::milliseconds(100));
-  }
-  return counted;
 }
 
 // What an asap goal counted before a SIGKILL counts after the restart: the goal is met once,
