@@ -58,6 +58,9 @@ INSTANTIATE_TEST_SUITE_P(
                       BadFlag{"EventsToNowhereNotABool", {"--benchmark-events-to-nowhere=maybe"}, {},
                               "--benchmark-events-to-nowhere"},
                       BadFlag{"ShedLagNegative", {"--shed-lag=-1ms"}, {}, "--shed-lag"},
+                      BadFlag{"PacingIntervalZero", {"--pacing-interval=0s"}, {}, "--pacing-interval"},
+                      BadFlag{"PacingIntervalNotWholeSeconds", {"--pacing-interval=1500ms"}, {}, "--pacing-interval"},
+                      BadFlag{"PacingIntervalPastAnHour", {"--pacing-interval=2h"}, {}, "--pacing-interval"},
                       BadFlag{"CoresNotANumberFromEnvironment", {}, {{"DECISIOND_CORES", "abc"}}, "--cores"}),
     [](const ::testing::TestParamInfo<BadFlag>& info) { return info.param.name; });
 

@@ -99,6 +99,36 @@ TEST(FrequencyCapRule, CapFieldsAreRequired) {
               ElementsAre("ads[0].frequencyCaps[0].windowSeconds: is required"));
 }
 
+TEST(DeliveryGoalRule, AGoalIsReadWithEvenPacingByDefault) {
+  const auto catalog = load_ok(with_ad_member(
+      R"("end": null)", R"("end": "2026-02-01T00:00:00Z", "delivery": {"impressions": 5000})"));
+  ASSERT_NE(catalog, nullptr);
+  const Ad& ad = catalog->ads()[0];
+  ASSERT_TRUE(ad.delivery.has_value());
+  EXPECT_EQ(ad.delivery->impressions, 5000u);
+  EXPECT_EQ(ad.delivery->pacing, Pacing::kEven);
+  const auto asap = load_ok(with_ad_member(
+      R"("end": null)", R"("end": "2026-02-01T00:00:00Z", "delivery": {"impressions": 1, "pacing": "asap"})"));
+  ASSERT_NE(asap, nullptr);
+  EXPECT_EQ(asap->ads()[0].delivery->pacing, Pacing::kAsap);
+}
+
+TEST(DeliveryGoalRule, AGoalNeedsAnEnd) {
+  EXPECT_THAT(errors_of(with_ad_member(R"("end": null)", R"("end": null, "delivery": {"impressions": 100})")),
+              ElementsAre("ads[0].delivery: a delivery goal needs the ad's end: it is spread over start..end"));
+}
+
+TEST(DeliveryGoalRule, ImpressionsAndPacingAreChecked) {
+  EXPECT_THAT(errors_of(with_ad_member(R"("end": null)", R"("end": "2026-02-01T00:00:00Z",
+                                       "delivery": {"impressions": 0, "pacing": "fast"})")),
+              ElementsAre("ads[0].delivery.impressions: must be an integer in 1..1099511627776",
+                          "ads[0].delivery.pacing: must be even, frontloaded or asap"));
+  EXPECT_THAT(errors_of(with_ad_member(R"("end": null)", R"("end": "2026-02-01T00:00:00Z", "delivery": {})")),
+              ElementsAre("ads[0].delivery.impressions: is required"));
+  EXPECT_THAT(errors_of(with_ad_member(R"("end": null)", R"("end": "2026-02-01T00:00:00Z", "delivery": 7)")),
+              ElementsAre("ads[0].delivery: must be an object"));
+}
+
 TEST(CatalogRule, RevisionIsRequired) {
   EXPECT_THAT(errors_of(edit(kDesignExample, R"("revision": "2026-11-21.1",)", "")),
               ElementsAre("revision: is required"));
