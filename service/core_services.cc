@@ -4,6 +4,7 @@
 
 #include "decision/explain/explain_metrics.h"
 #include "decision/pacing/pacing_metrics.h"
+#include "decision/pacing/redis_ledger/ledger_metrics.h"
 #include "decision/video/endpoint/vast_tag_metrics.h"
 #include "http/server_metric_table.h"
 #include "runtime/check.h"
@@ -93,6 +94,16 @@ access_log::AccessLogSettings access_log_settings(const ProcessView& view, uint3
   return settings;
 }
 
+// Cluster mode, on the coordinating core: the goals' ledger on its cluster connections.
+// A round is not on the request path: a second is long enough for any live cluster.
+std::unique_ptr<decision::pacing::redis_ledger::RedisGoalLedger> make_goal_ledger(runtime::Reactor& reactor,
+                                                                                  ClusterCaps* cluster) {
+  if (cluster == nullptr || reactor.index() != 0) return nullptr;
+  constexpr int64_t kLeaseTimeoutNs = 1'000'000'000;
+  return std::make_unique<decision::pacing::redis_ledger::RedisGoalLedger>(cluster->client(), reactor.clock(),
+                                                                           kLeaseTimeoutNs);
+}
+
 // Slots of each table visited per tick when reclaiming expired entries: 10 ticks a second
 // reach every slot of a 15 M-entry partition in a few minutes, at tens of microseconds a tick.
 constexpr uint32_t kSweepSlotsPerTick = 8192;
@@ -108,11 +119,12 @@ CoreServices::CoreServices(runtime::Reactor& reactor, ProcessView& view, trackin
       access_log_(reactor, reactor.timers(), reactor.clock(), reactor.index(), access_log_settings(view, reactor.index())),
       ad_caps_(view.catalog),
       impressions_(reactor.index(), *state_.dedup, *state_.caps, ad_caps_, log_, state_.counted_by_ad),
+      cluster_(make_cluster_caps(reactor, view.config, ad_caps_, log_)),
+      goal_ledger_(make_goal_ledger(reactor, cluster_.get())),
       goals_(view.catalog),
       pacing_rounds_(pacing_, goals_, reactor.timers(), reactor.clock(), reactor.index(), view.config.cores,
                      absl::ToInt64Seconds(view.config.pacing_interval),
-                     decision::pacing::PacingLinks{&channel_, &view.pacing_asks}),
-      cluster_(make_cluster_caps(reactor, view.config, ad_caps_, log_)),
+                     decision::pacing::PacingLinks{&channel_, &view.pacing_asks, goal_ledger_.get()}),
       keys_(*view.keys),
       decision_(reactor.clock(), reactor.index(), view.versions, keys_, decision_settings(view), view.catalog,
                 decision::endpoint::CoreLinks{&channel_, &view.decision_asks, state_.caps.get(), &log_,
@@ -134,9 +146,15 @@ CoreServices::CoreServices(runtime::Reactor& reactor, ProcessView& view, trackin
       public_server_(reactor, public_router_, view.config.public_limits),
       admin_server_(reactor, admin_router_, view.config.admin_limits) {
   state_.caps->set_serve_window(absl::ToInt64Seconds(view.config.cluster.cap_serve_window));
+  pacing_.set_goals(view.catalog->paced_goals);
   impressions_.set_delivery_listener(&pacing_);
-  // The coordinating core starts the goals' counts from what the logs hold.
-  if (reactor.index() == 0 && view.recovered_counted_by_ad != nullptr) pacing_.restore(*view.recovered_counted_by_ad);
+  if (cluster_) {
+    cluster_->impressions()->set_delivery_listener(&pacing_);
+  } else if (reactor.index() == 0 && view.recovered_counted_by_ad != nullptr) {
+    // Embedded mode: the coordinating core starts the goals' counts from what the logs
+    // hold. (In cluster mode the counts live in the ledger.)
+    pacing_.restore(*view.recovered_counted_by_ad);
+  }
   register_metrics();
 }
 
@@ -167,6 +185,12 @@ void CoreServices::register_metrics() {
   metrics.add(core, access_log::kAccessLogMetricTable, access_log_.counters());
   metrics.add(core, runtime::kReactorLoadMetricTable, reactor_.load());
   if (cluster_) cluster_->register_metrics(metrics, core);
+  if (cluster_) {
+    // Every core lists the same tables; only the coordinating core leases (the others' zeros).
+    static const decision::pacing::redis_ledger::LedgerCounters kNoLeases;
+    metrics.add(core, decision::pacing::redis_ledger::kLedgerMetricTable,
+                goal_ledger_ ? goal_ledger_->counters() : kNoLeases);
+  }
   if (view_.shipper != nullptr) {
     metrics.add(core, tracking::event_shipping::kShipCoreMetricTable, view_.shipper->core_counters(core));
     metrics.add(core, tracking::event_shipping::kShipperMetricTable, view_.shipper->counters());
@@ -187,13 +211,8 @@ absl::Status CoreServices::start() {
   access_log_.observe(admin_server_, "admin");
   snapshots_.start();
   reactor_.timers().schedule(sweeper_, 100);
-  if (cluster_) {
-    cluster_->start(view_.config, reactor_.index(), reactor_.clock().wall_s());
-  } else {
-    // Cluster mode has no node-wide goals yet: its paced ads are never allotted, so never
-    // served (docs/pacing.md, "Cluster mode"), rather than each node delivering the goal.
-    pacing_rounds_.start();
-  }
+  if (cluster_) cluster_->start(view_.config, reactor_.index(), reactor_.clock().wall_s());
+  pacing_rounds_.start();
   return absl::OkStatus();
 }
 
@@ -218,6 +237,7 @@ void CoreServices::adopt(Publication& publication) {
     vast_.set_catalog(catalog_);
     ad_caps_.set_catalog(catalog_);
     goals_.set_catalog(catalog_);
+    pacing_.set_goals(catalog_->paced_goals);
     explain_.set_catalog(catalog_);
   }
   if (publication.geoip_changed) {

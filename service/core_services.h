@@ -11,6 +11,7 @@
 #include "service/catalog_goals.h"
 #include "decision/pacing/core_pacing.h"
 #include "decision/pacing/pacing_rounds.h"
+#include "decision/pacing/redis_ledger/redis_goal_ledger.h"
 #include "tracking/core_keys/core_keys.h"
 #include "tracking/impressions/impression_counter.h"
 #include "tracking/endpoint/tracking_handler.h"
@@ -106,12 +107,14 @@ class CoreServices {
   access_log::AccessLog access_log_;
   CatalogAdCaps ad_caps_;
   tracking::impressions::ImpressionCounter impressions_;
+  std::unique_ptr<ClusterCaps> cluster_;  // cluster mode only (--caps-store=redis://...)
+  // Cluster mode, core 0: where this node shares its delivery goals with the others.
+  std::unique_ptr<decision::pacing::redis_ledger::RedisGoalLedger> goal_ledger_;
   // This core's share of the delivery goals, and the rounds that carry tallies and
   // allotments between it and the coordinating core (docs/pacing.md).
   decision::pacing::CorePacing pacing_;
   CatalogGoals goals_;
   decision::pacing::PacingRounds pacing_rounds_;
-  std::unique_ptr<ClusterCaps> cluster_;  // cluster mode only (--caps-store=redis://...)
   tracking::CoreKeys keys_;  // what seals and opens tokens and tags, for every handler below
   decision::endpoint::DecisionHandler decision_;
   tracking::endpoint::TrackingHandler tracking_;

@@ -73,8 +73,9 @@ void write_pacing(JsonWriter& json, const Context& context, const Candidate& can
   json.begin_object().literal_key("pacing").string(catalog::pacing_name(ad.delivery->pacing));
   json.literal_key("goal").number(ad.delivery->impressions);
   const std::optional<pacing::CoreGoalView>& view = candidate.verdict.pacing;
-  json.literal_key("allotted").boolean(view.has_value());
-  if (view) {
+  const bool allotted = view.has_value() && view->allotted;
+  json.literal_key("allotted").boolean(allotted);
+  if (allotted) {
     json.literal_key("status").string(pacing::goal_status_name(view->status));
     json.literal_key("delivered").number(view->delivered);
     json.literal_key("targetBySliceEnd").number(view->target);

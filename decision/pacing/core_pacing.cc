@@ -52,21 +52,41 @@ void CorePacing::take_tallies(std::vector<CoreTally>& out) {
   }
 }
 
+void CorePacing::set_goals(std::span<const PacedGoal> goals) {
+  catalog_goals_.clear();
+  for (const PacedGoal& goal : goals) {
+    catalog_goals_.insert(goal.ad_id);
+    goals_.try_emplace(goal.ad_id);
+  }
+  list_ad_ids();
+}
+
 void CorePacing::apply(std::span<const CoreAllotment> allotments) {
-  absl::flat_hash_map<uint64_t, CoreGoalView> next;
-  next.reserve(allotments.size());
+  for (auto& [ad_id, goal] : goals_) {
+    goal.allotted = false;
+    goal.tokens_left = 0;
+    goal.throttle = 0;
+  }
   for (const CoreAllotment& a : allotments) {
-    CoreGoalView& goal = next[a.ad_id];
+    // What this core saw since its tally stays in since_round, for the next round.
+    CoreGoalView& goal = goals_[a.ad_id];
+    goal.allotted = true;
     goal.tokens_left = a.tokens;
     goal.throttle = a.throttle;
     goal.goal = a.goal;
     goal.delivered = a.delivered;
     goal.target = a.target;
     goal.status = a.status;
-    // What this core saw between its tally and this allotment goes into the next round.
-    if (const auto old = goals_.find(a.ad_id); old != goals_.end()) goal.since_round = old->second.since_round;
   }
-  goals_ = std::move(next);
+  absl::erase_if(goals_, [&](const auto& entry) {
+    const CoreGoalView& goal = entry.second;
+    return !goal.allotted && !catalog_goals_.contains(entry.first) && goal.since_round.delivered == 0 &&
+           goal.since_round.served == 0 && goal.since_round.opportunities == 0;
+  });
+  list_ad_ids();
+}
+
+void CorePacing::list_ad_ids() {
   ad_ids_.clear();
   for (const auto& [ad_id, goal] : goals_) ad_ids_.push_back(ad_id);
   std::sort(ad_ids_.begin(), ad_ids_.end());

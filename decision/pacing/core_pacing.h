@@ -9,7 +9,9 @@
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
+#include "absl/container/flat_hash_set.h"
 #include "decision/pacing/goal_controller.h"
+#include "decision/pacing/paced_goal.h"
 #include "decision/selection/core_random.h"
 #include "tracking/impressions/counted_by_ad.h"
 #include "tracking/impressions/delivery_listener.h"
@@ -35,6 +37,7 @@ struct CoreTally {
 
 // A paced ad as this core sees it now.
 struct CoreGoalView {
+  bool allotted = false;  // false: no round has allotted it yet (it is not served)
   uint64_t tokens_left = 0;
   double throttle = 0;
   uint64_t goal = 0;
@@ -62,9 +65,14 @@ class CorePacing final : public tracking::impressions::DeliveryListener {
   // counts by ad), reported with the first round's tallies.
   void restore(const tracking::impressions::CountedByAd& counted);
 
+  // The goals of the catalog this core serves (at start and at each swap): what they count
+  // is kept from now on, allotted or not, so that no impression is lost before a round.
+  void set_goals(std::span<const PacedGoal> goals);
+
   // A round, on this core: what was seen since the last one, then zeroed.
   void take_tallies(std::vector<CoreTally>& out);
-  // The round's allotments, which replace the last ones; ads no longer listed are dropped.
+  // The round's allotments, which replace the last ones; an ad no longer listed is not
+  // served, and is dropped once it is not a goal of this core's catalog either.
   void apply(std::span<const CoreAllotment> allotments);
 
   size_t goals() const { return goals_.size(); }
@@ -72,7 +80,10 @@ class CorePacing final : public tracking::impressions::DeliveryListener {
   std::span<const uint64_t> ad_ids() const { return ad_ids_; }
 
  private:
+  void list_ad_ids();
+
   absl::flat_hash_map<uint64_t, CoreGoalView> goals_;
+  absl::flat_hash_set<uint64_t> catalog_goals_;
   std::vector<uint64_t> ad_ids_;
   tracking::impressions::CountedByAd restored_;  // until the first round takes it
 };

@@ -61,4 +61,27 @@ SlicePlan GoalController::plan(const GoalFlight& flight, const SliceTally& last,
   return plan;
 }
 
+double GoalController::expected_serves() const {
+  if (expected_opportunities_ < 0) return -1;
+  return expected_opportunities_ * (served_per_admitted_ < 0 ? 1.0 : served_per_admitted_);
+}
+
+SlicePlan GoalController::apply_grant(const GoalFlight& flight, uint64_t tokens, uint64_t delivered) {
+  delivered_ = delivered;
+  SlicePlan& plan = last_plan_;
+  if (plan.status == GoalStatus::kNotStarted || plan.status == GoalStatus::kEnded) return plan;
+  if (delivered_ >= flight.goal.impressions) {
+    plan.status = GoalStatus::kMet;
+    plan.tokens = 0;
+    plan.throttle = 0;
+    return plan;
+  }
+  plan.tokens = tokens;
+  const double expected = expected_serves();
+  plan.throttle = tokens == 0 ? 0.0 : (expected <= 0 || expected <= static_cast<double>(tokens)) ? 1.0
+                                                                                              : static_cast<double>(tokens) / expected;
+  if (plan.status == GoalStatus::kMet) plan.status = GoalStatus::kOnTrack;
+  return plan;
+}
+
 }  // namespace decision::pacing

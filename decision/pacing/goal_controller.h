@@ -70,6 +70,12 @@ class GoalController {
   // Restores what earlier slices counted (after a restart, from the recovered totals).
   void set_delivered(uint64_t delivered) { delivered_ = delivered; }
   const SlicePlan& last_plan() const { return last_plan_; }
+  // What a slice let through fully would serve, from the moving averages; < 0: unknown.
+  double expected_serves() const;
+  // Cluster mode: the ledger's answer replaces the last plan's budget and the count
+  // (delivered: every node's). The throttle spreads the granted tokens over this node's
+  // expected serves; the status is judged on the cluster's count.
+  SlicePlan apply_grant(const GoalFlight& flight, uint64_t tokens, uint64_t delivered);
 
  private:
   uint64_t delivered_ = 0;

@@ -1,6 +1,7 @@
 #include "decision/pacing/node_pacing.h"
 
 #include <algorithm>
+#include <cmath>
 
 namespace decision::pacing {
 
@@ -47,6 +48,12 @@ void NodePacing::plan(std::span<const PacedGoal> goals, int64_t slice_start_s, i
         sums == round_.end() || sums->second.opportunities_by_core.empty() ? no_weights
                                                                            : sums->second.opportunities_by_core;
     split_tokens(plan.tokens, weights, shares);
+    Unreported& unreported = ledger_[goal.ad_id];
+    unreported.delivered += last.delivered;
+    unreported.served += last.served;
+    unreported.weights = weights;
+    unreported.expected_serves = controller.expected_serves();
+    unreported.tokens = plan.tokens;
     for (uint32_t core = 0; core < cores_; ++core) {
       allotments[core].push_back(
           {goal.ad_id, shares[core], plan.throttle, goal.flight.goal.impressions, controller.delivered(), plan.target,
@@ -57,6 +64,62 @@ void NodePacing::plan(std::span<const PacedGoal> goals, int64_t slice_start_s, i
   // Counts of goals that left the catalog are kept in their controllers (a goal that comes
   // back resumes); this round's sums are spent.
   round_.clear();
+}
+
+// What a node wants of a slice: its expected serves with a quarter more, so a node whose
+// traffic grows is not held to the last slice's; before any slice with traffic, its own
+// plan's whole budget. Never more than that budget.
+LeaseRequest NodePacing::lease_request(const PacedGoal& goal, int64_t slice_start_s, int64_t interval_s) const {
+  LeaseRequest request;
+  request.ad_id = goal.ad_id;
+  request.slice_id = slice_start_s;
+  request.interval_s = interval_s;
+  const auto it = ledger_.find(goal.ad_id);
+  const auto controller = controllers_.find(goal.ad_id);
+  if (it == ledger_.end() || controller == controllers_.end()) return request;
+  request.delivered_delta = it->second.delivered;
+  request.settle_slice_id = it->second.granted_slice;
+  request.settle_tokens = it->second.granted;
+  request.settle_served = std::min(it->second.served, it->second.granted);
+  request.target = controller->second.last_plan().target;
+  const double expected = it->second.expected_serves;
+  request.want = expected < 0 ? it->second.tokens
+                              : std::min<uint64_t>(it->second.tokens, static_cast<uint64_t>(std::ceil(expected * 1.25)) + 1);
+  constexpr int64_t kKeptAfterFlight = 7 * 24 * 3600;
+  request.keep_until_s = goal.flight.end_s + kKeptAfterFlight;
+  return request;
+}
+
+void NodePacing::apply_grant(size_t index, const PacedGoal& goal, int64_t slice_id, const LeaseGrant* granted,
+                             std::vector<std::vector<CoreAllotment>>& allotments) {
+  Unreported& unreported = ledger_[goal.ad_id];
+  GoalController& controller = controllers_[goal.ad_id];
+  uint64_t tokens = 0;
+  uint64_t delivered = controller.delivered();
+  if (granted != nullptr) {
+    unreported.delivered = 0;
+    unreported.served = 0;
+    tokens = granted->tokens;
+    delivered = granted->delivered;
+    unreported.granted = tokens;
+    unreported.granted_slice = slice_id;
+  }
+  const SlicePlan plan = controller.apply_grant(goal.flight, tokens, delivered);
+  std::vector<uint64_t> shares(cores_);
+  split_tokens(plan.tokens, unreported.weights, shares);
+  // plan() listed the goals in order: the goal's allotment and report are at its index.
+  for (uint32_t core = 0; core < cores_ && core < allotments.size(); ++core) {
+    if (index >= allotments[core].size() || allotments[core][index].ad_id != goal.ad_id) continue;
+    CoreAllotment& a = allotments[core][index];
+    a.tokens = shares[core];
+    a.throttle = plan.throttle;
+    a.delivered = delivered;
+    a.status = plan.status;
+  }
+  if (index < reports_.size() && reports_[index].ad_id == goal.ad_id) {
+    reports_[index].delivered = delivered;
+    reports_[index].plan = plan;
+  }
 }
 
 uint64_t NodePacing::delivered(uint64_t ad_id) const {

@@ -11,14 +11,10 @@
 #include "absl/container/flat_hash_map.h"
 #include "decision/pacing/core_pacing.h"
 #include "decision/pacing/goal_controller.h"
+#include "decision/pacing/goal_ledger.h"
 
 namespace decision::pacing {
 
-// A goal as the catalog in force states it.
-struct PacedGoal {
-  uint64_t ad_id = 0;
-  GoalFlight flight;
-};
 
 // A goal's state for metrics and explain, as the last plan left it.
 struct GoalReport {
@@ -39,6 +35,16 @@ class NodePacing {
   void plan(std::span<const PacedGoal> goals, int64_t slice_start_s, int64_t slice_end_s,
             std::vector<std::vector<CoreAllotment>>& allotments);
 
+  // Cluster mode (a ledger shared by the nodes), after plan(): what this node asks the
+  // ledger for one goal of the plan (its counted delta since its last report, and tokens),
+  // and the ledger's answer, which replaces the node's own budget: the grant split among the
+  // cores as plan() split the node's, the node-wide count made the cluster's. A goal the
+  // ledger did not answer for is granted nothing; its delta is reported again next round.
+  LeaseRequest lease_request(const PacedGoal& goal, int64_t slice_start_s, int64_t interval_s) const;
+  // index: the goal's place in the goals plan() was given.
+  void apply_grant(size_t index, const PacedGoal& goal, int64_t slice_id, const LeaseGrant* granted,
+                   std::vector<std::vector<CoreAllotment>>& allotments);
+
   const std::vector<GoalReport>& reports() const { return reports_; }
   // What a goal has counted so far (0 when unknown).
   uint64_t delivered(uint64_t ad_id) const;
@@ -52,6 +58,18 @@ class NodePacing {
   uint32_t cores_;
   absl::flat_hash_map<uint64_t, GoalController> controllers_;
   absl::flat_hash_map<uint64_t, RoundSums> round_;
+  // Cluster mode: per goal, counted here and not yet reported to the ledger, the cores'
+  // opportunity weights of the last plan, and its expected serves per slice.
+  struct Unreported {
+    uint64_t delivered = 0;
+    std::vector<uint64_t> weights;
+    double expected_serves = -1;
+    uint64_t tokens = 0;  // the node's own plan, before the ledger's grant
+    int64_t granted_slice = 0;  // the last grant, settled at the next lease
+    uint64_t granted = 0;
+    uint64_t served = 0;        // of the cores' serves, not yet settled
+  };
+  absl::flat_hash_map<uint64_t, Unreported> ledger_;
   std::vector<GoalReport> reports_;
 };
 

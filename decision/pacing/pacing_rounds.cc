@@ -24,7 +24,8 @@ PacingRounds::PacingRounds(CorePacing& book, const GoalSource& goals, runtime::T
       interval_s_(std::max<int64_t>(1, interval_s)),
       asks_(*this, links.channel, links.peers, kPoolSize * std::max<uint32_t>(1, cores)),
       node_(cores),
-      owed_(cores, Owed::kNothing) {}
+      owed_(cores, Owed::kNothing),
+      ledger_(links.ledger) {}
 
 PacingRounds::~PacingRounds() {
   if (armed()) timers_.cancel(*this);
@@ -122,8 +123,37 @@ void PacingRounds::tally_in(uint32_t core, std::span<const CoreTally> tallies) {
 void PacingRounds::plan_round() {
   const int64_t now_s = clock_.wall_s();
   const int64_t slice_end_s = (now_s / interval_s_ + 1) * interval_s_;
-  node_.plan(goals_.paced_goals(), now_s, slice_end_s, allotments_);
+  const std::span<const PacedGoal> goals = goals_.paced_goals();
+  planned_.assign(goals.begin(), goals.end());
+  planned_index_.clear();
+  for (size_t i = 0; i < planned_.size(); ++i) planned_index_[planned_[i].ad_id] = i;
+  node_.plan(planned_, now_s, slice_end_s, allotments_);
   ++rounds_planned_;
+  if (ledger_ != nullptr && !planned_.empty()) {
+    lease_round();
+    return;
+  }
+  allot();
+}
+
+void PacingRounds::lease_round() {
+  // Every node agrees on the slice's id: its start on the wall clock.
+  const int64_t slice_id = clock_.wall_s() / interval_s_ * interval_s_;
+  leases_awaited_ = static_cast<uint32_t>(planned_.size());
+  for (const PacedGoal& goal : planned_) {
+    const LeaseRequest request = node_.lease_request(goal, slice_id, interval_s_);
+    if (!ledger_->lease(request, *this)) on_lease(request, nullptr);
+  }
+}
+
+void PacingRounds::on_lease(const LeaseRequest& request, const LeaseGrant* granted) {
+  if (const auto it = planned_index_.find(request.ad_id); it != planned_index_.end()) {
+    node_.apply_grant(it->second, planned_[it->second], request.slice_id, granted, allotments_);
+  }
+  if (leases_awaited_ > 0 && --leases_awaited_ == 0) allot();
+}
+
+void PacingRounds::allot() {
   book_.apply(allotments_[core_]);
   for (uint32_t core = 0; core < cores_; ++core) owed_[core] = core == core_ ? Owed::kNothing : Owed::kAllotments;
   round_open_ = false;

@@ -12,7 +12,9 @@
 #include <span>
 #include <vector>
 
+#include "absl/container/flat_hash_map.h"
 #include "decision/pacing/core_pacing.h"
+#include "decision/pacing/goal_ledger.h"
 #include "decision/pacing/node_pacing.h"
 #include "decision/pacing/pacing_ask.h"
 #include "runtime/clock.h"
@@ -31,9 +33,12 @@ class GoalSource {
 struct PacingLinks {
   runtime::CoreChannel* channel = nullptr;          // null: one core
   runtime::AskPeers<PacingAsk>* peers = nullptr;    // every core's pacing asks; null: one core
+  // Cluster mode, on the coordinating core: where the nodes share their goals. Null in
+  // embedded mode (the node's plan is the budget).
+  GoalLedger* ledger = nullptr;
 };
 
-class PacingRounds final : private runtime::Timer {
+class PacingRounds final : private runtime::Timer, private LeaseDone {
  public:
   PacingRounds(CorePacing& book, const GoalSource& goals, runtime::TimerWheel& timers, const runtime::Clock& clock,
                uint32_t core, uint32_t cores, int64_t interval_s, const PacingLinks& links);
@@ -59,6 +64,10 @@ class PacingRounds final : private runtime::Timer {
   void send_pending();
   void tally_in(uint32_t core, std::span<const CoreTally> tallies);
   void plan_round();
+  // Cluster mode: the plan's goals leased from the ledger; allot() once all have answered.
+  void lease_round();
+  void on_lease(const LeaseRequest& request, const LeaseGrant* granted) override;
+  void allot();
   void schedule_next();
 
   CorePacing& book_;
@@ -80,6 +89,10 @@ class PacingRounds final : private runtime::Timer {
   std::vector<Owed> owed_;  // by core
   uint64_t rounds_planned_ = 0;
   std::vector<CoreTally> own_tallies_;
+  GoalLedger* ledger_;
+  std::vector<PacedGoal> planned_;  // the goals of the round being planned (a catalog may swap meanwhile)
+  absl::flat_hash_map<uint64_t, size_t> planned_index_;  // ad id -> planned_
+  uint32_t leases_awaited_ = 0;
   std::vector<std::vector<CoreAllotment>> allotments_;
 };
 

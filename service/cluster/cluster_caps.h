@@ -26,6 +26,8 @@ class ClusterCaps {
   void start(const ServiceConfig& config, uint32_t core, int64_t now_s);
   void stop() { client_.stop(); }
   caps::SharedCapStore* store() { return &store_; }
+  // This core's connections to the cluster, for what else shares it (the goals' ledger).
+  redis_cluster::ClusterClient& client() { return client_; }
   tracking::shared_impressions::SharedImpressionCounter* impressions() { return &impressions_; }
   // Its families, in page order, for this core (CoreServices::register_metrics).
   void register_metrics(runtime::MetricRegistry& metrics, uint32_t core) const;

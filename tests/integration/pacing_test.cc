@@ -9,6 +9,7 @@
 
 #include "gtest/gtest.h"
 #include "tests/integration/metrics_scrape.h"
+#include "tests/integration/paced_catalog.h"
 #include "tests/integration/tracking_flow.h"
 
 namespace integration {
@@ -16,43 +17,12 @@ namespace {
 
 constexpr int kGoal = 15;
 
-std::string paced_catalog_json(std::string_view end_member) {
-  return std::string(R"json({
-  "revision": "paced-1", "defaultLanguage": "en",
-  "priorities": [{"key": "standard", "weight": 50}],
-  "advertisers": [{"id": 1, "name": "One"}],
-  "templates": [{"id": 1, "key": "card"}],
-  "placements": [{"id": 7, "key": "home_top"}],
-  "ads": [
-    {"id": 1, "advertiserId": 1, "placementIds": [7], "templateId": 1, "priority": "standard", "weight": 1,
-     "start": "2020-01-01T00:00:00Z", )json") +
-         std::string(end_member) + R"json(
-     "delivery": {"impressions": 15, "pacing": "asap"},
-     "creatives": [{"id": 10, "contents": {"en": [{"key": "title", "value": "paced"}]}}]},
-    {"id": 3, "advertiserId": 1, "placementIds": [7], "templateId": 1, "priority": "standard", "weight": 1,
-     "start": "2020-01-01T00:00:00Z",
-     "creatives": [{"id": 30, "contents": {"en": [{"key": "title", "value": "filler"}]}}]}
-  ]})json";
-}
-
-// Serves fresh users until `wanted` impressions of ad_1 were counted or the deadline
-// passes; how many were.
 int serve_ad_1(ServerProcess& server, const std::string& prefix, int wanted, std::chrono::seconds within) {
-  int counted = 0;
-  const auto deadline = std::chrono::steady_clock::now() + within;
-  for (int i = 0; counted < wanted && std::chrono::steady_clock::now() < deadline; ++i) {
-    const CurlReply reply = decide(server, prefix + std::to_string(i), 1, /*fresh_connection=*/true);
-    EXPECT_EQ(reply.status, 200) << reply.body;
-    for (const CreativeTokens& c : tokens_of(reply.body)) {
-      if (call_tracking(server, c.impression).status == 204 && c.ad_id == "ad_1") ++counted;
-    }
-    if (i % 20 == 19) std::this_thread::sleep_for(std::chrono::milliseconds(100));
-  }
-  return counted;
+  return serve_paced_ad({&server}, prefix, wanted, within);
 }
 
 TEST(Pacing, AnAsapGoalIsMetAcrossTwoCoresAndNeverPassed) {
-  const TempFile catalog("catalog.json", paced_catalog_json(R"("end": "2099-01-01T00:00:00Z",)"));
+  const TempFile catalog("catalog.json", paced_catalog_json(R"("end": "2099-01-01T00:00:00Z",)", kGoal));
   StateDir state;
   ServerProcess server(standard_flags({"--catalog=" + catalog.path(), state.flag(), "--cores=2", "--pacing-interval=1s"}));
   ASSERT_TRUE(server.serving()) << server.start_error();
@@ -82,7 +52,7 @@ TEST(Pacing, AnAsapGoalIsMetAcrossTwoCoresAndNeverPassed) {
 // not again. snapshot_interval: "60s" (recovered from the log alone) or "1s" (from a snapshot
 // that carries the counts, plus the lines after it).
 void expect_delivery_survives_a_kill(const std::string& snapshot_interval) {
-  const TempFile catalog("catalog.json", paced_catalog_json(R"("end": "2099-01-01T00:00:00Z",)"));
+  const TempFile catalog("catalog.json", paced_catalog_json(R"("end": "2099-01-01T00:00:00Z",)", kGoal));
   StateDir state;
   const std::vector<std::string> flags = {"--catalog=" + catalog.path(), state.flag(), "--cores=2",
                                           "--pacing-interval=1s", "--events-flush=100ms",
@@ -109,7 +79,7 @@ TEST(Pacing, WhatWasDeliveredBeforeAKillCountsAfterTheRestartFromTheLog) { expec
 TEST(Pacing, WhatWasDeliveredBeforeAKillCountsAfterTheRestartFromASnapshot) { expect_delivery_survives_a_kill("1s"); }
 
 TEST(Pacing, AGoalOnAnAdWithoutAnEndRefusesTheCatalogNamingTheGoal) {
-  const TempFile catalog("catalog.json", paced_catalog_json(""));
+  const TempFile catalog("catalog.json", paced_catalog_json("", kGoal));
   const FinishedRun run = run_to_exit(standard_flags({"--catalog=" + catalog.path()}));
   ASSERT_TRUE(run.exit) << "still running: a refused catalog must stop start-up";
   EXPECT_EQ(run.exit->code, 2) << run.exit->describe();

@@ -89,6 +89,7 @@ void SharedImpressionCounter::answered(InFlight& call, caps::ImpressionOutcome o
     return;
   }
   (repeat ? counters_.duplicates : counters_.counted).add();
+  if (!repeat && delivery_ != nullptr) delivery_->counted(call.ad_id);
   if (call.again) counters_.reapplied.add();
   log_line(call, repeat, call.again ? "reapplied" : "");
 }

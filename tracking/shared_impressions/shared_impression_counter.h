@@ -22,6 +22,7 @@
 #include "runtime/timer_wheel.h"
 #include "tracking/events/event_log.h"
 #include "tracking/impressions/ad_caps.h"
+#include "tracking/impressions/delivery_listener.h"
 #include "tracking/impressions/impression_notice.h"
 
 namespace tracking::shared_impressions {
@@ -51,6 +52,8 @@ class SharedImpressionCounter {
   ~SharedImpressionCounter();
 
   void count(const impressions::ImpressionNotice& notice);
+  // Told of every impression the store counted from now on (null: nobody).
+  void set_delivery_listener(impressions::DeliveryListener* listener) { delivery_ = listener; }
   // An impression found unapplied in the log at start: applied again like any kept one.
   void keep(const impressions::ImpressionNotice& notice);
   const SharedImpressionCounters& counters() const { return counters_; }
@@ -86,6 +89,7 @@ class SharedImpressionCounter {
   uint64_t attempts_ = 0;
   impressions::ImpressionNotice stamped_;  // count()'s copy, capacity kept
   RetryTimer retry_timer_{*this};
+  impressions::DeliveryListener* delivery_ = nullptr;
   SharedImpressionCounters counters_;
 };
 

@@ -75,13 +75,13 @@ struct PassAll final : selection::EligibilityRule {
 
 struct SimCore {
   SimCore(uint32_t core, uint32_t cores, const runtime::Clock& clock, const GoalSource& goals, int64_t interval_s,
-          std::deque<Posted>& posted, runtime::AskPeers<PacingAsk>& peers)
-      : random(7, core),
+          std::deque<Posted>& posted, runtime::AskPeers<PacingAsk>& peers, GoalLedger* ledger, uint32_t node)
+      : random(7 + node, core),
         selector(random),
         rule(pass_all, &book, random),
         wheel(clock.monotonic_ms(), 10),
         channel(core, cores, posted),
-        rounds(book, goals, wheel, clock, core, cores, interval_s, PacingLinks{&channel, &peers}) {}
+        rounds(book, goals, wheel, clock, core, cores, interval_s, PacingLinks{&channel, &peers, ledger}) {}
 
   selection::CoreRandom random;
   selection::AdSelector selector;
@@ -113,22 +113,37 @@ SimulationResult simulate_day(const SimulationSettings& settings) {
   goals.goals.push_back({paced.id, {*paced.delivery, paced.start_s, paced.end_s}});
 
   runtime::ManualClock clock;
-  std::deque<Posted> posted;
-  runtime::AskPeers<PacingAsk> peers(settings.cores);
-  std::vector<std::unique_ptr<SimCore>> cores;
-  for (uint32_t c = 0; c < settings.cores; ++c) {
-    cores.push_back(std::make_unique<SimCore>(c, settings.cores, clock, goals, settings.interval_s, posted, peers));
+  // Each node's cores, its own message queue and ask peers: messages never cross nodes.
+  const uint32_t nodes = std::max<uint32_t>(1, settings.nodes);
+  std::vector<std::deque<Posted>> posted(nodes);
+  std::vector<std::unique_ptr<runtime::AskPeers<PacingAsk>>> peers;
+  std::vector<std::unique_ptr<SimCore>> cores;  // node n's cores at n * settings.cores ...
+  for (uint32_t n = 0; n < nodes; ++n) {
+    peers.push_back(std::make_unique<runtime::AskPeers<PacingAsk>>(settings.cores));
+    for (uint32_t c = 0; c < settings.cores; ++c) {
+      cores.push_back(std::make_unique<SimCore>(c, settings.cores, clock, goals, settings.interval_s, posted[n],
+                                                *peers[n], c == 0 ? settings.ledger : nullptr, n));
+    }
   }
   const auto carry = [&] {
-    while (!posted.empty()) {
-      const Posted p = posted.front();
-      posted.pop_front();
-      runtime::CrossCoreAsks<PacingAsk>::deliver(p.message);
+    for (bool moved = true; moved;) {
+      moved = false;
+      for (std::deque<Posted>& queue : posted) {
+        while (!queue.empty()) {
+          const Posted p = queue.front();
+          queue.pop_front();
+          runtime::CrossCoreAsks<PacingAsk>::deliver(p.message);
+          moved = true;
+        }
+      }
+      if (settings.deliver_ledger_answers) settings.deliver_ledger_answers();
+      for (const std::deque<Posted>& queue : posted) moved = moved || !queue.empty();
     }
   };
-  cores[0]->rounds.start();
+  for (auto& core : cores) core->book.set_goals(goals.goals);
+  for (uint32_t n = 0; n < nodes; ++n) cores[n * settings.cores]->rounds.start();
   clock.advance(std::chrono::milliseconds(10));
-  cores[0]->wheel.advance(clock.monotonic_ms());
+  for (auto& core : cores) core->wheel.advance(clock.monotonic_ms());
   carry();
 
   selection::CoreRandom traffic(11, 0);
@@ -144,7 +159,7 @@ SimulationResult simulate_day(const SimulationSettings& settings) {
     const int64_t now_s = kFlightStart + t;
     for (owed += rate_at(settings.mean_requests_per_s, t); owed >= 1; owed -= 1) {
       ++result.requests;
-      SimCore& core = *cores[traffic.below(settings.cores)];
+      SimCore& core = *cores[traffic.below(cores.size())];
       chosen.clear();
       const uint32_t picked = core.selector.select(snapshot, 0, filter, now_s, &core.rule, chosen, out);
       for (uint32_t i = 0; i < picked; ++i) {
@@ -153,7 +168,7 @@ SimulationResult simulate_day(const SimulationSettings& settings) {
         if (ad.id != kPacedAd) continue;
         if (delivered >= settings.goal) ++result.served_after_met;
         if (traffic.below(1000) >= kRenderRate * 1000) continue;
-        cores[traffic.below(settings.cores)]->book.counted(ad.id);
+        cores[traffic.below(cores.size())]->book.counted(ad.id);
         if (++delivered == settings.goal) result.goal_met_at_s = t;
       }
     }

@@ -1,25 +1,34 @@
 #pragma once
 // A day of traffic through the real selector, pacing rule, core books and pacing rounds,
 // on an injected clock (docs/pacing.md, "Tests"): requests arrive on a diurnal curve whose
-// peak is 4 times its trough, each on a random core; each served impression of the paced
-// ad is counted (9 in 10, as renders are) on a random core, as impressions reach the
-// core that owns their user. The rounds' messages are carried between the cores' asks at
-// once, as the reactors would.
+// peak is 4 times its trough, each on a random core of a random node; each served
+// impression of the paced ad is counted (9 in 10, as renders are) on a random core of a
+// random node, as impressions reach whichever node a balancer picks. The rounds' messages
+// are carried between the cores' asks at once, as the reactors would; with several nodes,
+// their coordinating cores share the goal through the given ledger.
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "decision/catalog/model.h"
 #include "decision/pacing/goal_controller.h"
+#include "decision/pacing/goal_ledger.h"
 
 namespace decision::pacing::testing {
 
 struct SimulationSettings {
   catalog::Pacing pacing = catalog::Pacing::kEven;
   uint64_t goal = 0;
-  uint32_t cores = 1;
+  uint32_t cores = 1;  // per node
+  // Nodes sharing the goal through ledger (cluster mode); 1 and no ledger: one node alone.
+  // The ledger answers asynchronously: each answer is delivered by calling the function
+  // deliver_ledger_answers, which the simulation calls as it carries messages.
+  uint32_t nodes = 1;
+  GoalLedger* ledger = nullptr;
+  std::function<void()> deliver_ledger_answers;
   double mean_requests_per_s = 2.0;  // over the day; peak 1.6x, trough 0.4x
   int64_t interval_s = 60;
 };

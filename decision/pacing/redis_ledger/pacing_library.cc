@@ -1,0 +1,54 @@
+#include "decision/pacing/redis_ledger/pacing_library.h"
+
+namespace decision::pacing::redis_ledger {
+
+namespace {
+
+// Counts are integers well inside Lua's exact doubles (goals are at most 2^40).
+constexpr std::string_view kLibrary = R"lua(#!lua name=decisiond_pacing
+local function field_number(key, field)
+  return tonumber(redis.call('HGET', key, field) or '0')
+end
+
+local function pace(keys, args)
+  local key = keys[1]
+  local slice = tonumber(args[1])
+  local interval = tonumber(args[2])
+  local delta = tonumber(args[3])
+  local settle_slice = tonumber(args[4])
+  local settle_tokens = tonumber(args[5])
+  local settle_served = tonumber(args[6])
+  local target = tonumber(args[7])
+  local want = tonumber(args[8])
+  local keep_until = tonumber(args[9])
+  local delivered = redis.call('HINCRBY', key, 'delivered', delta)
+  if delta > 0 then redis.call('HINCRBY', key, 'd:' .. slice, delta) end
+  if settle_tokens > 0 then
+    redis.call('HINCRBY', key, 'x:' .. settle_slice, settle_tokens)
+    redis.call('HINCRBY', key, 'u:' .. settle_slice, settle_served)
+  end
+  local previous = slice - interval
+  local in_flight = 0
+  for _, s in ipairs({slice, previous}) do
+    local unsettled = field_number(key, 'g:' .. s) - field_number(key, 'x:' .. s)
+    if unsettled > 0 then in_flight = in_flight + unsettled end
+  end
+  local unreported = field_number(key, 'u:' .. previous) - field_number(key, 'd:' .. slice)
+  if unreported < 0 then unreported = 0 end
+  local available = target - delivered - in_flight - unreported
+  if available < 0 then available = 0 end
+  local granted = math.min(want, available)
+  if granted > 0 then redis.call('HINCRBY', key, 'g:' .. slice, granted) end
+  local old = slice - 2 * interval
+  redis.call('HDEL', key, 'g:' .. old, 'x:' .. old, 'u:' .. old, 'd:' .. old)
+  redis.call('EXPIREAT', key, keep_until)
+  return {granted, delivered}
+end
+redis.register_function('decisiond_pace', pace)
+)lua";
+
+}  // namespace
+
+std::string_view pacing_library() { return kLibrary; }
+
+}  // namespace decision::pacing::redis_ledger

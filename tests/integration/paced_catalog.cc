@@ -1,0 +1,46 @@
+#include "tests/integration/paced_catalog.h"
+
+#include <chrono>
+#include <thread>
+
+#include "gtest/gtest.h"
+#include "tests/integration/tracking_flow.h"
+
+namespace integration {
+
+std::string paced_catalog_json(std::string_view end_member, uint64_t goal, std::string_view pacing) {
+  return std::string(R"json({
+  "revision": "paced-1", "defaultLanguage": "en",
+  "priorities": [{"key": "standard", "weight": 50}],
+  "advertisers": [{"id": 1, "name": "One"}],
+  "templates": [{"id": 1, "key": "card"}],
+  "placements": [{"id": 7, "key": "home_top"}],
+  "ads": [
+    {"id": 1, "advertiserId": 1, "placementIds": [7], "templateId": 1, "priority": "standard", "weight": 1,
+     "start": "2020-01-01T00:00:00Z", )json") +
+         std::string(end_member) + R"json(
+     "delivery": {"impressions": )json" + std::to_string(goal) + R"json(, "pacing": ")json" + std::string(pacing) +
+         R"json("},
+     "creatives": [{"id": 10, "contents": {"en": [{"key": "title", "value": "paced"}]}}]},
+    {"id": 3, "advertiserId": 1, "placementIds": [7], "templateId": 1, "priority": "standard", "weight": 1,
+     "start": "2020-01-01T00:00:00Z",
+     "creatives": [{"id": 30, "contents": {"en": [{"key": "title", "value": "filler"}]}}]}
+  ]})json";
+}
+
+int serve_paced_ad(const std::vector<ServerProcess*>& nodes, const std::string& prefix, int wanted,
+                   std::chrono::seconds within) {
+  int counted = 0;
+  const auto deadline = std::chrono::steady_clock::now() + within;
+  for (size_t i = 0; counted < wanted && std::chrono::steady_clock::now() < deadline; ++i) {
+    const CurlReply reply = decide(*nodes[i % nodes.size()], prefix + std::to_string(i), 1, /*fresh_connection=*/true);
+    EXPECT_EQ(reply.status, 200) << reply.body;
+    for (const CreativeTokens& c : tokens_of(reply.body)) {
+      if (call_tracking(*nodes[(i + 1) % nodes.size()], c.impression).status == 204 && c.ad_id == "ad_1") ++counted;
+    }
+    if (i % 20 == 19) std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  return counted;
+}
+
+}  // namespace integration
