@@ -147,6 +147,7 @@ CoreServices::CoreServices(runtime::Reactor& reactor, ProcessView& view, trackin
       admin_server_(reactor, admin_router_, view.config.admin_limits) {
   state_.caps->set_serve_window(absl::ToInt64Seconds(view.config.cluster.cap_serve_window));
   pacing_.set_goals(view.catalog->paced_goals);
+  tracking_.set_min_impression_delay_ms(absl::ToInt64Milliseconds(view.config.min_impression_delay));
   impressions_.set_delivery_listener(&pacing_);
   if (cluster_) {
     cluster_->impressions()->set_delivery_listener(&pacing_);

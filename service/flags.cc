@@ -54,6 +54,9 @@ ABSL_FLAG(bool, benchmark_events_to_nowhere, false,
           "billed or replayed after a restart (what the log's writes cost is the difference)");
 ABSL_FLAG(absl::Duration, snapshot_interval, absl::Seconds(60),
           "how often each core snapshots its frequency caps and impression dedup state (bounds start-up replay)");
+ABSL_FLAG(absl::Duration, min_impression_delay, absl::ZeroDuration(),
+          "an impression called sooner than this after its decision is invalid traffic (too_fast): answered, "
+          "logged, counted toward nothing; 0 is off");
 ABSL_FLAG(absl::Duration, pacing_interval, absl::Seconds(60),
           "the slice delivery goals are planned for: each slice's budget and throttle are set at its start "
           "(whole seconds, 1s to 1h)");
@@ -253,6 +256,10 @@ absl::Status resolve_event_log(ServiceConfig& c) {
   c.events_to_nowhere = absl::GetFlag(FLAGS_benchmark_events_to_nowhere);
   c.snapshot_interval = absl::GetFlag(FLAGS_snapshot_interval);
   if (absl::Status s = check_positive("snapshot-interval", c.snapshot_interval); !s.ok()) return s;
+  c.min_impression_delay = absl::GetFlag(FLAGS_min_impression_delay);
+  if (c.min_impression_delay < absl::ZeroDuration() || c.min_impression_delay > absl::Hours(1)) {
+    return invalid_flag("min-impression-delay", "must be a duration from 0 (off) to 1h, such as 1s");
+  }
   c.pacing_interval = absl::GetFlag(FLAGS_pacing_interval);
   if (c.pacing_interval < absl::Seconds(1) || c.pacing_interval > absl::Hours(1) ||
       c.pacing_interval != absl::Seconds(absl::ToInt64Seconds(c.pacing_interval))) {

@@ -43,6 +43,7 @@ struct ServiceConfig {
   bool events_to_nowhere = false;   // benchmarks only: event lines formatted, never written
   absl::Duration snapshot_interval; // how often each core snapshots its caps and dedup state
   absl::Duration pacing_interval;   // the slice delivery goals are planned for (docs/pacing.md)
+  absl::Duration min_impression_delay;  // sooner impressions are invalid traffic (too_fast); 0: off
   uint32_t max_cross_core_asks = 0; // per core: decisions and impressions handed over at once
   absl::Duration idle_poll;         // how long a core polls its mailbox after cross-core traffic
   double access_log_sample = 0;     // fraction of requests written to the access log; 0 = off

@@ -58,6 +58,8 @@ INSTANTIATE_TEST_SUITE_P(
                       BadFlag{"EventsToNowhereNotABool", {"--benchmark-events-to-nowhere=maybe"}, {},
                               "--benchmark-events-to-nowhere"},
                       BadFlag{"ShedLagNegative", {"--shed-lag=-1ms"}, {}, "--shed-lag"},
+                      BadFlag{"MinImpressionDelayNegative", {"--min-impression-delay=-1s"}, {},
+                              "--min-impression-delay"},
                       BadFlag{"PacingIntervalZero", {"--pacing-interval=0s"}, {}, "--pacing-interval"},
                       BadFlag{"PacingIntervalNotWholeSeconds", {"--pacing-interval=1500ms"}, {}, "--pacing-interval"},
                       BadFlag{"PacingIntervalPastAnHour", {"--pacing-interval=2h"}, {}, "--pacing-interval"},

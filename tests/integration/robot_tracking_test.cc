@@ -4,7 +4,9 @@
 // given (server-side ad insertion forwards the viewer's there), else User-Agent.
 #include <signal.h>
 
+#include <chrono>
 #include <memory>
+#include <thread>
 #include <set>
 #include <string>
 #include <vector>
@@ -22,9 +24,10 @@ const std::string kPlayer = "User-Agent: ExoPlayerLib/2.19.1";
 
 class RobotTracking : public ::testing::Test {
  protected:
-  void start() {
-    server_ = std::make_unique<ServerProcess>(
-        standard_flags({"--catalog=" + catalog_.path(), state_.flag(), "--events-flush=100ms"}));
+  void start(const std::vector<std::string>& extra = {}) {
+    std::vector<std::string> flags = {"--catalog=" + catalog_.path(), state_.flag(), "--events-flush=100ms"};
+    flags.insert(flags.end(), extra.begin(), extra.end());
+    server_ = std::make_unique<ServerProcess>(standard_flags(flags));
     ASSERT_TRUE(server_->serving()) << server_->start_error();
   }
   // The impression token of ad_2 (capped at one a day) in a decision for user.
@@ -83,6 +86,33 @@ TEST_F(RobotTracking, ARobotsImpressionIsAnsweredLoggedInvalidAndCountsTowardNot
   const std::string page = scrape_metrics(*server_);
   EXPECT_EQ(sum_samples(page, "decisiond_tracking_robots_total", {}), 1.0) << page;
   EXPECT_EQ(sum_samples(page, "decisiond_tracking_calls_total", {{"kind", "impression"}}), 1.0) << page;
+}
+
+// The other invalid traffic of a tracking call: an impression called sooner after its
+// decision than a render could take (--min-impression-delay, docs/invalid-traffic.md).
+TEST_F(RobotTracking, AnImpressionSoonerThanTheMinimumDelayIsInvalidTooFastAndCountsOnlyWhenCalledLater) {
+  start({"--min-impression-delay=3s"});
+  const std::string token = impression_of_ad_2("too-fast-user");
+  ASSERT_FALSE(token.empty());
+  const auto decided = std::chrono::steady_clock::now();
+  EXPECT_EQ(call_tracking(*server_, token, "", {kPlayer}).status, 204);
+  ASSERT_TRUE(wait_until_logged(*server_));
+  std::vector<LogLine> lines = impressions_logged();
+  ASSERT_EQ(lines.size(), 1u);
+  EXPECT_EQ(lines[0].invalid, "too_fast");
+  EXPECT_TRUE(ad_2_served_to("too-fast-user"));  // its cap of one a day is untouched
+
+  // Called again once the delay has surely passed: counted, once.
+  std::this_thread::sleep_until(decided + std::chrono::milliseconds(3100));
+  EXPECT_EQ(call_tracking(*server_, token, "", {kPlayer}).status, 204);
+  ASSERT_TRUE(wait_until_logged(*server_));
+  // (Each core writes its own log: the lines are not in call order.)
+  std::multiset<std::string> kinds;
+  for (const LogLine& l : impressions_logged()) kinds.insert(l.invalid + (l.duplicate ? "/duplicate" : ""));
+  EXPECT_EQ(kinds, (std::multiset<std::string>{"too_fast", ""}));
+  EXPECT_FALSE(ad_2_served_to("too-fast-user"));
+  const std::string page = scrape_metrics(*server_);
+  EXPECT_EQ(sum_samples(page, "decisiond_tracking_too_fast_total", {}), 1.0) << page;
 }
 
 TEST_F(RobotTracking, XDeviceUserAgentIsJudgedBeforeUserAgent) {

@@ -13,6 +13,7 @@ namespace {
 constexpr std::string_view kDeviceUserAgentHeader = "X-Device-User-Agent";
 constexpr std::string_view kUserAgentHeader = "User-Agent";
 constexpr std::string_view kInvalidRobot = "robot";
+constexpr std::string_view kInvalidTooFast = "too_fast";
 
 std::string_view kind_name(const TrackingEvent& event) {
   switch (event.kind) {
@@ -74,7 +75,13 @@ void TrackingHandler::handle(const http::Request& request, http::Response& respo
       return;
   }
   if (from_robot(request)) {
-    accept_robot(decoded.event, dedup::impression_identity(decoded.event), query, now_ms, response);
+    counters_.robots.add();
+    accept_invalid(decoded.event, dedup::impression_identity(decoded.event), query, now_ms, response, kInvalidRobot);
+    return;
+  }
+  if (too_fast(decoded.event, now_ms)) {
+    counters_.too_fast.add();
+    accept_invalid(decoded.event, dedup::impression_identity(decoded.event), query, now_ms, response, kInvalidTooFast);
     return;
   }
   accept(decoded.event, dedup::impression_identity(decoded.event), query, now_ms, response);
@@ -86,11 +93,17 @@ bool TrackingHandler::from_robot(const http::Request& request) {
   return robots_.is_robot(!forwarded.empty() ? forwarded : request.header(kUserAgentHeader));
 }
 
-void TrackingHandler::accept_robot(const TrackingEvent& event, uint64_t impression_id, const TrackingQuery& query,
-                                   int64_t now_ms, http::Response& response) {
-  counters_.robots.add();
+bool TrackingHandler::too_fast(const TrackingEvent& event, int64_t now_ms) const {
+  // The token holds its issue time in whole seconds, at or before the decision: measured from
+  // it, a call is flagged only when it certainly came sooner than the delay.
+  return min_impression_delay_ms_ > 0 && event.kind == EventKind::kImpression &&
+         now_ms < event.issued_at_s * 1000 + min_impression_delay_ms_;
+}
+
+void TrackingHandler::accept_invalid(const TrackingEvent& event, uint64_t impression_id, const TrackingQuery& query,
+                                     int64_t now_ms, http::Response& response, std::string_view reason) {
   answer(event, response);
-  log_event(event, query, now_ms, kInvalidRobot, event.kind == EventKind::kImpression ? impression_id : 0);
+  log_event(event, query, now_ms, reason, event.kind == EventKind::kImpression ? impression_id : 0);
 }
 
 void TrackingHandler::answer(const TrackingEvent& event, http::Response& response) {

@@ -57,6 +57,7 @@ struct TrackingCounters {
   runtime::CoreCounter errors;             // VAST player errors
   runtime::CoreCounter other_kinds;        // verification_not_executed and kinds unknown to this build
   runtime::CoreCounter robots;             // calls from declared robots: answered, logged "invalid", not counted
+  runtime::CoreCounter too_fast;           // impressions sooner than --min-impression-delay: the same
 };
 
 class TrackingHandler final : public http::Handler {
@@ -65,6 +66,8 @@ class TrackingHandler final : public http::Handler {
                   const api_versions::VersionTable& versions, CoreKeys& keys,
                   uint32_t max_cross_core_asks, const TrackingLinks& links);
 
+  // --min-impression-delay (docs/invalid-traffic.md): 0 is off.
+  void set_min_impression_delay_ms(int64_t delay_ms) { min_impression_delay_ms_ = delay_ms; }
   void handle(const http::Request& request, http::Response& response) override;
   const TrackingCounters& counters() const { return counters_; }
 
@@ -90,9 +93,13 @@ class TrackingHandler final : public http::Handler {
   void answer(const TrackingEvent& event, http::Response& response);
   // The agent judged (X-Device-User-Agent when given, else User-Agent) names a robot.
   bool from_robot(const http::Request& request);
-  // A robot's call: answered as any other, logged with "invalid": "robot", counted nowhere.
-  void accept_robot(const TrackingEvent& event, uint64_t impression_id, const TrackingQuery& query, int64_t now_ms,
-                    http::Response& response);
+  // An impression called sooner after its decision than --min-impression-delay (judged on
+  // the token's issue second, so only calls certainly that fast).
+  bool too_fast(const TrackingEvent& event, int64_t now_ms) const;
+  // Invalid traffic (a robot's call, a too-fast impression): answered as any other, logged
+  // with "invalid": reason, counted nowhere.
+  void accept_invalid(const TrackingEvent& event, uint64_t impression_id, const TrackingQuery& query, int64_t now_ms,
+                      http::Response& response, std::string_view reason);
 
   const runtime::Clock& clock_;
   const uint32_t core_index_;
@@ -103,6 +110,7 @@ class TrackingHandler final : public http::Handler {
   runtime::CrossCoreAsks<ImpressionAsk> asks_;
   impressions::ImpressionNotice local_notice_;  // an impression this core owns, counted at once
   TrackingCounters counters_;
+  int64_t min_impression_delay_ms_ = 0;  // 0: off
   invalid_traffic::RobotVerdicts robots_{invalid_traffic::RobotMatcher::instance()};
 };
 

@@ -24,6 +24,10 @@ constexpr runtime::Metric<TC> kVerdictFamilies[] = {
             "Tracking calls from declared robots: answered, logged with \"invalid\":\"robot\", counted toward "
             "nothing (not in decisiond_tracking_calls_total), by core.",
             &TC::robots),
+    counter("decisiond_tracking_too_fast_total",
+            "Impressions called sooner after their decision than --min-impression-delay: answered, logged with "
+            "\"invalid\":\"too_fast\", counted toward nothing, by core.",
+            &TC::too_fast),
 };
 
 // What the impression asks count (runtime/cross_core_asks.h); on the page between the
