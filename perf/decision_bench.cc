@@ -21,6 +21,7 @@
 
 #include "decision/catalog/loader.h"
 #include "decision/endpoint/decision_handler.h"
+#include "decision/pacing/core_pacing.h"
 #include "decision/geo/geoip_database.h"
 #include "decision/geo/geonames_hierarchy.h"
 #include "decision/request/request_reader.h"
@@ -79,6 +80,25 @@ const BenchCatalog& catalog(bool targeting) {
   static const BenchCatalog with_targeting = load(true);
   static const BenchCatalog without_targeting = load(false);
   return targeting ? with_targeting : without_targeting;
+}
+
+// The catalog without targeting with a delivery goal on every ad (docs/pacing.md), each
+// flight ending after the benchmark's clock: every candidate goes through pacing.
+const BenchCatalog& paced_catalog() {
+  static const BenchCatalog paced = [] {
+    const BenchCatalog& plain = catalog(false);
+    decision::catalog::CatalogData data = plain.served->snapshot->data();
+    constexpr int64_t kFlightEnd = 1'830'297'600;  // 2028-01-01
+    for (decision::catalog::Ad& ad : data.ads) {
+      ad.delivery = decision::catalog::DeliveryGoal{1'000'000'000, decision::catalog::Pacing::kEven};
+      if (!ad.has_end()) ad.end_s = kFlightEnd;
+    }
+    BenchCatalog out = plain;
+    out.served = decision::endpoint::make_served_catalog(
+        std::make_shared<const decision::catalog::CatalogSnapshot>(std::move(data)));
+    return out;
+  }();
+  return paced;
 }
 
 // The shared fixtures, loaded once (GeoIP2's test database and the GeoNames dumps).
@@ -203,6 +223,66 @@ void BM_TargetingOnly(benchmark::State& state) {
   state.counters["eligible"] = eligible;
 }
 BENCHMARK(BM_TargetingOnly);
+
+// BM_Decision/targeting:0 with every candidate paced (point 6 of issue 22: what pacing
+// adds with goals engaged): this core's book holds an allotment for every goal, tokens that
+// never run out and a throttle below 1, so each candidate costs its admission (a look-up
+// and a draw) and each pick its spent token.
+void BM_DecisionPaced(benchmark::State& state) {
+  const auto count = static_cast<int>(state.range(0));
+  const BenchCatalog& bench = paced_catalog();
+  const runtime::ManualClock clock(1'795'737'600'000'000'000);  // 2026-11-27
+  const api_versions::VersionTable versions = api_versions::VersionTable::built_in();
+  const tracking::KeyRing ring = bench_ring();
+  tracking::CoreKeys keys(ring);
+  decision::endpoint::DecisionSettings settings;
+  settings.base_url = "https://ads.example.com";
+  settings.seed = 1;
+  caps::CapPartition cap_partition;
+  decision::pacing::CorePacing book;
+  std::vector<decision::pacing::CoreAllotment> allotments;
+  for (const decision::pacing::PacedGoal& goal : bench.served->paced_goals) {
+    allotments.push_back({.ad_id = goal.ad_id, .tokens = uint64_t{1} << 60, .throttle = 0.99,
+                          .goal = goal.flight.goal.impressions, .status = decision::pacing::GoalStatus::kOnTrack});
+  }
+  book.apply(allotments);
+  decision::endpoint::DecisionHandler handler(
+      clock, 0, versions, keys, settings, bench.served,
+      decision::endpoint::CoreLinks{nullptr, nullptr, &cap_partition, nullptr, nullptr, &book});
+  std::vector<std::string> bodies;
+  for (int u = 0; u < kUsers; ++u) bodies.push_back(request_body(bench.placement_key, count, u));
+  http::Request request;
+  request.method = http::Method::kPost;
+  request.path = "/v1/decision";
+  request.headers[0] = {"Content-Type", "application/json"};
+  request.headers[1] = {"Accept-Language", "fr-CH, fr;q=0.9, en;q=0.8"};
+  request.headers[2] = {"X-Decision-Version", "2025-11-01"};
+  request.header_count = 3;
+  http::Response response;
+  for (const std::string& body : bodies) {  // warm every buffer
+    request.body = body;
+    response.reset();
+    handler.handle(request, response);
+  }
+  if (response.status() != 200) state.SkipWithError(response.body().c_str());
+  size_t next = 0;
+  const uint64_t creatives_before = handler.counters().creatives.get();
+  const perf::AllocationWatch allocations;
+  for (auto _ : state) {
+    request.body = bodies[next];
+    next = (next + 1) % bodies.size();
+    response.reset();
+    handler.handle(request, response);
+    benchmark::DoNotOptimize(response.body().data());
+  }
+  allocations.report(state);
+  state.SetItemsProcessed(state.iterations());
+  state.counters["candidates"] = static_cast<double>(bench.candidates);
+  state.counters["creatives"] = static_cast<double>(handler.counters().creatives.get() - creatives_before) /
+                                static_cast<double>(state.iterations());
+  state.counters["paced_out"] = static_cast<double>(handler.counters().paced_out.get());
+}
+BENCHMARK(BM_DecisionPaced)->ArgName("count")->Arg(1)->Arg(3);
 
 BENCHMARK(BM_Decision)
     ->ArgNames({"count", "targeting"})

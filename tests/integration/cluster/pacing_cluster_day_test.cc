@@ -162,5 +162,15 @@ TEST_F(PacingClusterDay, FrontloadedThroughThreeNodesRunsAheadThenMeetsTheGoal) 
   EXPECT_LE(r.delivered, kDayGoal);
 }
 
+TEST_F(PacingClusterDay, AGoalLargerThanTheTrafficDeliversAllItCanThroughThreeNodesAndSaysItIsBehind) {
+  const uint64_t goal = 200'000;  // the traffic allows about 78,000
+  const SimulationResult r = run(decision::catalog::Pacing::kEven, goal);
+  print("larger than traffic", r, goal);
+  const double all_it_can = static_cast<double>(r.requests) * 0.5 * 0.9;
+  EXPECT_NEAR(static_cast<double>(r.delivered), all_it_can, 0.03 * all_it_can);
+  EXPECT_EQ(r.final_status, decision::pacing::GoalStatus::kBehind);
+  EXPECT_DOUBLE_EQ(r.final_throttle, 1.0);
+}
+
 }  // namespace
 }  // namespace integration
