@@ -126,25 +126,37 @@ std::string request_body(const std::string& placement_key, int count, int user) 
          R"("device":{"os":"android"}})";
 }
 
-// state.range(0): count; state.range(1): 1 with targeting, 0 without, 2 the catalog without
-// rules but the server with its GeoIP and GeoNames data (what the per-request facts cost:
-// the IP's record, the widened geo, the user's zone).
-void BM_Decision(benchmark::State& state) {
-  const auto count = static_cast<int>(state.range(0));
-  const BenchCatalog& bench = catalog(state.range(1) == 1);
-  const runtime::ManualClock clock(1'795'737'600'000'000'000);  // 2026-11-27
-  const api_versions::VersionTable versions = api_versions::VersionTable::built_in();
-  const tracking::KeyRing ring = bench_ring();
-  tracking::CoreKeys keys(ring);
-  decision::endpoint::DecisionSettings settings;
-  settings.base_url = "https://ads.example.com";
-  settings.seed = 1;
-  if (state.range(1) != 0) settings.geo = geo_sources();
-  // One core owning every user; capped ads are looked up in an (empty) partition.
-  caps::CapPartition cap_partition;
-  decision::endpoint::DecisionHandler handler(clock, 0, versions, keys, settings, bench.served,
-                                              decision::endpoint::CoreLinks{nullptr, nullptr, &cap_partition, nullptr});
+// One core's decision handler over a benchmark catalog, as a core holds it: every user owned
+// here, capped ads looked up in an (empty) partition, the goals in book when one is given.
+struct BenchDecider {
+  BenchDecider(const BenchCatalog& bench, bool with_geo, decision::pacing::CorePacing* book)
+      : clock(1'795'737'600'000'000'000),  // 2026-11-27
+        versions(api_versions::VersionTable::built_in()),
+        ring(bench_ring()),
+        keys(ring),
+        handler(clock, 0, versions, keys, settings_for(with_geo), bench.served,
+                decision::endpoint::CoreLinks{nullptr, nullptr, &cap_partition, nullptr, nullptr, book}) {}
 
+  static decision::endpoint::DecisionSettings settings_for(bool with_geo) {
+    decision::endpoint::DecisionSettings settings;
+    settings.base_url = "https://ads.example.com";
+    settings.seed = 1;
+    if (with_geo) settings.geo = geo_sources();
+    return settings;
+  }
+
+  const runtime::ManualClock clock;
+  const api_versions::VersionTable versions;
+  const tracking::KeyRing ring;
+  tracking::CoreKeys keys;
+  caps::CapPartition cap_partition;
+  decision::endpoint::DecisionHandler handler;
+};
+
+// Times one decision per iteration, the bodies rotating over kUsers user ids, after one
+// round over them all warms every buffer; the counters every decision benchmark reports.
+void run_decisions(benchmark::State& state, decision::endpoint::DecisionHandler& handler, const BenchCatalog& bench,
+                   int count) {
   std::vector<std::string> bodies;
   for (int u = 0; u < kUsers; ++u) {
     bodies.push_back(request_body(bench.placement_key, count, u));
@@ -183,6 +195,15 @@ void BM_Decision(benchmark::State& state) {
   state.counters["creatives"] =
       static_cast<double>(handler.counters().creatives.get() - creatives_before) / iterations;
   state.counters["body_bytes"] = static_cast<double>(body_bytes) / iterations;
+}
+
+// state.range(0): count; state.range(1): 1 with targeting, 0 without, 2 the catalog without
+// rules but the server with its GeoIP and GeoNames data (what the per-request facts cost:
+// the IP's record, the widened geo, the user's zone).
+void BM_Decision(benchmark::State& state) {
+  const BenchCatalog& bench = catalog(state.range(1) == 1);
+  BenchDecider decider(bench, state.range(1) != 0, nullptr);
+  run_decisions(state, decider.handler, bench, static_cast<int>(state.range(0)));
 }
 // Targeting alone, as a decision on the targeted catalog runs it: the request's facts, then
 // every rule of every candidate of the placement (the selector asks about each candidate of
@@ -229,16 +250,7 @@ BENCHMARK(BM_TargetingOnly);
 // never run out and a throttle below 1, so each candidate costs its admission (a look-up
 // and a draw) and each pick its spent token.
 void BM_DecisionPaced(benchmark::State& state) {
-  const auto count = static_cast<int>(state.range(0));
   const BenchCatalog& bench = paced_catalog();
-  const runtime::ManualClock clock(1'795'737'600'000'000'000);  // 2026-11-27
-  const api_versions::VersionTable versions = api_versions::VersionTable::built_in();
-  const tracking::KeyRing ring = bench_ring();
-  tracking::CoreKeys keys(ring);
-  decision::endpoint::DecisionSettings settings;
-  settings.base_url = "https://ads.example.com";
-  settings.seed = 1;
-  caps::CapPartition cap_partition;
   decision::pacing::CorePacing book;
   std::vector<decision::pacing::CoreAllotment> allotments;
   for (const decision::pacing::PacedGoal& goal : bench.served->paced_goals) {
@@ -246,41 +258,9 @@ void BM_DecisionPaced(benchmark::State& state) {
                           .goal = goal.flight.goal.impressions, .status = decision::pacing::GoalStatus::kOnTrack});
   }
   book.apply(allotments);
-  decision::endpoint::DecisionHandler handler(
-      clock, 0, versions, keys, settings, bench.served,
-      decision::endpoint::CoreLinks{nullptr, nullptr, &cap_partition, nullptr, nullptr, &book});
-  std::vector<std::string> bodies;
-  for (int u = 0; u < kUsers; ++u) bodies.push_back(request_body(bench.placement_key, count, u));
-  http::Request request;
-  request.method = http::Method::kPost;
-  request.path = "/v1/decision";
-  request.headers[0] = {"Content-Type", "application/json"};
-  request.headers[1] = {"Accept-Language", "fr-CH, fr;q=0.9, en;q=0.8"};
-  request.headers[2] = {"X-Decision-Version", "2025-11-01"};
-  request.header_count = 3;
-  http::Response response;
-  for (const std::string& body : bodies) {  // warm every buffer
-    request.body = body;
-    response.reset();
-    handler.handle(request, response);
-  }
-  if (response.status() != 200) state.SkipWithError(response.body().c_str());
-  size_t next = 0;
-  const uint64_t creatives_before = handler.counters().creatives.get();
-  const perf::AllocationWatch allocations;
-  for (auto _ : state) {
-    request.body = bodies[next];
-    next = (next + 1) % bodies.size();
-    response.reset();
-    handler.handle(request, response);
-    benchmark::DoNotOptimize(response.body().data());
-  }
-  allocations.report(state);
-  state.SetItemsProcessed(state.iterations());
-  state.counters["candidates"] = static_cast<double>(bench.candidates);
-  state.counters["creatives"] = static_cast<double>(handler.counters().creatives.get() - creatives_before) /
-                                static_cast<double>(state.iterations());
-  state.counters["paced_out"] = static_cast<double>(handler.counters().paced_out.get());
+  BenchDecider decider(bench, false, &book);
+  run_decisions(state, decider.handler, bench, static_cast<int>(state.range(0)));
+  state.counters["paced_out"] = static_cast<double>(decider.handler.counters().paced_out.get());
 }
 BENCHMARK(BM_DecisionPaced)->ArgName("count")->Arg(1)->Arg(3);
 

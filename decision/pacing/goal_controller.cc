@@ -33,7 +33,6 @@ SlicePlan GoalController::plan(const GoalFlight& flight, const SliceTally& last,
         std::clamp(follow(served_per_admitted_, static_cast<double>(last.served) / static_cast<double>(last.admitted)),
                    0.01, 1.0);
   }
-  const double served_per_admitted = served_per_admitted_ < 0 ? 1.0 : served_per_admitted_;
   const bool was_wide_open = last_plan_.throttle >= 1.0 && last_plan_.tokens > 0;
   SlicePlan plan;
   plan.target = target_at(flight.goal, flight.start_s, flight.end_s, slice_end_s);
@@ -45,11 +44,7 @@ SlicePlan GoalController::plan(const GoalFlight& flight, const SliceTally& last,
     plan.status = GoalStatus::kMet;
   } else {
     plan.tokens = plan.target > delivered_ ? plan.target - delivered_ : 0;
-    const double expected_serves = expected_opportunities_ * served_per_admitted;
-    plan.throttle = (plan.tokens == 0) ? 0.0
-                    : (expected_opportunities_ <= 0 || expected_serves <= plan.tokens)
-                        ? 1.0
-                        : static_cast<double>(plan.tokens) / expected_serves;
+    plan.throttle = throttle_for(plan.tokens);
     // Behind: short of where the last slice should have ended, although it let every
     // opportunity through (or saw none): the traffic, not pacing, is what is missing.
     const bool short_of_last = delivered_ < last_plan_.target;
@@ -59,6 +54,12 @@ SlicePlan GoalController::plan(const GoalFlight& flight, const SliceTally& last,
   }
   last_plan_ = plan;
   return plan;
+}
+
+double GoalController::throttle_for(uint64_t tokens) const {
+  if (tokens == 0) return 0.0;
+  const double expected = expected_serves();
+  return expected <= 0 || expected <= static_cast<double>(tokens) ? 1.0 : static_cast<double>(tokens) / expected;
 }
 
 double GoalController::expected_serves() const {
@@ -77,9 +78,7 @@ SlicePlan GoalController::apply_grant(const GoalFlight& flight, uint64_t tokens,
     return plan;
   }
   plan.tokens = tokens;
-  const double expected = expected_serves();
-  plan.throttle = tokens == 0 ? 0.0 : (expected <= 0 || expected <= static_cast<double>(tokens)) ? 1.0
-                                                                                              : static_cast<double>(tokens) / expected;
+  plan.throttle = throttle_for(tokens);
   if (plan.status == GoalStatus::kMet) plan.status = GoalStatus::kOnTrack;
   return plan;
 }

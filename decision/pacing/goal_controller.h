@@ -78,6 +78,10 @@ class GoalController {
   SlicePlan apply_grant(const GoalFlight& flight, uint64_t tokens, uint64_t delivered);
 
  private:
+  // The probability that spends tokens over the slice's expected serves (1 when they are
+  // unknown or fewer than the tokens; 0 without tokens).
+  double throttle_for(uint64_t tokens) const;
+
   uint64_t delivered_ = 0;
   double expected_opportunities_ = -1;  // per slice; < 0: no slice seen yet
   double served_per_admitted_ = -1;  // < 0: nothing admitted yet (taken as 1)

@@ -36,7 +36,6 @@ void NodePacing::plan(std::span<const PacedGoal> goals, int64_t slice_start_s, i
                       std::vector<std::vector<CoreAllotment>>& allotments) {
   allotments.resize(cores_);
   for (std::vector<CoreAllotment>& a : allotments) a.clear();
-  reports_.clear();
   std::vector<uint64_t> shares(cores_);
   const std::vector<uint64_t> no_weights(cores_, 0);
   for (const PacedGoal& goal : goals) {
@@ -52,14 +51,11 @@ void NodePacing::plan(std::span<const PacedGoal> goals, int64_t slice_start_s, i
     unreported.delivered += last.delivered;
     unreported.served += last.served;
     unreported.weights = weights;
-    unreported.expected_serves = controller.expected_serves();
-    unreported.tokens = plan.tokens;
     for (uint32_t core = 0; core < cores_; ++core) {
       allotments[core].push_back(
           {goal.ad_id, shares[core], plan.throttle, goal.flight.goal.impressions, controller.delivered(), plan.target,
            plan.status});
     }
-    reports_.push_back({goal.ad_id, goal.flight.goal.impressions, controller.delivered(), plan});
   }
   // Counts of goals that left the catalog are kept in their controllers (a goal that comes
   // back resumes); this round's sums are spent.
@@ -81,10 +77,12 @@ LeaseRequest NodePacing::lease_request(const PacedGoal& goal, int64_t slice_star
   request.settle_slice_id = it->second.granted_slice;
   request.settle_tokens = it->second.granted;
   request.settle_served = std::min(it->second.served, it->second.granted);
-  request.target = controller->second.last_plan().target;
-  const double expected = it->second.expected_serves;
-  request.want = expected < 0 ? it->second.tokens
-                              : std::min<uint64_t>(it->second.tokens, static_cast<uint64_t>(std::ceil(expected * 1.25)) + 1);
+  // Before the ledger answers, the last plan is the node's own.
+  const SlicePlan& own = controller->second.last_plan();
+  request.target = own.target;
+  const double expected = controller->second.expected_serves();
+  request.want = expected < 0 ? own.tokens
+                              : std::min<uint64_t>(own.tokens, static_cast<uint64_t>(std::ceil(expected * 1.25)) + 1);
   constexpr int64_t kKeptAfterFlight = 7 * 24 * 3600;
   request.keep_until_s = goal.flight.end_s + kKeptAfterFlight;
   return request;
@@ -107,7 +105,7 @@ void NodePacing::apply_grant(size_t index, const PacedGoal& goal, int64_t slice_
   const SlicePlan plan = controller.apply_grant(goal.flight, tokens, delivered);
   std::vector<uint64_t> shares(cores_);
   split_tokens(plan.tokens, unreported.weights, shares);
-  // plan() listed the goals in order: the goal's allotment and report are at its index.
+  // plan() listed the goals in order: the goal's allotment is at its index.
   for (uint32_t core = 0; core < cores_ && core < allotments.size(); ++core) {
     if (index >= allotments[core].size() || allotments[core][index].ad_id != goal.ad_id) continue;
     CoreAllotment& a = allotments[core][index];
@@ -115,10 +113,6 @@ void NodePacing::apply_grant(size_t index, const PacedGoal& goal, int64_t slice_
     a.throttle = plan.throttle;
     a.delivered = delivered;
     a.status = plan.status;
-  }
-  if (index < reports_.size() && reports_[index].ad_id == goal.ad_id) {
-    reports_[index].delivered = delivered;
-    reports_[index].plan = plan;
   }
 }
 

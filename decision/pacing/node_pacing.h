@@ -15,15 +15,6 @@
 
 namespace decision::pacing {
 
-
-// A goal's state for metrics and explain, as the last plan left it.
-struct GoalReport {
-  uint64_t ad_id = 0;
-  uint64_t goal = 0;
-  uint64_t delivered = 0;
-  SlicePlan plan;
-};
-
 class NodePacing {
  public:
   explicit NodePacing(uint32_t cores) : cores_(cores) {}
@@ -45,7 +36,6 @@ class NodePacing {
   void apply_grant(size_t index, const PacedGoal& goal, int64_t slice_id, const LeaseGrant* granted,
                    std::vector<std::vector<CoreAllotment>>& allotments);
 
-  const std::vector<GoalReport>& reports() const { return reports_; }
   // What a goal has counted so far (0 when unknown).
   uint64_t delivered(uint64_t ad_id) const;
 
@@ -58,19 +48,17 @@ class NodePacing {
   uint32_t cores_;
   absl::flat_hash_map<uint64_t, GoalController> controllers_;
   absl::flat_hash_map<uint64_t, RoundSums> round_;
-  // Cluster mode: per goal, counted here and not yet reported to the ledger, the cores'
-  // opportunity weights of the last plan, and its expected serves per slice.
+  // Cluster mode: per goal, what the ledger has not been told yet (counted and served here
+  // since the last report, the last grant to settle) and the cores' opportunity weights of
+  // the last plan, to split a grant as the plan was split.
   struct Unreported {
     uint64_t delivered = 0;
-    std::vector<uint64_t> weights;
-    double expected_serves = -1;
-    uint64_t tokens = 0;  // the node's own plan, before the ledger's grant
-    int64_t granted_slice = 0;  // the last grant, settled at the next lease
+    uint64_t served = 0;
+    int64_t granted_slice = 0;
     uint64_t granted = 0;
-    uint64_t served = 0;        // of the cores' serves, not yet settled
+    std::vector<uint64_t> weights;
   };
   absl::flat_hash_map<uint64_t, Unreported> ledger_;
-  std::vector<GoalReport> reports_;
 };
 
 // tokens split over cores in proportion to weights (each weight plus one, so that a core

@@ -128,7 +128,6 @@ void PacingRounds::plan_round() {
   planned_index_.clear();
   for (size_t i = 0; i < planned_.size(); ++i) planned_index_[planned_[i].ad_id] = i;
   node_.plan(planned_, now_s, slice_end_s, allotments_);
-  ++rounds_planned_;
   if (ledger_ != nullptr && !planned_.empty()) {
     lease_round();
     return;

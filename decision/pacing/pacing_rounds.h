@@ -53,9 +53,6 @@ class PacingRounds final : private runtime::Timer, private LeaseDone {
   void serve_ask(PacingAsk& ask, uint32_t from_core);
   bool finish_ask(PacingAsk& ask);
 
-  // Rounds planned so far (on the coordinating core).
-  uint64_t rounds() const { return rounds_planned_; }
-
  private:
   void on_expire() override;
   void begin_round();
@@ -87,7 +84,6 @@ class PacingRounds final : private runtime::Timer, private LeaseDone {
   uint32_t tallies_awaited_ = 0;
   enum class Owed : uint8_t { kNothing, kTallyAsk, kAllotments };
   std::vector<Owed> owed_;  // by core
-  uint64_t rounds_planned_ = 0;
   std::vector<CoreTally> own_tallies_;
   GoalLedger* ledger_;
   std::vector<PacedGoal> planned_;  // the goals of the round being planned (a catalog may swap meanwhile)

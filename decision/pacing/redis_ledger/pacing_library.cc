@@ -1,5 +1,10 @@
 #include "decision/pacing/redis_ledger/pacing_library.h"
 
+#include <cinttypes>
+#include <cstdio>
+
+#include "absl/strings/str_cat.h"
+
 namespace decision::pacing::redis_ledger {
 
 namespace {
@@ -50,5 +55,17 @@ redis.register_function('decisiond_pace', pace)
 }  // namespace
 
 std::string_view pacing_library() { return kLibrary; }
+
+std::string pace_key(uint64_t ad_id) {
+  char hex[17];
+  std::snprintf(hex, sizeof(hex), "%016" PRIx64, ad_id);
+  return absl::StrCat("dcd:{p:", hex, "}");
+}
+
+std::array<std::string, 9> pace_arguments(const LeaseRequest& r) {
+  return {absl::StrCat(r.slice_id),       absl::StrCat(r.interval_s),    absl::StrCat(r.delivered_delta),
+          absl::StrCat(r.settle_slice_id), absl::StrCat(r.settle_tokens), absl::StrCat(r.settle_served),
+          absl::StrCat(r.target),          absl::StrCat(r.want),          absl::StrCat(r.keep_until_s)};
+}
 
 }  // namespace decision::pacing::redis_ledger

@@ -14,7 +14,11 @@
 //          node, come in with each node's report). So no grant is made against serves whose
 //          impressions are not reported yet. Older slices are forgotten (a node that died
 //          with tokens holds nothing back after two slices). The hash expires at keep-until.
+#include <array>
+#include <string>
 #include <string_view>
+
+#include "decision/pacing/goal_ledger.h"
 
 namespace decision::pacing::redis_ledger {
 
@@ -22,5 +26,10 @@ inline constexpr std::string_view kPaceFunction = "decisiond_pace";
 
 // The library's source, as FUNCTION LOAD takes it.
 std::string_view pacing_library();
+
+// The goal's hash: its own slot.
+std::string pace_key(uint64_t ad_id);
+// decisiond_pace's arguments for a lease, in the order above.
+std::array<std::string, 9> pace_arguments(const LeaseRequest& request);
 
 }  // namespace decision::pacing::redis_ledger

@@ -1,10 +1,7 @@
 #include "decision/pacing/redis_ledger/redis_goal_ledger.h"
 
 #include <array>
-#include <cinttypes>
-#include <cstdio>
 
-#include "absl/strings/str_cat.h"
 #include "decision/pacing/redis_ledger/pacing_library.h"
 
 namespace decision::pacing::redis_ledger {
@@ -37,12 +34,6 @@ RedisGoalLedger::RedisGoalLedger(redis_cluster::ClusterClient& client, const run
 
 RedisGoalLedger::~RedisGoalLedger() = default;
 
-std::string RedisGoalLedger::key_of(uint64_t ad_id) {
-  char hex[17];
-  std::snprintf(hex, sizeof(hex), "%016" PRIx64, ad_id);
-  return absl::StrCat("dcd:{p:", hex, "}");
-}
-
 bool RedisGoalLedger::lease(const LeaseRequest& request, LeaseDone& done) {
   // One round's calls at a time, as many as the catalog has goals: made once, then reused.
   if (free_.empty()) {
@@ -52,12 +43,8 @@ bool RedisGoalLedger::lease(const LeaseRequest& request, LeaseDone& done) {
   LeaseCall& call = *free_.back();
   call.request = request;
   call.done = &done;
-  const std::string key = key_of(request.ad_id);
-  const std::string numbers[] = {absl::StrCat(request.slice_id),        absl::StrCat(request.interval_s),
-                                 absl::StrCat(request.delivered_delta), absl::StrCat(request.settle_slice_id),
-                                 absl::StrCat(request.settle_tokens),   absl::StrCat(request.settle_served),
-                                 absl::StrCat(request.target),          absl::StrCat(request.want),
-                                 absl::StrCat(request.keep_until_s)};
+  const std::string key = pace_key(request.ad_id);
+  const std::array<std::string, 9> numbers = pace_arguments(request);
   const std::array<std::string_view, 13> args = {"FCALL",    kPaceFunction, "1",        key,        numbers[0],
                                                  numbers[1], numbers[2],    numbers[3], numbers[4], numbers[5],
                                                  numbers[6], numbers[7],    numbers[8]};

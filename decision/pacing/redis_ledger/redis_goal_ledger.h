@@ -29,9 +29,6 @@ class RedisGoalLedger final : public GoalLedger {
   bool lease(const LeaseRequest& request, LeaseDone& done) override;
   const LedgerCounters& counters() const { return counters_; }
 
-  // The goal's key: its own hash slot.
-  static std::string key_of(uint64_t ad_id);
-
  private:
   class LeaseCall;
   void finish(LeaseCall& call, const LeaseGrant* granted);

@@ -10,12 +10,9 @@
 #include <optional>
 #include <string>
 #include <tuple>
+#include <vector>
 
-#include "absl/strings/str_cat.h"
-#include "decision/pacing/redis_ledger/pacing_library.h"
-#include "decision/pacing/redis_ledger/redis_goal_ledger.h"
-#include "gtest/gtest.h"
-#include "tests/integration/redis_cluster/redis_cluster_fixture.h"
+#include "tests/integration/cluster/goal_ledger_fixture.h"
 #include "tests/unit/decision/pacing/pacing_simulation.h"
 
 namespace integration {
@@ -29,9 +26,7 @@ using decision::pacing::testing::SimulationResult;
 using decision::pacing::testing::simulate_day;
 
 constexpr uint64_t kDayGoal = 24'000;
-// The simulated flight is a day of 2025 on the injected clock, and Redis expires keys by its
-// own: the goal's hash is kept until 2100 instead of a week after that flight.
-constexpr char kKeepUntil[] = "4102444800";
+constexpr int64_t kKeepUntil = 4102444800;  // 2100-01-01
 
 // The ledger of decision/pacing/redis_ledger/ called over one blocking hiredis connection to
 // the goal's primary; its answers are held and delivered when the simulation carries its
@@ -45,18 +40,20 @@ class BlockingLedger final : public GoalLedger {
   bool ok() const { return context_ != nullptr && context_->err == 0; }
 
   bool lease(const LeaseRequest& r, LeaseDone& done) override {
-    const std::string key = decision::pacing::redis_ledger::RedisGoalLedger::key_of(r.ad_id);
-    const std::string args[] = {"FCALL", "decisiond_pace", "1", key, absl::StrCat(r.slice_id), absl::StrCat(r.interval_s),
-                                absl::StrCat(r.delivered_delta), absl::StrCat(r.settle_slice_id),
-                                absl::StrCat(r.settle_tokens), absl::StrCat(r.settle_served), absl::StrCat(r.target),
-                                absl::StrCat(r.want), kKeepUntil};
-    const char* argv[std::size(args)];
-    size_t lengths[std::size(args)];
-    for (size_t i = 0; i < std::size(args); ++i) {
-      argv[i] = args[i].data();
-      lengths[i] = args[i].size();
+    // As decisiond calls it, but kept until 2100: the simulated flight is a day of 2025 on
+    // the injected clock, and Redis expires keys by its own.
+    LeaseRequest request = r;
+    request.keep_until_s = kKeepUntil;
+    std::vector<std::string> args = {"FCALL", "decisiond_pace", "1", decision::pacing::redis_ledger::pace_key(r.ad_id)};
+    for (const std::string& a : decision::pacing::redis_ledger::pace_arguments(request)) args.push_back(a);
+    std::vector<const char*> argv;
+    std::vector<size_t> lengths;
+    for (const std::string& a : args) {
+      argv.push_back(a.data());
+      lengths.push_back(a.size());
     }
-    auto* reply = static_cast<redisReply*>(redisCommandArgv(context_, static_cast<int>(std::size(args)), argv, lengths));
+    auto* reply = static_cast<redisReply*>(
+        redisCommandArgv(context_, static_cast<int>(args.size()), argv.data(), lengths.data()));
     std::optional<LeaseGrant> granted;
     if (reply != nullptr && reply->type == REDIS_REPLY_ARRAY && reply->elements == 2) {
       granted = LeaseGrant{static_cast<uint64_t>(reply->element[0]->integer),
@@ -85,18 +82,9 @@ class BlockingLedger final : public GoalLedger {
   std::deque<std::tuple<LeaseRequest, std::optional<LeaseGrant>, LeaseDone*>> answers_;
 };
 
-class PacingClusterDay : public ::testing::Test {
+class PacingClusterDay : public GoalLedgerFixture {
  protected:
-  void SetUp() override {
-    ASSERT_TRUE(redis_.ok()) << redis_.error();
-    key_ = decision::pacing::redis_ledger::RedisGoalLedger::key_of(1);
-    const std::optional<uint16_t> primary = redis_.primary_for_key(key_);
-    ASSERT_TRUE(primary) << redis_.error();
-    primary_ = *primary;
-    const CliReply loaded = redis_.cli(
-        {"FUNCTION", "LOAD", "REPLACE", std::string(decision::pacing::redis_ledger::pacing_library())}, primary_);
-    ASSERT_TRUE(loaded) << loaded.error;
-  }
+  void SetUp() override { load_ledger_for(1); }  // the simulation's paced ad
 
   SimulationResult run(decision::catalog::Pacing pacing, uint64_t goal) {
     EXPECT_TRUE(redis_.cli({"DEL", key_}, primary_)) << "a fresh goal";
@@ -125,9 +113,6 @@ class PacingClusterDay : public ::testing::Test {
     std::printf(" end=%llu of %llu\n", static_cast<unsigned long long>(r.delivered), static_cast<unsigned long long>(goal));
   }
 
-  RedisCluster redis_;
-  std::string key_;
-  uint16_t primary_ = 0;
 };
 
 TEST_F(PacingClusterDay, EvenThroughThreeNodesEndsWithinFivePercentAndTracksTheCurve) {

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "gtest/gtest.h"
+#include "decision/pacing/redis_ledger/pacing_library.h"
 #include "tests/integration/cluster/cluster_nodes.h"
 #include "tests/integration/metrics_scrape.h"
 #include "tests/integration/paced_catalog.h"
@@ -60,7 +61,7 @@ TEST(PacingCluster, ThreeNodesTogetherMeetAnAsapGoalOnce) {
   EXPECT_EQ(logged, static_cast<size_t>(kAsapGoal));
   if (HasFailure()) print_pacing_metrics();
   // The cluster's count, read from the goal's own slot.
-  const std::string key = "dcd:{p:0000000000000001}";
+  const std::string key = decision::pacing::redis_ledger::pace_key(1);
   const std::optional<uint16_t> primary = redis.primary_for_key(key);
   ASSERT_TRUE(primary) << redis.error();
   const CliReply stored = redis.cli({"HGET", key, "delivered"}, *primary);

@@ -5,48 +5,34 @@
 #include <string>
 #include <vector>
 
-#include "decision/pacing/redis_ledger/pacing_library.h"
-#include "decision/pacing/redis_ledger/redis_goal_ledger.h"
-#include "gtest/gtest.h"
-#include "tests/integration/redis_cluster/redis_cluster_fixture.h"
+#include "tests/integration/cluster/goal_ledger_fixture.h"
 
 namespace integration {
 namespace {
 
-using decision::pacing::redis_ledger::RedisGoalLedger;
+using decision::pacing::LeaseRequest;
 
 constexpr int kInterval = 60;
 
-class PacingLedger : public ::testing::Test {
+class PacingLedger : public GoalLedgerFixture {
  protected:
-  void SetUp() override {
-    ASSERT_TRUE(redis_.ok()) << redis_.error();
-    key_ = RedisGoalLedger::key_of(7);
-    const std::optional<uint16_t> primary = redis_.primary_for_key(key_);
-    ASSERT_TRUE(primary) << redis_.error();
-    primary_ = *primary;
-    const CliReply loaded = redis_.cli(
-        {"FUNCTION", "LOAD", "REPLACE", std::string(decision::pacing::redis_ledger::pacing_library())}, primary_);
-    ASSERT_TRUE(loaded) << loaded.error;
-  }
+  void SetUp() override { load_ledger_for(7); }
 
   // One node's lease: {granted, delivered}, as the node reads them.
-  std::pair<int64_t, int64_t> pace(int64_t slice, int64_t delta, int64_t settle_slice, int64_t settle_tokens,
-                                   int64_t settle_served, int64_t target, int64_t want) {
-    const CliReply reply = redis_.cli({"FCALL", "decisiond_pace", "1", key_, std::to_string(slice),
-                                       std::to_string(kInterval), std::to_string(delta), std::to_string(settle_slice),
-                                       std::to_string(settle_tokens), std::to_string(settle_served),
-                                       std::to_string(target), std::to_string(want), "4102444800"},
-                                      primary_);
+  std::pair<int64_t, int64_t> pace(int64_t slice, uint64_t delta, int64_t settle_slice, uint64_t settle_tokens,
+                                   uint64_t settle_served, uint64_t target, uint64_t want) {
+    const LeaseRequest request{.ad_id = 7, .slice_id = slice, .interval_s = kInterval, .delivered_delta = delta,
+                               .settle_slice_id = settle_slice, .settle_tokens = settle_tokens,
+                               .settle_served = settle_served, .target = target, .want = want,
+                               .keep_until_s = 4102444800};
+    std::vector<std::string> args = {"FCALL", "decisiond_pace", "1", key_};
+    for (const std::string& a : decision::pacing::redis_ledger::pace_arguments(request)) args.push_back(a);
+    const CliReply reply = redis_.cli(args, primary_);
     EXPECT_TRUE(reply) << reply.error;
     const size_t line = reply.out.find('\n');
     if (line == std::string::npos) return {-1, -1};
     return {std::stoll(reply.out.substr(0, line)), std::stoll(reply.out.substr(line + 1))};
   }
-
-  RedisCluster redis_;
-  std::string key_;
-  uint16_t primary_ = 0;
 };
 
 TEST_F(PacingLedger, ServesWhoseImpressionsAreNotReportedYetAreNotGrantedAgain) {
