@@ -17,7 +17,12 @@
 #    nothing else to do, on decisiond's CPU: lines shipped per second until it reports
 #    nothing behind, and the shipper's CPU per line. Compared with the lines one core
 #    generated per second from decisions in the "off" rounds: how many cores' worth of
-#    events one shipper keeps up with here.
+#    events one shipper keeps up with here. The nats-server's CPU per line is printed too.
+# 3. Floor. The same lines published by decisiond_jetstream_floor (perf/jetstream_publish_floor.cc)
+#    on decisiond's CPU with nothing but the client's plain publish: no acknowledgement, no
+#    window, no checkpoint; with a Nats-Msg-Id per line (as exactly-once needs) and without.
+#    The fastest one message per line can go here, whatever the shipper does, and the least
+#    CPU the client and the server can spend per line.
 #
 # It reports numbers, no thresholds. It fails (exit 1, after printing them) when a reply was
 # not 2xx (wrk's count or decisiond's) or wrk saw socket errors. load.sh hands
@@ -33,7 +38,9 @@
 #   DECISION_BODY the request body, @USER@ replaced by the user id
 #                 ({"placements":[{"key":"home_top","count":2}],"user":{"id":"@USER@"}})
 #   DECISION_VERSION, ACCEPT_LANGUAGE   as load.sh        (2025-11-01; fr-CH, fr;q=0.9, en;q=0.8)
-#   CATCHUP_MB    MiB of log the catch-up ships, in whole 64 MiB files (256; 0 skips it)
+#   CATCHUP_MB    MiB of log the catch-up ships, in whole 64 MiB files (256; 0 skips it
+#                 and the floor)
+#   FLOOR         the floor's binary  (decisiond_jetstream_floor beside DECISIOND's perf/)
 #
 # nats-server runs with JetStream (file storage) in a temp dir, on the CPUs left after wrk's
 # and decisiond's; on a 2-CPU machine it shares wrk's CPU (printed), so its CPU is charged
@@ -52,6 +59,7 @@ ACCEPT_LANGUAGE=${ACCEPT_LANGUAGE-fr-CH, fr;q=0.9, en;q=0.8}
 DECISION_BODY=${DECISION_BODY:-'{"placements":[{"key":"home_top","count":2}],"user":{"id":"@USER@"}}'}
 SCRIPT_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 SINKS=(off on)
+FLOOR=${FLOOR:-$(dirname "$DECISIOND")/perf/decisiond_jetstream_floor}
 FILE_MB=64  # --events-file-bytes of the rounds: the catch-up copies whole files
 
 die() {
@@ -63,6 +71,7 @@ source "$SCRIPT_DIR/load_common.sh"
 
 check_decision_settings events-sink wrk curl taskset nats-server
 [[ "$CATCHUP_MB" =~ ^[0-9]+$ ]] || die "CATCHUP_MB must be an unsigned integer, not '$CATCHUP_MB'"
+((CATCHUP_MB == 0)) || [[ -x "$FLOOR" ]] || die "no $FLOOR: build the target decisiond_jetstream_floor (make bench does)"
 
 # --- clean-up: every process started here, by its pid, and the temp dir --------------
 
@@ -232,6 +241,7 @@ if ((CATCHUP_MB > 0)); then
   # From serving (the start-up's replay of the copied log done): the shipper's connection,
   # stream lookup and the whole shipping.
   start_ns=$(date +%s%N)
+  n0=$(process_ticks "$nats_pid")
   pid=${decisiond_pid[catchup]}
   while true; do
     shipped=$(metric catchup decisiond_events_shipped_lines_total)
@@ -241,11 +251,21 @@ if ((CATCHUP_MB > 0)); then
   done
   end_ns=$(date +%s%N)
   s1=$(shipper_ticks "$pid")
-  awk -v n="$lines" -v ns="$((end_ns - start_ns))" -v s="$s1" -v hz="$hz" -v g="$generated" 'BEGIN {
+  n1=$(process_ticks "$nats_pid")
+  awk -v n="$lines" -v ns="$((end_ns - start_ns))" -v s="$s1" -v hz="$hz" -v g="$generated" -v ns_cpu="$((n1 - n0))" 'BEGIN {
     rate = n / (ns / 1e9)
-    printf "  %.0f lines/s from serving to the last acknowledgement; shipper CPU %.2f us per line\n", rate, 1e6 * s / hz / n
+    printf "  %.0f lines/s from serving to the last acknowledgement; shipper CPU %.2f us per line, nats-server CPU %.2f\n", rate, 1e6 * s / hz / n, 1e6 * ns_cpu / hz / n
     if (g > 0) printf "  = %.2f times the lines one core generated per second from decisions (%s)\n", rate / g, g }'
   echo "  decisiond_events_ship_publish_errors_total $(metric catchup decisiond_events_ship_publish_errors_total)"
+  stop_process "${decisiond_pid[catchup]}" "decisiond (catchup)" 130
+  unset 'decisiond_pid[catchup]'
+
+  echo
+  echo "floor: the same $lines lines, one message each, published by $(basename "$FLOOR") on CPU $server_cpu with no acknowledgement"
+  taskset -c "$server_cpu" "$FLOOR" "$sink_url" "$tmp/state-catchup/events/core-0" "$nats_pid" | tee "$tmp/floor.txt" \
+    || die "the floor's publisher failed"
+  awk -v g="$generated" '$1 == "with" && $2 == "ids" && g > 0 {
+    printf "  with ids = %.2f times the lines one core generated per second from decisions (%s)\n", $5 / g, g }' "$tmp/floor.txt"
 fi
 echo "load now: $(cut -d' ' -f1-3 /proc/loadavg)"
 if ((${#failures[@]} > 0)); then

@@ -1,0 +1,168 @@
+// The cheapest way NATS JetStream can take an event log one message per line, for
+// perf/events_sink_load.sh's floor: the lines of a log directory published with nothing but
+// the C client's plain publish, no acknowledgements, no window, no checkpoints, into a fresh
+// stream, then timed until the stream holds them all. Twice: with a Nats-Msg-Id header per
+// line (what docs/events.md's exactly-once needs: the stream's duplicate window keys on it)
+// and without. No shipper can ship one message per line faster than this on the same
+// machine, or spend less of the client's or the server's CPU per line.
+//
+//   decisiond_jetstream_floor NATS_URL LOG_DIR SERVER_PID
+//
+// Prints one line per way: lines, lines/s from the first publish to the last one stored,
+// this process's CPU per line (every thread, the client's included), and the nats-server's
+// (SERVER_PID's, from /proc).
+#include <nats/nats.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <string_view>
+#include <thread>
+#include <vector>
+
+#include "nats_jetstream/stream_setup.h"
+
+namespace {
+
+double process_cpu_seconds() {
+  rusage usage{};
+  getrusage(RUSAGE_SELF, &usage);
+  return static_cast<double>(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) +
+         static_cast<double>(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6;
+}
+
+// utime + stime of a process, in seconds.
+double server_cpu_seconds(const std::string& pid) {
+  std::ifstream stat("/proc/" + pid + "/stat");
+  std::string text((std::istreambuf_iterator<char>(stat)), std::istreambuf_iterator<char>());
+  const size_t after_name = text.rfind(')');
+  if (after_name == std::string::npos) return 0;
+  std::istringstream fields(text.substr(after_name + 2));
+  std::string field;
+  double ticks = 0;
+  for (int i = 3; fields >> field; ++i) {  // field 3 is the state; 14 utime, 15 stime
+    if (i == 14 || i == 15) ticks += std::stod(field);
+    if (i == 15) break;
+  }
+  return ticks / static_cast<double>(sysconf(_SC_CLK_TCK));
+}
+
+// Every whole line of the directory's *.jsonl files, in name order.
+std::vector<std::string> read_lines(const std::filesystem::path& directory) {
+  std::vector<std::filesystem::path> files;
+  for (const auto& entry : std::filesystem::directory_iterator(directory)) {
+    if (entry.path().extension() == ".jsonl") files.push_back(entry.path());
+  }
+  std::sort(files.begin(), files.end());
+  std::vector<std::string> lines;
+  for (const auto& file : files) {
+    std::ifstream in(file);
+    for (std::string line; std::getline(in, line);) {
+      if (!line.empty()) lines.push_back(std::move(line));
+    }
+  }
+  return lines;
+}
+
+uint64_t stored_messages(jsCtx* jetstream, const char* stream) {
+  jsStreamInfo* info = nullptr;
+  jsErrCode error = static_cast<jsErrCode>(0);
+  if (js_GetStreamInfo(&info, jetstream, stream, nullptr, &error) != NATS_OK) return 0;
+  const uint64_t messages = info->State.Msgs;
+  jsStreamInfo_Destroy(info);
+  return messages;
+}
+
+// Publishes every line to a fresh stream; false when the client or the stream refused.
+bool measure(natsConnection* connection, jsCtx* jetstream, const std::vector<std::string>& lines, bool with_ids,
+             const std::string& server_pid) {
+  const std::string stream = with_ids ? "floor-with-ids" : "floor-without-ids";
+  const std::string subject = with_ids ? "floor.with-ids" : "floor.without-ids";
+  nats_jetstream::StreamSpec spec;
+  spec.name = stream;
+  spec.subjects = {subject};
+  spec.replicas = 1;
+  if (auto made = nats_jetstream::ensure_stream(jetstream, spec); !made.ok()) {
+    std::fprintf(stderr, "jetstream_floor: %s\n", std::string(made.status().message()).c_str());
+    return false;
+  }
+  const double client_before = process_cpu_seconds();
+  const double server_before = server_cpu_seconds(server_pid);
+  const auto start = std::chrono::steady_clock::now();
+  char id[64];
+  for (size_t i = 0; i < lines.size(); ++i) {
+    const std::string& line = lines[i];
+    natsStatus s = NATS_OK;
+    if (with_ids) {
+      natsMsg* message = nullptr;
+      s = natsMsg_Create(&message, subject.c_str(), nullptr, line.data(), static_cast<int>(line.size()));
+      std::snprintf(id, sizeof(id), "floor:0:%zu", i);
+      if (s == NATS_OK) s = natsMsgHeader_Set(message, "Nats-Msg-Id", id);
+      if (s == NATS_OK) s = natsConnection_PublishMsg(connection, message);
+      natsMsg_Destroy(message);
+    } else {
+      s = natsConnection_Publish(connection, subject.c_str(), line.data(), static_cast<int>(line.size()));
+    }
+    if (s != NATS_OK) {
+      std::fprintf(stderr, "jetstream_floor: publish: %s\n", natsStatus_GetText(s));
+      return false;
+    }
+  }
+  natsConnection_FlushTimeout(connection, 60'000);
+  const double client_cpu = process_cpu_seconds() - client_before;
+  // The stream may drop what its leader cannot take in time (no acknowledgement asked):
+  // wait while it still grows, and report what it holds.
+  uint64_t stored = 0;
+  auto last_growth = std::chrono::steady_clock::now();
+  auto end = last_growth;
+  while (stored < lines.size() && std::chrono::steady_clock::now() - last_growth < std::chrono::seconds(5)) {
+    const uint64_t now_stored = stored_messages(jetstream, stream.c_str());
+    if (now_stored > stored) {
+      stored = now_stored;
+      end = last_growth = std::chrono::steady_clock::now();
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  }
+  const double server_cpu = server_cpu_seconds(server_pid) - server_before;
+  const double seconds = std::chrono::duration<double>(end - start).count();
+  const auto n = static_cast<double>(lines.size());
+  std::printf("  %-12s %9zu lines  %7.0f lines/s  client %5.2f us/line  nats-server %5.2f us/line  stored %llu\n",
+              with_ids ? "with ids" : "without ids", lines.size(), static_cast<double>(stored) / seconds,
+              1e6 * client_cpu / n, 1e6 * server_cpu / n, static_cast<unsigned long long>(stored));
+  return stored == lines.size();
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc != 4) {
+    std::fprintf(stderr, "usage: %s NATS_URL LOG_DIR SERVER_PID\n", argv[0]);
+    return 2;
+  }
+  const std::vector<std::string> lines = read_lines(argv[2]);
+  if (lines.empty()) {
+    std::fprintf(stderr, "jetstream_floor: no lines in %s\n", argv[2]);
+    return 2;
+  }
+  natsConnection* connection = nullptr;
+  if (natsStatus s = natsConnection_ConnectTo(&connection, argv[1]); s != NATS_OK) {
+    std::fprintf(stderr, "jetstream_floor: connect: %s\n", natsStatus_GetText(s));
+    return 1;
+  }
+  jsCtx* jetstream = nullptr;
+  if (natsStatus s = natsConnection_JetStream(&jetstream, connection, nullptr); s != NATS_OK) {
+    std::fprintf(stderr, "jetstream_floor: JetStream: %s\n", natsStatus_GetText(s));
+    return 1;
+  }
+  const bool complete = measure(connection, jetstream, lines, true, argv[3]) &&
+                        measure(connection, jetstream, lines, false, argv[3]);
+  jsCtx_Destroy(jetstream);
+  natsConnection_Destroy(connection);
+  return complete ? 0 : 1;
+}
