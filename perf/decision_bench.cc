@@ -252,6 +252,7 @@ BENCHMARK(BM_TargetingOnly);
 void BM_DecisionPaced(benchmark::State& state) {
   const BenchCatalog& bench = paced_catalog();
   decision::pacing::CorePacing book;
+  book.set_goals(bench.served->paced_goals);  // as a core does at start and at each swap
   std::vector<decision::pacing::CoreAllotment> allotments;
   for (const decision::pacing::PacedGoal& goal : bench.served->paced_goals) {
     allotments.push_back({.ad_id = goal.ad_id, .tokens = uint64_t{1} << 60, .throttle = 0.99,

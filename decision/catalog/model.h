@@ -190,6 +190,9 @@ std::string_view pacing_name(Pacing pacing);
 struct DeliveryGoal {
   uint64_t impressions = 0;  // > 0
   Pacing pacing = Pacing::kEven;
+  // The goal's position among the catalog's goals, in ad order, set by CatalogSnapshot: a
+  // core's pacing book keeps its goals at these positions (no hash probe per candidate).
+  uint32_t index = 0;
 };
 
 struct Ad {

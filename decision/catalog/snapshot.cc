@@ -26,6 +26,10 @@ CatalogSnapshot::CatalogSnapshot(CatalogData data) : data_(std::move(data)), ind
   index_ids(data_.templates, template_by_id_);
   index_ids(data_.placements, placement_by_id_);
   index_ids(data_.ads, ad_by_id_);
+  uint32_t goals = 0;
+  for (Ad& ad : data_.ads) {
+    if (ad.delivery) ad.delivery->index = goals++;
+  }
   for (uint32_t a = 0; a < data_.ads.size(); ++a) {
     const std::vector<Creative>& creatives = data_.ads[a].creatives;
     for (uint32_t c = 0; c < creatives.size(); ++c)

@@ -35,6 +35,7 @@ std::vector<bool> placement_has_caps(const catalog::CatalogSnapshot& snapshot) {
   return capped;
 }
 
+// In ad order, so goal i is the one whose DeliveryGoal::index is i (CatalogSnapshot).
 std::vector<pacing::PacedGoal> paced_goals(const catalog::CatalogSnapshot& snapshot) {
   std::vector<pacing::PacedGoal> goals;
   for (const catalog::Ad& ad : snapshot.ads()) {

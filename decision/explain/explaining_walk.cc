@@ -268,9 +268,9 @@ void ExplainingWalk::work_out(uint32_t ad_index, AdVerdict& out) {
   // pacing::PacingRule: without a token left (or any allotment) the ad is kept out; a
   // throttle below 1 lets it through by chance, which the walk reports and does not draw.
   if (ad.delivery && pacing_ != nullptr) {
-    const pacing::CoreGoalView* view = pacing_->view(ad.id);
-    if (view != nullptr) out.pacing = *view;
-    if (view == nullptr || view->tokens_left == 0) out.failed = Rule::kPacing;
+    const std::optional<pacing::CoreGoalView> view = pacing_->view(ad.id);
+    if (view) out.pacing = *view;
+    if (!view || view->tokens_left == 0) out.failed = Rule::kPacing;
   }
 }
 

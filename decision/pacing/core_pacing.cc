@@ -9,35 +9,67 @@ namespace {
 constexpr uint64_t kThrottleScale = uint64_t{1} << 32;
 }  // namespace
 
-bool CorePacing::admit(uint64_t ad_id, selection::CoreRandom& random) {
-  const auto it = goals_.find(ad_id);
-  if (it == goals_.end()) return false;
-  CoreGoalView& goal = it->second;
-  ++goal.since_round.opportunities;
+uint32_t CorePacing::position_by_id(uint64_t ad_id) const {
+  const auto it = position_by_ad_.find(ad_id);
+  return it == position_by_ad_.end() ? kNoGoal : it->second;
+}
+
+uint32_t CorePacing::position_of(uint64_t ad_id, uint32_t goal_index) const {
+  if (goal_index < catalog_goals_ && decisions_[goal_index].ad_id == ad_id) return goal_index;
+  return position_by_id(ad_id);
+}
+
+uint32_t CorePacing::append(uint64_t ad_id) {
+  const auto position = static_cast<uint32_t>(decisions_.size());
+  decisions_.push_back({.ad_id = ad_id});
+  rounds_.emplace_back();
+  position_by_ad_[ad_id] = position;
+  return position;
+}
+
+bool CorePacing::admit(uint64_t ad_id, uint32_t goal_index, selection::CoreRandom& random) {
+  const uint32_t position = position_of(ad_id, goal_index);
+  if (position == kNoGoal) return false;
+  DecisionSide& goal = decisions_[position];
+  ++goal.opportunities;
   if (goal.tokens_left == 0) return false;
   if (goal.throttle < 1.0 &&
       static_cast<double>(random.below(kThrottleScale)) >= goal.throttle * static_cast<double>(kThrottleScale)) {
     return false;
   }
-  ++goal.since_round.admitted;
+  ++goal.admitted;
   return true;
 }
 
-const CoreGoalView* CorePacing::view(uint64_t ad_id) const {
-  const auto it = goals_.find(ad_id);
-  return it == goals_.end() ? nullptr : &it->second;
+std::optional<CoreGoalView> CorePacing::view(uint64_t ad_id) const {
+  const uint32_t position = position_by_id(ad_id);
+  if (position == kNoGoal) return std::nullopt;
+  const DecisionSide& d = decisions_[position];
+  const RoundSide& r = rounds_[position];
+  return CoreGoalView{.allotted = r.allotted,
+                      .tokens_left = d.tokens_left,
+                      .throttle = d.throttle,
+                      .goal = r.goal,
+                      .delivered = r.delivered,
+                      .target = r.target,
+                      .status = r.status,
+                      .since_round = {.opportunities = d.opportunities,
+                                      .admitted = d.admitted,
+                                      .served = d.served,
+                                      .delivered = r.delivered_since_round}};
 }
 
-void CorePacing::served(uint64_t ad_id) {
-  const auto it = goals_.find(ad_id);
-  if (it == goals_.end()) return;
-  if (it->second.tokens_left > 0) --it->second.tokens_left;
-  ++it->second.since_round.served;
+void CorePacing::served(uint64_t ad_id, uint32_t goal_index) {
+  const uint32_t position = position_of(ad_id, goal_index);
+  if (position == kNoGoal) return;
+  DecisionSide& goal = decisions_[position];
+  if (goal.tokens_left > 0) --goal.tokens_left;
+  ++goal.served;
 }
 
 void CorePacing::counted(uint64_t ad_id) {
-  const auto it = goals_.find(ad_id);
-  if (it != goals_.end()) ++it->second.since_round.delivered;
+  const uint32_t position = position_by_id(ad_id);
+  if (position != kNoGoal) ++rounds_[position].delivered_since_round;
 }
 
 void CorePacing::restore(const tracking::impressions::CountedByAd& counted) { restored_ = counted; }
@@ -46,49 +78,95 @@ void CorePacing::take_tallies(std::vector<CoreTally>& out) {
   out.clear();
   for (const auto& [ad_id, delivered] : restored_) out.push_back({ad_id, SliceTally{.delivered = delivered}});
   restored_.clear();
-  for (auto& [ad_id, goal] : goals_) {
-    out.push_back({ad_id, goal.since_round});
-    goal.since_round = {};
+  for (size_t i = 0; i < decisions_.size(); ++i) {
+    DecisionSide& d = decisions_[i];
+    RoundSide& r = rounds_[i];
+    out.push_back({d.ad_id, SliceTally{.opportunities = d.opportunities,
+                                       .admitted = d.admitted,
+                                       .served = d.served,
+                                       .delivered = r.delivered_since_round}});
+    d.opportunities = d.admitted = d.served = 0;
+    r.delivered_since_round = 0;
   }
 }
 
 void CorePacing::set_goals(std::span<const PacedGoal> goals) {
-  catalog_goals_.clear();
-  for (const PacedGoal& goal : goals) {
-    catalog_goals_.insert(goal.ad_id);
-    goals_.try_emplace(goal.ad_id);
+  std::vector<DecisionSide> decisions(goals.size());
+  std::vector<RoundSide> rounds(goals.size());
+  std::vector<bool> moved(decisions_.size(), false);
+  for (size_t i = 0; i < goals.size(); ++i) {
+    const uint32_t before = position_by_id(goals[i].ad_id);
+    if (before != kNoGoal) {
+      decisions[i] = decisions_[before];
+      rounds[i] = rounds_[before];
+      moved[before] = true;
+    } else {
+      decisions[i].ad_id = goals[i].ad_id;
+    }
   }
+  // Goals of the catalog before, after the new catalog's: their tallies and tokens stay.
+  for (size_t before = 0; before < decisions_.size(); ++before) {
+    if (moved[before]) continue;
+    decisions.push_back(decisions_[before]);
+    rounds.push_back(rounds_[before]);
+  }
+  decisions_ = std::move(decisions);
+  rounds_ = std::move(rounds);
+  catalog_goals_ = static_cast<uint32_t>(goals.size());
+  position_by_ad_.clear();
+  for (uint32_t i = 0; i < decisions_.size(); ++i) position_by_ad_[decisions_[i].ad_id] = i;
   list_ad_ids();
 }
 
 void CorePacing::apply(std::span<const CoreAllotment> allotments) {
-  for (auto& [ad_id, goal] : goals_) {
-    goal.allotted = false;
-    goal.tokens_left = 0;
-    goal.throttle = 0;
+  for (size_t i = 0; i < decisions_.size(); ++i) {
+    rounds_[i].allotted = false;
+    decisions_[i].tokens_left = 0;
+    decisions_[i].throttle = 0;
   }
   for (const CoreAllotment& a : allotments) {
-    // What this core saw since its tally stays in since_round, for the next round.
-    CoreGoalView& goal = goals_[a.ad_id];
-    goal.allotted = true;
-    goal.tokens_left = a.tokens;
-    goal.throttle = a.throttle;
-    goal.goal = a.goal;
-    goal.delivered = a.delivered;
-    goal.target = a.target;
-    goal.status = a.status;
+    // What this core saw since its tally stays, for the next round.
+    uint32_t position = position_by_id(a.ad_id);
+    if (position == kNoGoal) position = append(a.ad_id);
+    decisions_[position].tokens_left = a.tokens;
+    decisions_[position].throttle = a.throttle;
+    RoundSide& r = rounds_[position];
+    r.allotted = true;
+    r.goal = a.goal;
+    r.delivered = a.delivered;
+    r.target = a.target;
+    r.status = a.status;
   }
-  absl::erase_if(goals_, [&](const auto& entry) {
-    const CoreGoalView& goal = entry.second;
-    return !goal.allotted && !catalog_goals_.contains(entry.first) && goal.since_round.delivered == 0 &&
-           goal.since_round.served == 0 && goal.since_round.opportunities == 0;
-  });
+  std::vector<uint32_t> keep;
+  keep.reserve(decisions_.size());
+  for (uint32_t i = 0; i < decisions_.size(); ++i) {
+    const DecisionSide& d = decisions_[i];
+    const RoundSide& r = rounds_[i];
+    const bool idle = !r.allotted && r.delivered_since_round == 0 && d.served == 0 && d.opportunities == 0;
+    if (i < catalog_goals_ || !idle) keep.push_back(i);
+  }
+  if (keep.size() < decisions_.size()) keep_only(keep);
   list_ad_ids();
+}
+
+void CorePacing::keep_only(const std::vector<uint32_t>& keep) {
+  std::vector<DecisionSide> decisions;
+  std::vector<RoundSide> rounds;
+  decisions.reserve(keep.size());
+  rounds.reserve(keep.size());
+  position_by_ad_.clear();
+  for (uint32_t i : keep) {
+    position_by_ad_[decisions_[i].ad_id] = static_cast<uint32_t>(decisions.size());
+    decisions.push_back(decisions_[i]);
+    rounds.push_back(rounds_[i]);
+  }
+  decisions_ = std::move(decisions);
+  rounds_ = std::move(rounds);
 }
 
 void CorePacing::list_ad_ids() {
   ad_ids_.clear();
-  for (const auto& [ad_id, goal] : goals_) ad_ids_.push_back(ad_id);
+  for (const DecisionSide& goal : decisions_) ad_ids_.push_back(goal.ad_id);
   std::sort(ad_ids_.begin(), ad_ids_.end());
 }
 

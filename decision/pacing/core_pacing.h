@@ -5,11 +5,11 @@
 // Touched by this core only; its tallies leave and its allotments arrive by message
 // (pacing_rounds.h), never through shared state.
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
-#include "absl/container/flat_hash_set.h"
 #include "decision/pacing/goal_controller.h"
 #include "decision/pacing/paced_goal.h"
 #include "decision/selection/core_random.h"
@@ -51,11 +51,13 @@ class CorePacing final : public tracking::impressions::DeliveryListener {
  public:
   // Whether pacing lets this opportunity through: the ad passed everything else. Counts the
   // opportunity; an ad not yet allotted anything (new since the last round) is kept out.
-  bool admit(uint64_t ad_id, selection::CoreRandom& random);
-  // Like admit, without counting or drawing: for explain.
-  const CoreGoalView* view(uint64_t ad_id) const;
+  // goal_index: the ad's DeliveryGoal::index in the catalog the decision is made on.
+  bool admit(uint64_t ad_id, uint32_t goal_index, selection::CoreRandom& random);
+  // Like admit, without counting or drawing: for explain and metrics. Empty when the book
+  // holds no such goal.
+  std::optional<CoreGoalView> view(uint64_t ad_id) const;
   // The ad was chosen and returned: one token spent.
-  void served(uint64_t ad_id);
+  void served(uint64_t ad_id, uint32_t goal_index);
   // An impression of the ad was counted on this core. Ads without an allotment are not
   // paced (every core is allotted every goal each round, and an ad is served only once
   // allotted), so nothing of a goal is lost.
@@ -65,8 +67,10 @@ class CorePacing final : public tracking::impressions::DeliveryListener {
   // counts by ad), reported with the first round's tallies.
   void restore(const tracking::impressions::CountedByAd& counted);
 
-  // The goals of the catalog this core serves (at start and at each swap): what they count
-  // is kept from now on, allotted or not, so that no impression is lost before a round.
+  // The goals of the catalog this core serves (at start and at each swap), in the
+  // catalog's goal order (goal i has DeliveryGoal::index i): what they count is kept from
+  // now on, allotted or not, so that no impression is lost before a round. Goals of the
+  // catalog before stay until a round neither allots them nor finds a tally of theirs.
   void set_goals(std::span<const PacedGoal> goals);
 
   // A round, on this core: what was seen since the last one, then zeroed.
@@ -75,15 +79,49 @@ class CorePacing final : public tracking::impressions::DeliveryListener {
   // served, and is dropped once it is not a goal of this core's catalog either.
   void apply(std::span<const CoreAllotment> allotments);
 
-  size_t goals() const { return goals_.size(); }
+  size_t goals() const { return decisions_.size(); }
   // The goals' ad ids, ascending (metrics list the first ones).
   std::span<const uint64_t> ad_ids() const { return ad_ids_; }
 
  private:
+  static constexpr uint32_t kNoGoal = UINT32_MAX;
+
+  // What a decision reads and writes of a goal, dense and apart from the rest, so that a
+  // paced candidate costs one cache line rather than a hash probe into wide records (a
+  // catalog can hold 100,000 goals).
+  struct DecisionSide {
+    uint64_t ad_id = 0;
+    uint64_t tokens_left = 0;
+    double throttle = 0;
+    uint64_t opportunities = 0;  // since the last round, as admitted and served
+    uint64_t admitted = 0;
+    uint64_t served = 0;
+  };
+  // The rest of a goal: the round's figures, and impressions counted since the last round.
+  struct RoundSide {
+    bool allotted = false;
+    uint64_t goal = 0;
+    uint64_t delivered = 0;
+    uint64_t target = 0;
+    GoalStatus status = GoalStatus::kNotStarted;
+    uint64_t delivered_since_round = 0;
+  };
+
+  // Where the goal of ad_id sits: at goal_index when that is still its place, else found
+  // by id (a decision begun on the catalog before a swap, a goal of an earlier catalog).
+  uint32_t position_of(uint64_t ad_id, uint32_t goal_index) const;
+  uint32_t position_by_id(uint64_t ad_id) const;
+  uint32_t append(uint64_t ad_id);
+  // Keeps the positions in keep (ascending) and renumbers.
+  void keep_only(const std::vector<uint32_t>& keep);
   void list_ad_ids();
 
-  absl::flat_hash_map<uint64_t, CoreGoalView> goals_;
-  absl::flat_hash_set<uint64_t> catalog_goals_;
+  // By position: [0, catalog_goals_) the catalog's goals at their DeliveryGoal::index,
+  // then goals of earlier catalogs still allotted or with something to report.
+  std::vector<DecisionSide> decisions_;
+  std::vector<RoundSide> rounds_;
+  absl::flat_hash_map<uint64_t, uint32_t> position_by_ad_;
+  uint32_t catalog_goals_ = 0;
   std::vector<uint64_t> ad_ids_;
   tracking::impressions::CountedByAd restored_;  // until the first round takes it
 };

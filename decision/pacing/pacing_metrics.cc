@@ -1,6 +1,7 @@
 #include "decision/pacing/pacing_metrics.h"
 
 #include <algorithm>
+#include <optional>
 #include <string>
 
 namespace decision::pacing {
@@ -17,8 +18,8 @@ template <typename Read>
 uint64_t of_goal(const CorePacing& book, uint32_t key, Read read) {
   const std::span<const uint64_t> ids = book.ad_ids();
   if (key >= ids.size()) return 0;
-  const CoreGoalView* goal = book.view(ids[key]);
-  return goal == nullptr ? 0 : read(*goal);
+  const std::optional<CoreGoalView> goal = book.view(ids[key]);
+  return goal ? read(*goal) : 0;
 }
 
 uint64_t goal_of(const CorePacing& book, uint32_t key) {
@@ -47,8 +48,8 @@ void statuses(const CorePacing&, runtime::MetricSeriesList& out) {
 uint64_t goals_in_status(const CorePacing& book, uint32_t key) {
   uint64_t n = 0;
   for (uint64_t id : book.ad_ids()) {
-    const CoreGoalView* goal = book.view(id);
-    if (goal != nullptr && static_cast<uint32_t>(goal->status) == key) ++n;
+    const std::optional<CoreGoalView> goal = book.view(id);
+    if (goal && static_cast<uint32_t>(goal->status) == key) ++n;
   }
   return n;
 }

@@ -17,14 +17,14 @@ class PacingRule final : public selection::EligibilityRule {
   bool eligible(const catalog::Ad& ad, uint32_t ad_index) override {
     if (!before_.eligible(ad, ad_index)) return false;
     if (!ad.delivery || book_ == nullptr) return true;
-    if (book_->admit(ad.id, random_)) return true;
+    if (book_->admit(ad.id, ad.delivery->index, random_)) return true;
     ++paced_out_;
     return false;
   }
 
   // A pick was returned: its token is spent.
   void served(const catalog::Ad& ad) {
-    if (ad.delivery && book_ != nullptr) book_->served(ad.id);
+    if (ad.delivery && book_ != nullptr) book_->served(ad.id, ad.delivery->index);
   }
 
   // Candidates kept out by pacing so far (a running total, for metrics).

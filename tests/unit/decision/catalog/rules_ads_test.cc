@@ -2,6 +2,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include "decision/catalog/snapshot.h"
 #include "tests/unit/decision/catalog/catalog_fixtures.h"
 
 namespace decision::catalog {
@@ -127,6 +128,22 @@ TEST(DeliveryGoalRule, ImpressionsAndPacingAreChecked) {
               ElementsAre("ads[0].delivery.impressions: is required"));
   EXPECT_THAT(errors_of(with_ad_member(R"("end": null)", R"("end": "2026-02-01T00:00:00Z", "delivery": 7)")),
               ElementsAre("ads[0].delivery: must be an object"));
+}
+
+TEST(DeliveryGoalRule, TheSnapshotNumbersGoalsInAdOrder) {
+  const auto loaded = load_ok(kDesignExample);
+  ASSERT_NE(loaded, nullptr);
+  CatalogData data = loaded->data();
+  const Ad model = data.ads[0];
+  data.ads.assign(4, model);
+  for (uint32_t i = 0; i < data.ads.size(); ++i) data.ads[i].id = 9000 + i;
+  data.ads[1].delivery = DeliveryGoal{.impressions = 10, .index = 7};  // whatever it said, the snapshot numbers
+  data.ads[3].delivery = DeliveryGoal{.impressions = 10, .pacing = Pacing::kAsap};
+  const CatalogSnapshot snapshot(std::move(data));
+  EXPECT_FALSE(snapshot.ads()[0].delivery.has_value());
+  EXPECT_EQ(snapshot.ads()[1].delivery->index, 0u);
+  EXPECT_FALSE(snapshot.ads()[2].delivery.has_value());
+  EXPECT_EQ(snapshot.ads()[3].delivery->index, 1u);
 }
 
 TEST(CatalogRule, RevisionIsRequired) {

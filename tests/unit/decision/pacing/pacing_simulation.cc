@@ -174,7 +174,7 @@ SimulationResult simulate_day(const SimulationSettings& settings) {
     }
     if ((t + 1) % 3600 == 0) result.delivered_by_hour.push_back(delivered);
     if (t == kDay - 2) {
-      if (const CoreGoalView* view = cores[0]->book.view(kPacedAd)) {
+      if (const std::optional<CoreGoalView> view = cores[0]->book.view(kPacedAd)) {
         result.final_status = view->status;
         result.final_throttle = view->throttle;
       }
