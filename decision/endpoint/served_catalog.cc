@@ -1,5 +1,7 @@
 #include "decision/endpoint/served_catalog.h"
 
+#include "runtime/check.h"
+
 namespace decision::endpoint {
 namespace {
 
@@ -39,7 +41,9 @@ std::vector<bool> placement_has_caps(const catalog::CatalogSnapshot& snapshot) {
 std::vector<pacing::PacedGoal> paced_goals(const catalog::CatalogSnapshot& snapshot) {
   std::vector<pacing::PacedGoal> goals;
   for (const catalog::Ad& ad : snapshot.ads()) {
-    if (ad.delivery) goals.push_back({ad.id, {*ad.delivery, ad.start_s, ad.end_s}});
+    if (!ad.delivery) continue;
+    DECISIOND_CHECK_MSG(ad.delivery->index == goals.size(), "a goal out of the snapshot's numbering");
+    goals.push_back({ad.id, {*ad.delivery, ad.start_s, ad.end_s}});
   }
   return goals;
 }

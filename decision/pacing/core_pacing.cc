@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "runtime/check.h"
+
 namespace decision::pacing {
 
 namespace {
@@ -113,6 +115,7 @@ void CorePacing::set_goals(std::span<const PacedGoal> goals) {
   decisions_ = std::move(decisions);
   rounds_ = std::move(rounds);
   catalog_goals_ = static_cast<uint32_t>(goals.size());
+  DECISIOND_CHECK_MSG(decisions_.size() == rounds_.size(), "a pacing book's two sides out of step");
   position_by_ad_.clear();
   for (uint32_t i = 0; i < decisions_.size(); ++i) position_by_ad_[decisions_[i].ad_id] = i;
   list_ad_ids();
