@@ -262,10 +262,18 @@ if ((CATCHUP_MB > 0)); then
 
   echo
   echo "floor: the same $lines lines, one message each, published by $(basename "$FLOOR") on CPU $server_cpu with no acknowledgement"
-  taskset -c "$server_cpu" "$FLOOR" "$sink_url" "$tmp/state-catchup/events/core-0" "$nats_pid" | tee "$tmp/floor.txt" \
-    || die "the floor's publisher failed"
-  awk -v g="$generated" '$1 == "with" && $2 == "ids" && g > 0 {
-    printf "  with ids = %.2f times the lines one core generated per second from decisions (%s)\n", $5 / g, g }' "$tmp/floor.txt"
+  for way in with-ids without-ids; do
+    f0=$(process_ticks "$nats_pid")
+    out=$(taskset -c "$server_cpu" "$FLOOR" "$sink_url" "$tmp/state-catchup/events/core-0" "$way") \
+      || die "the floor's publisher failed ($way): $out"
+    f1=$(process_ticks "$nats_pid")
+    # out: "N lines  R lines/s  client C us/line  stored S"
+    read -r n _ r _ _ c _ _ stored <<<"$out"
+    awk -v way="$way" -v n="$n" -v r="$r" -v c="$c" -v st="$stored" -v t="$((f1 - f0))" -v hz="$hz" -v g="$generated" 'BEGIN {
+      printf "  %-12s %9d lines  %7.0f lines/s  client %5.2f us/line  nats-server %5.2f us/line  stored %d", way, n, r, c, 1e6 * t / hz / n, st
+      if (g > 0) printf "  (%.2f of one core'"'"'s lines/s)", r / g
+      printf "\n" }'
+  done
 fi
 echo "load now: $(cut -d' ' -f1-3 /proc/loadavg)"
 if ((${#failures[@]} > 0)); then

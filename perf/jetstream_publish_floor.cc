@@ -1,26 +1,23 @@
 // The cheapest way NATS JetStream can take an event log one message per line, for
 // perf/events_sink_load.sh's floor: the lines of a log directory published with nothing but
 // the C client's plain publish, no acknowledgements, no window, no checkpoints, into a fresh
-// stream, then timed until the stream holds them all. Twice: with a Nats-Msg-Id header per
-// line (what docs/events.md's exactly-once needs: the stream's duplicate window keys on it)
-// and without. No shipper can ship one message per line faster than this on the same
-// machine, or spend less of the client's or the server's CPU per line.
+// stream, then timed until the stream holds them all: with a Nats-Msg-Id header per line
+// (what docs/events.md's exactly-once needs: the stream's duplicate window keys on it) or
+// without. No shipper can ship one message per line faster than this on the same machine,
+// or spend less of the client's CPU per line (the script measures the server's).
 //
-//   decisiond_jetstream_floor NATS_URL LOG_DIR SERVER_PID
+//   decisiond_jetstream_floor NATS_URL LOG_DIR with-ids|without-ids
 //
-// Prints one line per way: lines, lines/s from the first publish to the last one stored,
-// this process's CPU per line (every thread, the client's included), and the nats-server's
-// (SERVER_PID's, from /proc).
+// Prints one line: lines, lines/s from the first publish to the last one stored, this
+// process's CPU per line (every thread, the client's included), and the lines stored.
 #include <nats/nats.h>
 #include <sys/resource.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
-#include <sstream>
 #include <string>
 #include <string_view>
 #include <thread>
@@ -35,22 +32,6 @@ double process_cpu_seconds() {
   getrusage(RUSAGE_SELF, &usage);
   return static_cast<double>(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) +
          static_cast<double>(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6;
-}
-
-// utime + stime of a process, in seconds.
-double server_cpu_seconds(const std::string& pid) {
-  std::ifstream stat("/proc/" + pid + "/stat");
-  std::string text((std::istreambuf_iterator<char>(stat)), std::istreambuf_iterator<char>());
-  const size_t after_name = text.rfind(')');
-  if (after_name == std::string::npos) return 0;
-  std::istringstream fields(text.substr(after_name + 2));
-  std::string field;
-  double ticks = 0;
-  for (int i = 3; fields >> field; ++i) {  // field 3 is the state; 14 utime, 15 stime
-    if (i == 14 || i == 15) ticks += std::stod(field);
-    if (i == 15) break;
-  }
-  return ticks / static_cast<double>(sysconf(_SC_CLK_TCK));
 }
 
 // Every whole line of the directory's *.jsonl files, in name order.
@@ -80,8 +61,7 @@ uint64_t stored_messages(jsCtx* jetstream, const char* stream) {
 }
 
 // Publishes every line to a fresh stream; false when the client or the stream refused.
-bool measure(natsConnection* connection, jsCtx* jetstream, const std::vector<std::string>& lines, bool with_ids,
-             const std::string& server_pid) {
+bool measure(natsConnection* connection, jsCtx* jetstream, const std::vector<std::string>& lines, bool with_ids) {
   const std::string stream = with_ids ? "floor-with-ids" : "floor-without-ids";
   const std::string subject = with_ids ? "floor.with-ids" : "floor.without-ids";
   nats_jetstream::StreamSpec spec;
@@ -93,7 +73,6 @@ bool measure(natsConnection* connection, jsCtx* jetstream, const std::vector<std
     return false;
   }
   const double client_before = process_cpu_seconds();
-  const double server_before = server_cpu_seconds(server_pid);
   const auto start = std::chrono::steady_clock::now();
   char id[64];
   for (size_t i = 0; i < lines.size(); ++i) {
@@ -129,20 +108,19 @@ bool measure(natsConnection* connection, jsCtx* jetstream, const std::vector<std
     }
     std::this_thread::sleep_for(std::chrono::milliseconds(2));
   }
-  const double server_cpu = server_cpu_seconds(server_pid) - server_before;
   const double seconds = std::chrono::duration<double>(end - start).count();
   const auto n = static_cast<double>(lines.size());
-  std::printf("  %-12s %9zu lines  %7.0f lines/s  client %5.2f us/line  nats-server %5.2f us/line  stored %llu\n",
-              with_ids ? "with ids" : "without ids", lines.size(), static_cast<double>(stored) / seconds,
-              1e6 * client_cpu / n, 1e6 * server_cpu / n, static_cast<unsigned long long>(stored));
+  std::printf("%zu lines  %.0f lines/s  client %.2f us/line  stored %llu\n", lines.size(),
+              static_cast<double>(stored) / seconds, 1e6 * client_cpu / n, static_cast<unsigned long long>(stored));
   return stored == lines.size();
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc != 4) {
-    std::fprintf(stderr, "usage: %s NATS_URL LOG_DIR SERVER_PID\n", argv[0]);
+  const std::string_view mode = argc == 4 ? argv[3] : "";
+  if (mode != "with-ids" && mode != "without-ids") {
+    std::fprintf(stderr, "usage: %s NATS_URL LOG_DIR with-ids|without-ids\n", argv[0]);
     return 2;
   }
   const std::vector<std::string> lines = read_lines(argv[2]);
@@ -160,8 +138,7 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "jetstream_floor: JetStream: %s\n", natsStatus_GetText(s));
     return 1;
   }
-  const bool complete = measure(connection, jetstream, lines, true, argv[3]) &&
-                        measure(connection, jetstream, lines, false, argv[3]);
+  const bool complete = measure(connection, jetstream, lines, mode == "with-ids");
   jsCtx_Destroy(jetstream);
   natsConnection_Destroy(connection);
   return complete ? 0 : 1;

@@ -140,31 +140,26 @@ void CorePacing::apply(std::span<const CoreAllotment> allotments) {
     r.target = a.target;
     r.status = a.status;
   }
-  std::vector<uint32_t> keep;
-  keep.reserve(decisions_.size());
-  for (uint32_t i = 0; i < decisions_.size(); ++i) {
-    const DecisionSide& d = decisions_[i];
-    const RoundSide& r = rounds_[i];
-    const bool idle = !r.allotted && r.delivered_since_round == 0 && d.served == 0 && d.opportunities == 0;
-    if (i < catalog_goals_ || !idle) keep.push_back(i);
-  }
-  if (keep.size() < decisions_.size()) keep_only(keep);
+  drop_idle_leftovers();
   list_ad_ids();
 }
 
-void CorePacing::keep_only(const std::vector<uint32_t>& keep) {
-  std::vector<DecisionSide> decisions;
-  std::vector<RoundSide> rounds;
-  decisions.reserve(keep.size());
-  rounds.reserve(keep.size());
-  position_by_ad_.clear();
-  for (uint32_t i : keep) {
-    position_by_ad_[decisions_[i].ad_id] = static_cast<uint32_t>(decisions.size());
-    decisions.push_back(decisions_[i]);
-    rounds.push_back(rounds_[i]);
+void CorePacing::drop_idle_leftovers() {
+  uint32_t kept = catalog_goals_;
+  for (uint32_t i = catalog_goals_; i < decisions_.size(); ++i) {
+    const DecisionSide& d = decisions_[i];
+    const RoundSide& r = rounds_[i];
+    if (!r.allotted && r.delivered_since_round == 0 && d.served == 0 && d.opportunities == 0) {
+      position_by_ad_.erase(d.ad_id);
+      continue;
+    }
+    position_by_ad_[d.ad_id] = kept;
+    decisions_[kept] = d;
+    rounds_[kept] = r;
+    ++kept;
   }
-  decisions_ = std::move(decisions);
-  rounds_ = std::move(rounds);
+  decisions_.resize(kept);
+  rounds_.resize(kept);
 }
 
 void CorePacing::list_ad_ids() {

@@ -112,8 +112,9 @@ class CorePacing final : public tracking::impressions::DeliveryListener {
   uint32_t position_of(uint64_t ad_id, uint32_t goal_index) const;
   uint32_t position_by_id(uint64_t ad_id) const;
   uint32_t append(uint64_t ad_id);
-  // Keeps the positions in keep (ascending) and renumbers.
-  void keep_only(const std::vector<uint32_t>& keep);
+  // Goals of earlier catalogs (after the catalog's own) go once a round neither allotted
+  // them nor found a tally of theirs; the rest move up.
+  void drop_idle_leftovers();
   void list_ad_ids();
 
   // By position: [0, catalog_goals_) the catalog's goals at their DeliveryGoal::index,

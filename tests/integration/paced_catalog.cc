@@ -9,23 +9,15 @@
 namespace integration {
 
 std::string paced_catalog_json(std::string_view end_member, uint64_t goal, std::string_view pacing) {
-  return std::string(R"json({
-  "revision": "paced-1", "defaultLanguage": "en",
-  "priorities": [{"key": "standard", "weight": 50}],
-  "advertisers": [{"id": 1, "name": "One"}],
-  "templates": [{"id": 1, "key": "card"}],
-  "placements": [{"id": 7, "key": "home_top"}],
-  "ads": [
+  return home_top_catalog_json("paced-1", std::string(R"json(
     {"id": 1, "advertiserId": 1, "placementIds": [7], "templateId": 1, "priority": "standard", "weight": 1,
-     "start": "2020-01-01T00:00:00Z", )json") +
-         std::string(end_member) + R"json(
-     "delivery": {"impressions": )json" + std::to_string(goal) + R"json(, "pacing": ")json" + std::string(pacing) +
-         R"json("},
+     "start": "2020-01-01T00:00:00Z", )json") + std::string(end_member) + R"json(
+     "delivery": {"impressions": )json" + std::to_string(goal) + R"json(, "pacing": ")json" + std::string(pacing) + R"json("},
      "creatives": [{"id": 10, "contents": {"en": [{"key": "title", "value": "paced"}]}}]},
     {"id": 3, "advertiserId": 1, "placementIds": [7], "templateId": 1, "priority": "standard", "weight": 1,
      "start": "2020-01-01T00:00:00Z",
      "creatives": [{"id": 30, "contents": {"en": [{"key": "title", "value": "filler"}]}}]}
-  ]})json";
+  )json");
 }
 
 int serve_paced_ad(const std::vector<ServerProcess*>& nodes, const std::string& prefix, int wanted,

@@ -10,14 +10,18 @@
 
 namespace integration {
 
-std::string capped_catalog_json() {
-  return R"json({
-  "revision": "capped-1", "defaultLanguage": "en",
+std::string home_top_catalog_json(std::string_view revision, std::string_view ads) {
+  return std::string(R"json({
+  "revision": ")json") + std::string(revision) + R"json(", "defaultLanguage": "en",
   "priorities": [{"key": "standard", "weight": 50}],
   "advertisers": [{"id": 1, "name": "One"}],
   "templates": [{"id": 1, "key": "card"}],
   "placements": [{"id": 7, "key": "home_top"}],
-  "ads": [
+  "ads": [)json" + std::string(ads) + "]}";
+}
+
+std::string capped_catalog_json() {
+  return home_top_catalog_json("capped-1", R"json(
     {"id": 1, "advertiserId": 1, "placementIds": [7], "templateId": 1, "priority": "standard", "weight": 1,
      "format": "native", "start": "2020-01-01T00:00:00Z",
      "frequencyCaps": [{"impressions": 2, "windowSeconds": 3600}],
@@ -31,7 +35,7 @@ std::string capped_catalog_json() {
      "format": "native", "start": "2020-01-01T00:00:00Z", "customEvents": ["add_to_cart"],
      "creatives": [{"id": 30, "clickUrl": "https://three.example.com/", "customEvents": ["add_to_cart"],
                     "contents": {"en": [{"key": "title", "value": "ad 3"}]}}]}
-  ]})json";
+  )json");
 }
 
 StateDir::StateDir() {

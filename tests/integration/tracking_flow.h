@@ -14,6 +14,10 @@
 
 namespace integration {
 
+// A catalog of placement 7 "home_top", with one priority ("standard"), advertiser 1 and
+// template 1 for its ads: ads holds the members of its "ads" array.
+std::string home_top_catalog_json(std::string_view revision, std::string_view ads);
+
 // Placement 7 "home_top": ad 1 capped at 2 an hour, ad 2 capped at 1 a day (it has no
 // click URL), ad 3 uncapped with a custom event "add_to_cart", all in one tier.
 std::string capped_catalog_json();
