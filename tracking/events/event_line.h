@@ -32,7 +32,7 @@ struct ParsedEvent {
   int64_t expires_s = 0;
   uint64_t token_id = 0;
   std::string_view store;  // "unapplied", "reapplied" or empty (event_record.h)
-  uint64_t attempt = 0;    // with store "unapplied"
+  uint64_t attempt = 0;    // with store "unapplied" or "reapplied"
   std::optional<int64_t> code;
   std::optional<int64_t> reason;
   std::string_view invalid;  // "robot", or empty: the call counts (event_record.h)

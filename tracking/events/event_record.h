@@ -32,7 +32,7 @@ struct EventRecord {
   // "reapplied" on the line that applied it later, whose duplicate says what it was.
   // Empty otherwise (not written).
   std::string_view store;
-  uint64_t attempt = 0;  // with store "unapplied": the stamp it is sent again with (not written when 0)
+  uint64_t attempt = 0;  // with store "unapplied" or "reapplied": the stamp it is sent again with (not written when 0)
   std::optional<int> code; // player errors: the VAST error code
   std::optional<int> reason;  // verification_not_executed: the player's VAST reason code
   uint8_t kind_code = 0;   // the token's kind byte (kept for unknown kinds)

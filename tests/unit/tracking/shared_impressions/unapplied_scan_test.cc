@@ -28,12 +28,14 @@ class UnappliedScanTest : public ::testing::Test {
   void TearDown() override { std::filesystem::remove_all(dir_); }
 
   // One impression line as the event log writes it.
-  static std::string line(uint64_t seq, const char* token, const char* store, bool duplicate, int64_t expires_s) {
+  static std::string line(uint64_t seq, const char* token, const char* store, bool duplicate, int64_t expires_s,
+                          const char* attempt = nullptr) {
     std::string l = R"({"seq":)" + std::to_string(seq) + R"(,"time_ms":1790000000000,"kind":"impression","ad":2,)" +
                     R"("creative":20,"placement":7,"request":"0123456789abcdef0123456789abcdef","user":"u1","core":0,)" +
                     R"("duplicate":)" + (duplicate ? "true" : "false") + R"(,"issued_s":1789999990,"expires_s":)" +
                     std::to_string(expires_s) + R"(,"token":")" + token + R"(")";
     if (*store != '\0') l += std::string(R"(,"store":")") + store + R"(")";
+    if (attempt != nullptr) l += std::string(R"(,"attempt":")") + attempt + R"(")";
     return l + "}\n";
   }
   // A log file of core `core` starting at first_seq, last written at written_s.
@@ -89,6 +91,49 @@ TEST_F(UnappliedScanTest, EachCoreReadsTheDirectoriesItOwnsWhateverTheCoresWereB
   // Three cores before, two now: core 0 takes directories 0 and 2, core 1 directory 1.
   EXPECT_EQ(scan_unapplied(dir_, 0, 2, kNowS - 3600, kNowS - 7200).unapplied.size(), 2u);
   EXPECT_EQ(scan_unapplied(dir_, 1, 2, kNowS - 3600, kNowS - 7200).unapplied.size(), 1u);
+}
+
+TEST_F(UnappliedScanTest, TwoAttemptsOfOneIdentityAreEachSettledByTheirOwnReappliedLine) {
+  // The same impression URL called twice on one node while the store did not answer: two
+  // unapplied lines, then each applied again (the first counted, the second a repeat).
+  write_file(0, 0,
+             line(0, "00000000000000aa", "unapplied", false, kNowS + 100, "0000000000000001") +
+                 line(1, "00000000000000aa", "unapplied", false, kNowS + 100, "0000000000000002") +
+                 line(2, "00000000000000aa", "reapplied", false, kNowS + 100, "0000000000000001") +
+                 line(3, "00000000000000aa", "reapplied", true, kNowS + 100, "0000000000000002"),
+             kNowS);
+  EXPECT_TRUE(scan_unapplied(dir_, 0, 1, kNowS - 3600, kNowS - 7200).unapplied.empty())
+      << "an attempt left waiting would be sent again at every start";
+}
+
+TEST_F(UnappliedScanTest, OnlyTheAttemptNotYetReappliedWaits) {
+  write_file(0, 0,
+             line(0, "00000000000000aa", "unapplied", false, kNowS + 100, "0000000000000001") +
+                 line(1, "00000000000000aa", "unapplied", false, kNowS + 100, "0000000000000002") +
+                 line(2, "00000000000000aa", "reapplied", false, kNowS + 100, "0000000000000002"),
+             kNowS);
+  const UnappliedScan scan = scan_unapplied(dir_, 0, 1, kNowS - 3600, kNowS - 7200);
+  ASSERT_EQ(scan.unapplied.size(), 1u);
+  EXPECT_EQ(scan.unapplied[0].attempt, 1u);
+}
+
+TEST_F(UnappliedScanTest, ReappliedLinesWithoutStampsSettleOneAttemptEach) {
+  // Lines written before reapplied lines carried their stamp.
+  write_file(0, 0,
+             line(0, "00000000000000aa", "unapplied", false, kNowS + 100, "0000000000000001") +
+                 line(1, "00000000000000aa", "unapplied", false, kNowS + 100, "0000000000000002") +
+                 line(2, "00000000000000aa", "reapplied", false, kNowS + 100) +
+                 line(3, "00000000000000aa", "reapplied", true, kNowS + 100),
+             kNowS);
+  EXPECT_TRUE(scan_unapplied(dir_, 0, 1, kNowS - 3600, kNowS - 7200).unapplied.empty());
+}
+
+TEST_F(UnappliedScanTest, AReappliedLineInADirectoryAnotherCoreOwnsStillSettlesItsAttempt) {
+  // Three cores logged it unapplied in directory 2; a run on two cores applied it again from
+  // core 0 (which owned directory 2 then); now three cores again: core 2 must not resend it.
+  write_file(2, 0, line(0, "00000000000000aa", "unapplied", false, kNowS + 100, "0000000000000001"), kNowS);
+  write_file(0, 0, line(0, "00000000000000aa", "reapplied", false, kNowS + 100, "0000000000000001"), kNowS);
+  EXPECT_TRUE(scan_unapplied(dir_, 2, 3, kNowS - 3600, kNowS - 7200).unapplied.empty());
 }
 
 }  // namespace
