@@ -16,6 +16,8 @@
 
 namespace runtime {
 
+class AnswerGate;
+
 class CoreChannel {
  public:
   virtual ~CoreChannel() = default;
@@ -23,6 +25,9 @@ class CoreChannel {
   virtual uint32_t cores() const = 0;
   // Queues message for to_core (possibly this one); false when that queue is full.
   [[nodiscard]] virtual bool post(uint32_t to_core, const Message& message) = 0;
+  // Where answers of asks served here go through (answer_gate.h): null, posted at once.
+  void set_answer_gate(AnswerGate* gate) { answer_gate_ = gate; }
+  AnswerGate* answer_gate() const { return answer_gate_; }
   // Slots in each queue between two cores.
   virtual uint32_t queue_capacity() const { return Mailbox::kDefaultQueueCapacity; }
 
@@ -38,6 +43,7 @@ class CoreChannel {
 
  private:
   uint32_t queue_slots_reserved_ = kQueueSlotsForOtherMessages;
+  AnswerGate* answer_gate_ = nullptr;
 };
 
 }  // namespace runtime

@@ -25,6 +25,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "runtime/answer_gate.h"
 #include "runtime/check.h"
 #include "runtime/core_channel.h"
 #include "runtime/core_counter.h"
@@ -161,6 +162,12 @@ class CrossCoreAsks {
     message.run = &at_home;
     message.pointer = &loan;
     message.words[0] = reinterpret_cast<uintptr_t>(peers_->at(loan.home_core));
+    // Through the core's gate when it has one: the answer leaves once the lines the ask
+    // wrote here are in the kernel (answer_gate.h).
+    if (AnswerGate* gate = channel_->answer_gate(); gate != nullptr) {
+      gate->post(loan.home_core, message);
+      return;
+    }
     // The queue budget keeps room for every answer (queue_budget.h): a refusal here is a
     // broken invariant, not a load condition.
     DECISIOND_CHECK_MSG(channel_->post(loan.home_core, message), "a cross-core answer found its queue home full");

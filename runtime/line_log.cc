@@ -154,7 +154,9 @@ void LineLog::discard_pending() {
   if (buffers_.pending_lines() > 0) {
     buffers_.take_pending();
     const size_t bytes = buffers_.unwritten_bytes();
-    counters_.lines_written.add(buffers_.written(bytes));
+    const uint64_t lines = buffers_.written(bytes);
+    counters_.lines_written.add(lines);
+    lines_in_kernel_ += lines;
     counters_.bytes_written.add(bytes);
     counters_.pending_bytes.set(0);
   }
@@ -208,6 +210,7 @@ void LineLog::write_done(int result) {
     return;
   }
   counters_.lines_written.add(lines);
+  lines_in_kernel_ += lines;
   counters_.pending_bytes.set(buffers_.held_bytes());
   maybe_write();
 }

@@ -103,9 +103,12 @@ class LineLog final : private FileCompletion, private LoopHook, private Timer {
       return false;
     }
     buffers_.append(format);
+    ++lines_appended_;
     counters_.pending_bytes.set(buffers_.held_bytes());
     return true;
   }
+  uint64_t lines_appended() const { return lines_appended_; }
+  uint64_t lines_in_kernel() const { return lines_in_kernel_; }
   // Lines appended and not yet handed to a write.
   uint64_t pending_lines() const { return buffers_.pending_lines(); }
 
@@ -160,6 +163,8 @@ class LineLog final : private FileCompletion, private LoopHook, private Timer {
   bool closed_ = false;       // done has been called
   std::function<void()> on_closed_;
   bool started_ = false;
+  uint64_t lines_appended_ = 0;
+  uint64_t lines_in_kernel_ = 0;
 };
 
 }  // namespace runtime

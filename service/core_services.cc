@@ -116,6 +116,7 @@ CoreServices::CoreServices(runtime::Reactor& reactor, ProcessView& view, trackin
       channel_(reactor),
       state_(std::move(state)),
       log_(reactor, reactor.timers(), reactor.clock(), event_log_settings(view, reactor.index()), state_.next_seq),
+      answer_gate_(channel_, log_.writer(), reactor),
       access_log_(reactor, reactor.timers(), reactor.clock(), reactor.index(), access_log_settings(view, reactor.index())),
       ad_caps_(view.catalog),
       impressions_(reactor.index(), *state_.dedup, *state_.caps, ad_caps_, log_, state_.counted_by_ad),
@@ -145,6 +146,7 @@ CoreServices::CoreServices(runtime::Reactor& reactor, ProcessView& view, trackin
                                  guarded_explain_, preview_)),
       public_server_(reactor, public_router_, view.config.public_limits),
       admin_server_(reactor, admin_router_, view.config.admin_limits) {
+  channel_.set_answer_gate(&answer_gate_);
   state_.caps->set_serve_window(absl::ToInt64Seconds(view.config.cluster.cap_serve_window));
   pacing_.set_goals(view.catalog->paced_goals);
   tracking_.set_min_impression_delay_ms(absl::ToInt64Milliseconds(view.config.min_impression_delay));

@@ -30,6 +30,7 @@
 #include "service/catalog_updates/catalog_metrics.h"
 #include "service/catalog_updates/catalog_upload_handler.h"
 #include "service/catalog_updates/publication.h"
+#include "runtime/answer_gate.h"
 #include "service/cluster/cluster_caps.h"
 #include "service/preview/preview_site.h"
 #include "service/process_view.h"
@@ -104,6 +105,8 @@ class CoreServices {
   runtime::ReactorChannel channel_;
   tracking::state::CoreState state_;
   tracking::events::EventLog log_;
+  // Answers to other cores' asks leave once the lines they wrote here are written.
+  runtime::AnswerGate answer_gate_;
   access_log::AccessLog access_log_;
   CatalogAdCaps ad_caps_;
   tracking::impressions::ImpressionCounter impressions_;

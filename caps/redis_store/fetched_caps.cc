@@ -47,6 +47,10 @@ bool FetchedCaps::add_field(std::string_view field, std::string_view value, int6
   return false;
 }
 
+void FetchedCaps::add_kept(uint64_t ad_id, uint32_t count) {
+  for (uint32_t i = 0; i < count; ++i) pending_.emplace_back(ad_id, UINT32_MAX);
+}
+
 const CapEntry* FetchedCaps::find(uint64_t key, int64_t now_s) const {
   for (const CapEntry& e : entries_) {
     if (e.key == key) return now_s < int64_t{e.expires_s} ? &e : nullptr;

@@ -24,6 +24,10 @@ class FetchedCaps final : public CapReader {
   // store never writes (skipped: a newer writer's field must not break an older reader).
   bool add_field(std::string_view field, std::string_view value, int64_t now_s);
 
+  // count impressions of the ad this core keeps for the store (caps/kept_impressions.h):
+  // pending until they are applied, as a serve in its window is.
+  void add_kept(uint64_t ad_id, uint32_t count);
+
   uint64_t user_key() const { return user_key_; }
   size_t entries() const { return entries_.size(); }
 
@@ -37,7 +41,8 @@ class FetchedCaps final : public CapReader {
 
   uint64_t user_key_ = 0;
   std::vector<CapEntry> entries_;
-  // (ad, lapse time) of every serve still pending when the state was read.
+  // (ad, lapse time) of every serve still pending when the state was read, and of every
+  // impression kept (lapsing never while this state is read).
   std::vector<std::pair<uint64_t, uint32_t>> pending_;
 };
 

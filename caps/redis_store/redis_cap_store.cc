@@ -123,10 +123,11 @@ constexpr size_t kMaxCapArgs = 3 * 16;
 }  // namespace
 
 RedisCapStore::RedisCapStore(redis_cluster::ClusterClient& client, const runtime::Clock& clock,
-                             const RedisCapStoreSettings& settings)
+                             const RedisCapStoreSettings& settings, const KeptImpressions& kept)
     : client_(client),
       clock_(clock),
       settings_(settings),
+      kept_(kept),
       reads_(std::make_unique<CallPool<ReadCall>>(settings.max_reads, *this)),
       impressions_(std::make_unique<CallPool<ImpressionCall>>(settings.max_impressions, *this)),
       pends_(std::make_unique<CallPool<PendCall>>(settings.max_pends, *this)) {
@@ -163,6 +164,7 @@ void RedisCapStore::finish_read(ReadCall& call, const Reply* reply) {
   for (size_t i = 0; i + 1 < reply->size(); i += 2) {
     fetched_.add_field(reply->at(i).text(), reply->at(i + 1).text(), now_s);
   }
+  kept_.for_user(user_key, [&](uint64_t ad_id, uint32_t count) { fetched_.add_kept(ad_id, count); });
   counters_.reads_answered.add();
   done->on_caps_read(&fetched_);
 }

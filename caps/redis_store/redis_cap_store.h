@@ -18,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include "caps/kept_impressions.h"
 #include "caps/redis_store/fetched_caps.h"
 #include "caps/redis_store/redis_cap_metrics.h"
 #include "caps/shared_cap_store.h"
@@ -39,8 +40,10 @@ struct RedisCapStoreSettings {
 
 class RedisCapStore final : public SharedCapStore {
  public:
+  // kept: the impressions this core keeps for the store, counted in every user's state it
+  // reads until they are applied (caps/kept_impressions.h).
   RedisCapStore(redis_cluster::ClusterClient& client, const runtime::Clock& clock,
-                const RedisCapStoreSettings& settings);
+                const RedisCapStoreSettings& settings, const KeptImpressions& kept);
   ~RedisCapStore() override;
 
   bool read(uint64_t user_key, CapReadDone& done) override;
@@ -63,6 +66,7 @@ class RedisCapStore final : public SharedCapStore {
   redis_cluster::ClusterClient& client_;
   const runtime::Clock& clock_;
   const RedisCapStoreSettings settings_;
+  const KeptImpressions& kept_;
   FetchedCaps fetched_;  // the one read being answered: answers run one at a time
   std::unique_ptr<CallPool<ReadCall>> reads_;
   std::unique_ptr<CallPool<ImpressionCall>> impressions_;

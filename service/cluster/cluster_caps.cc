@@ -51,8 +51,8 @@ tracking::shared_impressions::SharedImpressionSettings impression_settings(const
 ClusterCaps::ClusterCaps(runtime::Reactor& reactor, const ServiceConfig& config,
                          const tracking::impressions::AdCaps& ad_caps, tracking::events::EventLog& log)
     : client_(reactor, client_config(config)),
-      store_(client_, reactor.clock(), store_settings(config)),
-      impressions_(reactor.index(), store_, ad_caps, log, reactor.timers(),
+      store_(client_, reactor.clock(), store_settings(config), kept_),
+      impressions_(reactor.index(), store_, kept_, ad_caps, log, reactor.timers(),
                    impression_settings(config, reactor.index(), reactor.clock().wall_ns())) {}
 
 ClusterCaps::~ClusterCaps() = default;

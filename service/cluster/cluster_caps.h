@@ -34,6 +34,7 @@ class ClusterCaps {
 
  private:
   redis_cluster::ClusterClient client_;
+  caps::KeptImpressions kept_;  // written by impressions_, read by store_: declared first
   caps::redis_store::RedisCapStore store_;
   tracking::shared_impressions::SharedImpressionCounter impressions_;
 };

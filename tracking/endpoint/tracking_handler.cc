@@ -1,6 +1,7 @@
 #include "tracking/endpoint/tracking_handler.h"
 
 #include "http/error_body.h"
+#include "runtime/check.h"
 #include "http/error_codes.h"
 #include "tracking/dedup/impression_key.h"
 #include "tracking/impressions/impression_owner.h"
@@ -36,7 +37,9 @@ TrackingHandler::TrackingHandler(const runtime::Clock& clock, uint32_t core_inde
       versions_(versions, api_versions::kTrackingVersionHeader),
       keys_(keys),
       links_(links),
-      asks_(*this, links.channel, links.peers, max_cross_core_asks) {
+      asks_(*this, links.channel, links.peers, max_cross_core_asks),
+      // As many as asks and store calls in flight at once (both bounded by the same flag).
+      held_(2 * max_cross_core_asks) {
   token_storage_.reserve(kMaxPayloadBytes);
   local_notice_.user_id.reserve(kMaxUserIdBytes);
 }
@@ -119,7 +122,7 @@ void TrackingHandler::accept(const TrackingEvent& event, uint64_t impression_id,
   answer(event, response);
   switch (event.kind) {
     case EventKind::kImpression:
-      if (!route_impression(event, impression_id, now_ms)) {
+      if (!route_impression(event, impression_id, now_ms, response)) {
         http::set_overloaded(response, "overloaded: too many impressions waiting on other cores, retry later");
         return;
       }
@@ -134,16 +137,21 @@ void TrackingHandler::accept(const TrackingEvent& event, uint64_t impression_id,
   log_event(event, query, now_ms);
 }
 
-bool TrackingHandler::route_impression(const TrackingEvent& event, uint64_t impression_id, int64_t now_ms) {
+bool TrackingHandler::route_impression(const TrackingEvent& event, uint64_t impression_id, int64_t now_ms,
+                                       http::Response& response) {
   const uint32_t cores = links_.channel != nullptr ? links_.channel->cores() : 1;
   // Cluster mode: the shared store is asked from here; embedded, the owner core counts.
   const uint32_t owner =
       links_.shared != nullptr ? core_index_ : impressions::impression_owner_core(event.user_id, impression_id, cores);
   ImpressionAsk* ask = nullptr;
   impressions::ImpressionNotice* notice = &local_notice_;
+  HeldReply* held = nullptr;
   if (owner != core_index_) {
     ask = asks_.take(owner);
     if (ask == nullptr) return false;
+    // The pool holds as many as asks and store calls can be out at once.
+    held = held_.take();
+    DECISIOND_CHECK_MSG(held != nullptr, "tracking: an ask taken with no reply free to hold");
     notice = ask;
   }
   notice->time_ms = now_ms;
@@ -157,17 +165,36 @@ bool TrackingHandler::route_impression(const TrackingEvent& event, uint64_t impr
   notice->has_user = event.user_id.has_value();
   notice->user_id.assign(event.user_id.value_or(""));
   if (ask == nullptr) {
-    if (links_.shared != nullptr) {
-      links_.shared->count(*notice);
+    if (links_.shared == nullptr) {
+      links_.impressions->count(*notice);  // logged now: the reply leaves with its line
+      return true;
+    }
+    // With none free the store is not waited for: the line says unapplied now.
+    held = held_.take();
+    if (links_.shared->count(*notice, held)) {
+      if (held != nullptr) held_.give_back(held);
     } else {
-      links_.impressions->count(*notice);
+      held->hold(response);
     }
     return true;
   }
-  return asks_.send(ask);
+  ask->held = held;
+  if (!asks_.send(ask)) {
+    held_.give_back(held);
+    return false;
+  }
+  held->hold(response);
+  return true;
 }
 
 void TrackingHandler::serve_ask(ImpressionAsk& ask, uint32_t) { links_.impressions->count(ask); }
+
+bool TrackingHandler::finish_ask(ImpressionAsk& ask) {
+  HeldReply* held = ask.held;
+  ask.held = nullptr;
+  held->impression_logged();
+  return true;
+}
 
 void TrackingHandler::log_event(const TrackingEvent& event, const TrackingQuery& query, int64_t now_ms,
                                 std::string_view invalid, uint64_t impression_id) {

@@ -5,9 +5,10 @@
 //   2. the token `t`: missing, malformed, tampered with or sealed under a key we do not hold
 //      is 400 10050; authentic but expired is 410 10051;
 //   3. by kind: an impression is counted by the core that owns it (impression_counter.h),
-//      handed over by message when that is another core, and answered 204 at once: once
-//      the notice is queued it will be counted and logged, and a repeat is a duplicate
-//      anyway; a click is 302 to its destination, carried in the token so it works for
+//      handed over by message when that is another core, or in cluster mode by the shared
+//      cap store, and answered 204 once its line is written (at once on its owner core;
+//      held until the owner core's answer or the store's: held_replies.h), so that what a
+//      client saw acknowledged is in the log; a click is 302 to its destination, carried in the token so it works for
 //      the token's whole life even after the ad has left the catalog (204 when the creative
 //      has none); custom events, video milestones, player errors (with `code`) and kinds
 //      this build does not know are 204. Every accepted call is written to the event log.
@@ -27,6 +28,7 @@
 #include "runtime/cross_core_asks.h"
 #include "tracking/impressions/impression_counter.h"
 #include "tracking/shared_impressions/shared_impression_counter.h"
+#include "tracking/endpoint/held_replies.h"
 #include "tracking/endpoint/impression_ask.h"
 #include "tracking/endpoint/tracking_query.h"
 #include "tracking/events/event_log.h"
@@ -72,9 +74,9 @@ class TrackingHandler final : public http::Handler {
   const TrackingCounters& counters() const { return counters_; }
 
   // The two ends of an impression asked of its owner core (runtime/cross_core_asks.h): on
-  // the owner, count it; back home, nothing waits (the call was answered 204 at once).
+  // the owner, count it; back home, the held 204 leaves.
   void serve_ask(ImpressionAsk& ask, uint32_t from_core);
-  bool finish_ask(ImpressionAsk&) { return true; }
+  bool finish_ask(ImpressionAsk& ask);
   // Impressions handed over (sent), counted here for others (served), refused at a bound
   // (503 10098).
   const runtime::AskCounters& ask_counters() const { return asks_.counters(); }
@@ -83,8 +85,9 @@ class TrackingHandler final : public http::Handler {
   // Step 3 for an authentic, unexpired token.
   void accept(const TrackingEvent& event, uint64_t impression_id, const TrackingQuery& query, int64_t now_ms,
               http::Response& response);
-  // False when the impression could not be handed over (at a bound).
-  bool route_impression(const TrackingEvent& event, uint64_t impression_id, int64_t now_ms);
+  // False when the impression could not be handed over (at a bound). response, the 204
+  // written, is held when the line is written elsewhere or later.
+  bool route_impression(const TrackingEvent& event, uint64_t impression_id, int64_t now_ms, http::Response& response);
   // The call's line; a player error's VAST code and a verification's reason come from the
   // query.
   void log_event(const TrackingEvent& event, const TrackingQuery& query, int64_t now_ms,
@@ -108,6 +111,7 @@ class TrackingHandler final : public http::Handler {
   std::string token_storage_;
   TrackingLinks links_;
   runtime::CrossCoreAsks<ImpressionAsk> asks_;
+  HeldReplies held_;
   impressions::ImpressionNotice local_notice_;  // an impression this core owns, counted at once
   TrackingCounters counters_;
   int64_t min_impression_delay_ms_ = 0;  // 0: off

@@ -89,6 +89,8 @@ class EventLog final : private runtime::LineLogFiles {
 
   // Readable from any thread (for /readyz on any core).
   bool healthy() const { return writer_.healthy(); }
+  // The writer, for what waits on its lines (runtime/answer_gate.h).
+  const runtime::LineLog& writer() const { return writer_; }
   const EventLogCounters& counters() const { return counters_; }
 
  private:

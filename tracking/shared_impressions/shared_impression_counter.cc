@@ -2,6 +2,8 @@
 
 #include <xxhash.h>
 
+#include <algorithm>
+
 #include "caps/user_key.h"
 #include "runtime/check.h"
 
@@ -13,15 +15,23 @@ class SharedImpressionCounter::InFlight final : public impressions::ImpressionNo
   void on_impression_counted(caps::ImpressionOutcome outcome) override { owner_.answered(*this, outcome); }
 
   bool again = false;  // applied again: its first line said unapplied
+  impressions::ImpressionLogged* logged = nullptr;  // told once the line is written
 
  private:
   SharedImpressionCounter& owner_;
 };
 
 SharedImpressionCounter::SharedImpressionCounter(uint32_t core, caps::SharedCapStore& store,
-                                                 const impressions::AdCaps& ad_caps, events::EventLog& log,
-                                                 runtime::TimerWheel& timers, const SharedImpressionSettings& settings)
-    : core_(core), store_(store), ad_caps_(ad_caps), log_(log), timers_(timers), settings_(settings) {
+                                                 caps::KeptImpressions& kept, const impressions::AdCaps& ad_caps,
+                                                 events::EventLog& log, runtime::TimerWheel& timers,
+                                                 const SharedImpressionSettings& settings)
+    : core_(core),
+      store_(store),
+      kept_(kept),
+      ad_caps_(ad_caps),
+      log_(log),
+      timers_(timers),
+      settings_(settings) {
   for (uint32_t i = 0; i < settings.max_in_flight; ++i) {
     pool_.push_back(std::make_unique<InFlight>(*this));
     free_.push_back(pool_.back().get());
@@ -31,15 +41,18 @@ SharedImpressionCounter::SharedImpressionCounter(uint32_t core, caps::SharedCapS
 
 SharedImpressionCounter::~SharedImpressionCounter() = default;
 
-void SharedImpressionCounter::count(const impressions::ImpressionNotice& notice) {
+bool SharedImpressionCounter::count(const impressions::ImpressionNotice& notice,
+                                    impressions::ImpressionLogged* logged) {
   // Stamped before anything can fail: the unapplied line carries the stamp, so that the
   // attempt sent again (now or after a restart) is recognised as this one.
   stamped_ = notice;
   stamped_.attempt = next_attempt();
-  if (send(stamped_, /*again=*/false)) return;
+  // Without someone to tell, the line cannot wait for the store: the reply leaves now.
+  if (logged != nullptr && send(stamped_, /*again=*/false, logged)) return false;
   log_line(stamped_, /*duplicate=*/false, "unapplied");
   counters_.unapplied.add();
   keep(stamped_);
+  return true;
 }
 
 uint64_t SharedImpressionCounter::next_attempt() {
@@ -53,16 +66,33 @@ void SharedImpressionCounter::keep(const impressions::ImpressionNotice& notice) 
     counters_.overflowed.add();  // still in the log as unapplied: the next start applies it
     return;
   }
+  if (notice.has_user) kept_.add(caps::user_key(notice.user_id), notice.ad_id);
   backlog_.push_back(notice);
   counters_.backlog.set(backlog_.size());
 }
 
-bool SharedImpressionCounter::send(const impressions::ImpressionNotice& notice, bool again) {
+void SharedImpressionCounter::keep_again(const impressions::ImpressionNotice& notice) {
+  if (backlog_.size() >= settings_.max_backlog) {
+    counters_.overflowed.add();
+    forget_kept(notice);
+    return;
+  }
+  backlog_.push_back(notice);
+  counters_.backlog.set(backlog_.size());
+}
+
+void SharedImpressionCounter::forget_kept(const impressions::ImpressionNotice& notice) {
+  if (notice.has_user) kept_.remove(caps::user_key(notice.user_id), notice.ad_id);
+}
+
+bool SharedImpressionCounter::send(const impressions::ImpressionNotice& notice, bool again,
+                                   impressions::ImpressionLogged* logged) {
   if (free_.empty()) return false;
   InFlight* call = free_.back();
   static_cast<impressions::ImpressionNotice&>(*call) = notice;
   if (call->attempt == 0) call->attempt = next_attempt();  // a line written before stamps existed
   call->again = again;
+  call->logged = logged;
   caps::ImpressionStep step;
   if (notice.has_user) step.user_key = caps::user_key(notice.user_id);
   step.impression_id = notice.token_id;
@@ -74,24 +104,35 @@ bool SharedImpressionCounter::send(const impressions::ImpressionNotice& notice, 
   step.attempt = call->attempt;
   if (!store_.count_impression(step, *call)) return false;
   free_.pop_back();
+  if (again) ++again_in_flight_;
   return true;
 }
 
 void SharedImpressionCounter::answered(InFlight& call, caps::ImpressionOutcome outcome) {
-  free_.push_back(&call);
+  if (call.again) --again_in_flight_;
   const bool repeat = outcome == caps::ImpressionOutcome::kRepeat;
   if (outcome == caps::ImpressionOutcome::kUnapplied) {
     if (!call.again) {
       log_line(call, /*duplicate=*/false, "unapplied");
       counters_.unapplied.add();
+      keep(call);
+    } else {
+      keep_again(call);
     }
-    keep(call);
-    return;
+  } else {
+    (repeat ? counters_.duplicates : counters_.counted).add();
+    if (!repeat && delivery_ != nullptr) delivery_->counted(call.ad_id);
+    if (call.again) {
+      counters_.reapplied.add();
+      forget_kept(call);
+    }
+    log_line(call, repeat, call.again ? "reapplied" : "");
   }
-  (repeat ? counters_.duplicates : counters_.counted).add();
-  if (!repeat && delivery_ != nullptr) delivery_->counted(call.ad_id);
-  if (call.again) counters_.reapplied.add();
-  log_line(call, repeat, call.again ? "reapplied" : "");
+  impressions::ImpressionLogged* logged = call.logged;
+  call.logged = nullptr;
+  free_.push_back(&call);
+  // After the line: the reply it acknowledges leaves with it.
+  if (logged != nullptr) logged->impression_logged();
 }
 
 void SharedImpressionCounter::log_line(const impressions::ImpressionNotice& notice, bool duplicate,
@@ -111,13 +152,22 @@ void SharedImpressionCounter::log_line(const impressions::ImpressionNotice& noti
   record.expires_s = notice.expires_s;
   record.token_id = notice.token_id;
   record.store = store;
-  if (store == "unapplied") record.attempt = notice.attempt;
+  // Both lines carry the stamp: a reapplied line settles the unapplied attempt of the same
+  // stamp, so two calls kept for one identity are each settled once (unapplied_scan.h).
+  if (!store.empty()) record.attempt = notice.attempt;
   log_.append(record);
 }
 
 void SharedImpressionCounter::retry() {
-  // Oldest first, while calls are free; what cannot be sent waits for the next turn.
-  while (!backlog_.empty() && send(backlog_.front(), /*again=*/true)) backlog_.pop_front();
+  // Oldest first, while calls are free and at most half of them are taken by kept ones: an
+  // impression kept for a primary that does not answer holds its call until its deadline,
+  // and a backlog sent whole would leave new impressions (of users on healthy primaries too)
+  // without a call for that long, every retry. What cannot be sent waits for the next turn.
+  const uint32_t again_bound = std::max<uint32_t>(1, settings_.max_in_flight / 2);
+  while (!backlog_.empty() && again_in_flight_ < again_bound &&
+         send(backlog_.front(), /*again=*/true, /*logged=*/nullptr)) {
+    backlog_.pop_front();
+  }
   counters_.backlog.set(backlog_.size());
   timers_.schedule(retry_timer_, settings_.retry_interval_ms);
 }

@@ -2,8 +2,9 @@
 // Impressions counted in the shared cap store (cluster mode, docs/cluster.md): any core of
 // any node sends an impression to the store, where its identity is checked and it is
 // counted against its user's caps in one atomic step, so it counts once whichever nodes
-// receive it, however often. The tracking call was answered 204 already; the event line is
-// written when the store answers, and says whether it was a repeat.
+// receive it, however often. The event line is written when the store answers, and says
+// whether it was a repeat; the tracking call's 204 waits for it and leaves in the same loop
+// turn (ImpressionLogged), so what a client saw acknowledged is in the log.
 //
 // Failure policy: an impression the store did not take in time (or at the bound of calls
 // in flight) is logged at once with "store": "unapplied" and kept; every second the kept
@@ -11,18 +12,23 @@
 // whose duplicate member says what it was. The store recognises an identity until its token
 // expires plus a grace, so applying one again is exactly once. What is kept in memory is
 // bounded; past the bound, and after a restart, the log's unapplied lines without their
-// reapplied line are the list (unapplied_scan.h).
+// reapplied line are the list (unapplied_scan.h). While kept, an impression counts in this
+// core's reads of its user's state (caps/kept_impressions.h). Sending kept ones again takes
+// at most half the calls in flight, so a store part that does not answer (its kept
+// impressions waiting out their deadlines) never leaves new impressions without a call.
 #include <cstdint>
 #include <deque>
 #include <memory>
 #include <vector>
 
+#include "caps/kept_impressions.h"
 #include "caps/shared_cap_store.h"
 #include "runtime/core_counter.h"
 #include "runtime/timer_wheel.h"
 #include "tracking/events/event_log.h"
 #include "tracking/impressions/ad_caps.h"
 #include "tracking/impressions/delivery_listener.h"
+#include "tracking/impressions/impression_logged.h"
 #include "tracking/impressions/impression_notice.h"
 
 namespace tracking::shared_impressions {
@@ -47,11 +53,16 @@ struct SharedImpressionSettings {
 
 class SharedImpressionCounter {
  public:
-  SharedImpressionCounter(uint32_t core, caps::SharedCapStore& store, const impressions::AdCaps& ad_caps,
-                          events::EventLog& log, runtime::TimerWheel& timers, const SharedImpressionSettings& settings);
+  // kept: where this core's kept impressions are counted for its reads of users' states.
+  SharedImpressionCounter(uint32_t core, caps::SharedCapStore& store, caps::KeptImpressions& kept,
+                          const impressions::AdCaps& ad_caps, events::EventLog& log, runtime::TimerWheel& timers,
+                          const SharedImpressionSettings& settings);
   ~SharedImpressionCounter();
 
-  void count(const impressions::ImpressionNotice& notice);
+  // Sends the impression to the store. True: its line is written already (logged unapplied:
+  // no call was free, or logged is null). False: logged is told once the line is written,
+  // when the store answers or its deadline passes.
+  [[nodiscard]] bool count(const impressions::ImpressionNotice& notice, impressions::ImpressionLogged* logged);
   // Told of every impression the store counted from now on (null: nobody).
   void set_delivery_listener(impressions::DeliveryListener* listener) { delivery_ = listener; }
   // An impression found unapplied in the log at start: applied again like any kept one.
@@ -70,7 +81,11 @@ class SharedImpressionCounter {
   };
 
   // Sends one impression; false when it could not be sent (kept by the caller).
-  bool send(const impressions::ImpressionNotice& notice, bool again);
+  bool send(const impressions::ImpressionNotice& notice, bool again, impressions::ImpressionLogged* logged);
+  // A kept one goes back to the backlog after another attempt the store did not take.
+  void keep_again(const impressions::ImpressionNotice& notice);
+  // A kept one leaves memory: applied at last, or past the backlog's bound.
+  void forget_kept(const impressions::ImpressionNotice& notice);
   void answered(InFlight& call, caps::ImpressionOutcome outcome);
   void log_line(const impressions::ImpressionNotice& notice, bool duplicate, std::string_view store);
   void retry();
@@ -79,6 +94,7 @@ class SharedImpressionCounter {
 
   const uint32_t core_;
   caps::SharedCapStore& store_;
+  caps::KeptImpressions& kept_;
   const impressions::AdCaps& ad_caps_;
   events::EventLog& log_;
   runtime::TimerWheel& timers_;
@@ -86,6 +102,7 @@ class SharedImpressionCounter {
   std::vector<std::unique_ptr<InFlight>> pool_;
   std::vector<InFlight*> free_;
   std::deque<impressions::ImpressionNotice> backlog_;
+  uint32_t again_in_flight_ = 0;  // kept ones sent again, not answered yet
   uint64_t attempts_ = 0;
   impressions::ImpressionNotice stamped_;  // count()'s copy, capacity kept
   RetryTimer retry_timer_{*this};

@@ -95,7 +95,7 @@ class StoreAgreement : public ::testing::Test {
     caps::redis_store::RedisCapStoreSettings settings;
     settings.timeout_ns = 2'000'000'000;
     settings.serve_window_s = kServeWindowS;
-    store_ = std::make_unique<caps::redis_store::RedisCapStore>(*client_, reactor_.clock(), settings);
+    store_ = std::make_unique<caps::redis_store::RedisCapStore>(*client_, reactor_.clock(), settings, kept_);
     client_->start();
     run_until([&] { return client_->state() == redis_cluster::ClusterState::kUp; }, 10000);
     ASSERT_EQ(client_->state(), redis_cluster::ClusterState::kUp);
@@ -116,6 +116,7 @@ class StoreAgreement : public ::testing::Test {
   runtime::Mailbox mailbox_;
   runtime::Reactor reactor_;
   std::unique_ptr<redis_cluster::ClusterClient> client_;
+  caps::KeptImpressions kept_;  // none: the store's state alone is compared
   std::unique_ptr<caps::redis_store::RedisCapStore> store_;
   caps::CapPartition partition_;
 };

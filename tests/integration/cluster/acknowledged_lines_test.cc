@@ -1,0 +1,110 @@
+// What a reply acknowledges is in the event log, whatever kills the process after it
+// (docs/events.md "Durability"): an impression's 204 leaves only with its line, written on the
+// core that counts it (embedded mode: the user's owner core, whose answer home waits for the
+// line's write) or once the shared cap store answered or its deadline passed (cluster mode).
+// Each test kills the real binary with SIGKILL right after the replies and reads the log.
+#include <signal.h>
+
+#include <atomic>
+#include <mutex>
+#include <set>
+#include <thread>
+
+#include "gtest/gtest.h"
+#include "tests/integration/cluster/cluster_load.h"
+#include "tests/integration/cluster/cluster_nodes.h"
+#include "tests/integration/redis_cluster/redis_cluster_fixture.h"
+
+namespace integration {
+namespace {
+
+// The identities of impression lines in state_dir's log.
+std::set<std::string> logged_identities(const std::string& state_dir) {
+  std::set<std::string> out;
+  for (const LogLine& l : read_event_log(state_dir)) {
+    if (l.kind == "impression") out.insert(l.token);
+  }
+  return out;
+}
+
+// Two cores, impressions called on fresh connections (either core takes them, about half for
+// users the other core owns), killed while 204s are still arriving: every 204 the clients
+// got has its line, whichever core wrote it.
+TEST(AcknowledgedLines, EveryImpressionAnswered204BeforeAKillIsInTheLogWhicheverCoreCountsIt) {
+  StateDir state;
+  TempFile catalog("catalog.json", capped_catalog_json());
+  const std::vector<std::string> flags = standard_flags({"--catalog=" + catalog.path(), state.flag(), "--cores=2"});
+  ServerProcess server(flags);
+  ASSERT_TRUE(server.serving()) << server.start_error();
+  std::vector<std::string> tokens;
+  for (int i = 0; tokens.size() < 400; ++i) {
+    const CurlReply reply = decide(server, "acked-user-" + std::to_string(i), 3);
+    ASSERT_EQ(reply.status, 200) << reply.body;
+    for (const CreativeTokens& c : tokens_of(reply.body)) tokens.push_back(c.impression);
+  }
+  std::atomic<size_t> next{0};
+  std::atomic<size_t> acked_count{0};
+  std::mutex mutex;
+  std::vector<std::string> acked;
+  std::vector<std::thread> callers;
+  for (int t = 0; t < 4; ++t) {
+    callers.emplace_back([&] {
+      for (size_t i = next++; i < tokens.size(); i = next++) {
+        if (call_tracking(server, tokens[i]).status != 204) return;  // the kill landed
+        std::lock_guard<std::mutex> lock(mutex);
+        acked.push_back(tokens[i]);
+        ++acked_count;
+      }
+    });
+  }
+  while (acked_count.load() < tokens.size() / 2) std::this_thread::yield();
+  server.send_signal(SIGKILL);
+  for (std::thread& c : callers) c.join();
+  ASSERT_TRUE(server.wait_for_exit());
+  ImpressionIdentities identities(state.path());
+  const std::set<std::string> logged = logged_identities(state.path());
+  size_t missing = 0;
+  for (const std::string& token : acked) missing += logged.count(identities.of(token)) == 0 ? 1 : 0;
+  EXPECT_EQ(missing, 0u) << "of " << acked.size() << " impressions answered 204";
+}
+
+class AcknowledgedLinesInCluster : public ::testing::Test {
+ protected:
+  void SetUp() override { ASSERT_TRUE(redis_.ok()) << redis_.error(); }
+  RedisCluster redis_;
+};
+
+// The user's primary paused: the store does not answer, so the 204 waits for the deadline,
+// and leaves with the line that says unapplied. Killed right after it, the node has the line,
+// and once back it applies the impression exactly once.
+TEST_F(AcknowledgedLinesInCluster, AnImpressionAnsweredWhileTheStoreIsAwayIsInTheLogWhenKilled) {
+  ClusterNodes nodes(1, redis_.seed_url(), {"--caps-timeout=1s"});
+  ASSERT_TRUE(nodes.ok()) << nodes.error();
+  ASSERT_TRUE(nodes.wait_connected(0));
+  const std::string user = "killed-after-reply";
+  const CurlReply reply = decide(nodes.node(0), user, 3);
+  ASSERT_EQ(reply.status, 200) << reply.body;
+  const std::vector<CreativeTokens> served = tokens_of(reply.body);
+  ASSERT_FALSE(served.empty());
+  const std::optional<uint16_t> primary = redis_.primary_for_key(user_hash_key(user));
+  ASSERT_TRUE(primary) << redis_.error();
+  ASSERT_TRUE(redis_.kill_node(*primary, SIGSTOP)) << redis_.error();
+  ASSERT_EQ(call_tracking(nodes.node(0), served[0].impression).status, 204);
+  nodes.node(0).send_signal(SIGKILL);
+  ASSERT_TRUE(nodes.node(0).wait_for_exit());
+  const std::string identity = ImpressionIdentities(nodes.state_dir(0)).of(served[0].impression);
+  size_t unapplied = 0;
+  for (const LogLine& l : read_event_log(nodes.state_dir(0))) {
+    unapplied += (l.kind == "impression" && l.token == identity && l.store == "unapplied") ? 1 : 0;
+  }
+  EXPECT_EQ(unapplied, 1u) << "the 204 left without its line";
+
+  ASSERT_TRUE(redis_.kill_node(*primary, SIGCONT)) << redis_.error();
+  ASSERT_TRUE(nodes.restart(0, SIGKILL)) << nodes.error();
+  ASSERT_TRUE(nodes.wait_connected(0));
+  ASSERT_TRUE(wait_for_empty_backlogs(nodes));
+  EXPECT_TRUE(EveryAcknowledgedImpressionCountedOnce({identity}, nodes.all_lines()));
+}
+
+}  // namespace
+}  // namespace integration
