@@ -39,6 +39,8 @@ ClusterClient::ClusterClient(runtime::Reactor& reactor, ClusterConfig config)
   asking_ = FormattedCommand(asking);
   const std::string_view shards[] = {"CLUSTER", "SHARDS"};
   cluster_shards_ = FormattedCommand(shards);
+  const std::string_view coverage[] = {"CONFIG", "GET", "cluster-require-full-coverage"};
+  coverage_setting_ = FormattedCommand(coverage);
   if (!config_.password.empty()) {
     std::vector<std::string_view> auth = {"AUTH"};
     if (!config_.user.empty()) auth.push_back(config_.user);

@@ -135,6 +135,7 @@ class ClusterClient final : public NodeListener, public runtime::FileCompletion,
   void refresh_topology();
   void apply_topology(NodeConnection& from, const Reply& reply);
   void on_handshake_reply(NodeConnection& node, const ExpectedReply& expected, const Reply& reply);
+  void on_coverage_setting(NodeConnection& node, const Reply& reply);
   void set_owner(uint16_t slot, NodeConnection* node);
   void schedule_reconnect(NodeConnection& node);
   void update_state(std::string_view reason);
@@ -165,6 +166,7 @@ class ClusterClient final : public NodeListener, public runtime::FileCompletion,
   std::vector<std::string> libraries_;
   std::vector<FormattedCommand> library_loads_;
   FormattedCommand auth_;
+  FormattedCommand coverage_setting_;  // CONFIG GET cluster-require-full-coverage
   FormattedCommand asking_;
   FormattedCommand cluster_shards_;
   RefreshAlarm refresh_alarm_{*this};

@@ -34,6 +34,8 @@ struct ClusterCounters {
 
   runtime::CoreCounter state;  // ClusterState as a number
   runtime::CoreCounter connected_primaries;
+  // Gauge: nodes that said cluster-require-full-coverage yes (one primary down stops all).
+  runtime::CoreCounter full_coverage_nodes;
 
   void record_round_trip(int64_t us) {
     size_t bucket = 0;

@@ -51,6 +51,10 @@ constexpr runtime::Metric<CC> kFamilies[] = {
                    &CC::state),
     runtime::gauge("decisiond_redis_connected_primaries", "Primaries with a ready connection, by core.",
                    &CC::connected_primaries),
+    runtime::gauge("decisiond_redis_full_coverage_nodes",
+                   "Connected nodes whose cluster-require-full-coverage is yes (while one primary is down, they "
+                   "refuse every key), by core.",
+                   &CC::full_coverage_nodes),
 };
 }  // namespace
 

@@ -204,9 +204,30 @@ void ClusterClient::on_handshake_reply(NodeConnection& node, const ExpectedReply
     case ExpectedReply::Kind::kClusterShards:
       apply_topology(node, reply);
       return;
+    case ExpectedReply::Kind::kCoverageSetting:
+      on_coverage_setting(node, reply);
+      return;
     default:
       return;
   }
+}
+
+void ClusterClient::on_coverage_setting(NodeConnection& node, const Reply& reply) {
+  // ["cluster-require-full-coverage", "yes"|"no"]; an error (CONFIG not allowed to this ACL
+  // user) tells nothing, and nothing is said.
+  if (reply.kind() != Reply::Kind::kArray || reply.size() != 2) return;
+  const bool full_coverage = reply.at(1).text() == "yes";
+  if (full_coverage && !node.requires_full_coverage && reactor_.index() == 0) {
+    std::fprintf(stderr,
+                 "decisiond: redis %s: cluster-require-full-coverage is yes: while any primary is down, every "
+                 "primary refuses every key and every user's capped ads are held back; set it to no "
+                 "(docs/cluster.md)\n",
+                 node.host_port().c_str());
+  }
+  node.requires_full_coverage = full_coverage;
+  uint64_t count = 0;
+  for (const auto& n : nodes_) count += n->requires_full_coverage ? 1 : 0;
+  counters_.full_coverage_nodes.set(count);
 }
 
 void ClusterClient::on_node_connecting(NodeConnection& node) {
@@ -215,6 +236,7 @@ void ClusterClient::on_node_connecting(NodeConnection& node) {
   for (const FormattedCommand& load : library_loads_) {
     if (node.enqueue(load.bytes(), {ExpectedReply::Kind::kLibraryLoad})) counters_.library_loads.add();
   }
+  node.enqueue(coverage_setting_.bytes(), {ExpectedReply::Kind::kCoverageSetting});
 }
 
 void ClusterClient::on_node_connected(NodeConnection& node) {

@@ -20,7 +20,7 @@ namespace redis_cluster {
 
 // What a reply in a connection's FIFO answers.
 struct ExpectedReply {
-  enum class Kind : uint8_t { kCall, kAsking, kAuth, kLibraryLoad, kClusterShards };
+  enum class Kind : uint8_t { kCall, kAsking, kAuth, kLibraryLoad, kClusterShards, kCoverageSetting };
   Kind kind = Kind::kCall;
   uint32_t call = 0;  // kCall: the call's slot in the client and its generation
   uint32_t generation = 0;
@@ -94,6 +94,8 @@ class NodeConnection final : public runtime::SocketEvents, public runtime::FileC
   bool seed = false;
   uint32_t failed_attempts = 0;  // since the last connection that answered
   bool ever_connected = false;
+  // The node's cluster-require-full-coverage is yes (docs/redis-cluster-client.md).
+  bool requires_full_coverage = false;
   bool output_listed = false;  // in the client's list of nodes to flush this turn
 
   // SocketEvents

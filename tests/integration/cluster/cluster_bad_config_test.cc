@@ -105,5 +105,40 @@ TEST(CapsClusterConfig, TheRightPasswordServesCappedAds) {
   EXPECT_EQ(ads.count("ad_1"), 1u) << reply.body;
 }
 
+// Redis's default makes every primary refuse every key while one primary is down: the node
+// serves, says so once and shows it, so the operator can set it to no (docs/cluster.md).
+TEST(CapsClusterConfig, AClusterThatRequiresFullCoverageIsSaidAndShown) {
+  RedisCluster redis;
+  ASSERT_TRUE(redis.ok()) << redis.error();
+  for (const RedisClusterNode& n : redis.nodes()) {
+    ASSERT_TRUE(redis.cli({"CONFIG", "SET", "cluster-require-full-coverage", "yes"}, n.port).ok) << redis.error();
+  }
+  ClusterNodes nodes(1, redis.seed_url());
+  ASSERT_TRUE(nodes.ok()) << nodes.error();
+  ASSERT_TRUE(nodes.wait_connected(0));
+  EXPECT_TRUE(said_within(nodes.node(0), "cluster-require-full-coverage is yes")) << nodes.node(0).stderr_text();
+  // Each core hears each primary's answer on its own connection: at least the three primaries
+  // on core 0, in time.
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+  std::string page;
+  do {
+    page = scrape_metrics(nodes.node(0));
+    if (sum_samples(page, "decisiond_redis_full_coverage_nodes", {{"core", "0"}}).value_or(0) >= 3.0) break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  } while (std::chrono::steady_clock::now() < deadline);
+  EXPECT_GE(sum_samples(page, "decisiond_redis_full_coverage_nodes", {{"core", "0"}}).value_or(0), 3.0) << page;
+}
+
+TEST(CapsClusterConfig, AClusterThatServesWhatItCoversSaysNothing) {
+  RedisCluster redis;  // the fixture sets cluster-require-full-coverage no, as docs/cluster.md asks
+  ASSERT_TRUE(redis.ok()) << redis.error();
+  ClusterNodes nodes(1, redis.seed_url());
+  ASSERT_TRUE(nodes.ok()) << nodes.error();
+  ASSERT_TRUE(nodes.wait_connected(0));
+  const std::string page = scrape_metrics(nodes.node(0));
+  EXPECT_EQ(sum_samples(page, "decisiond_redis_full_coverage_nodes", {}).value_or(-1), 0.0) << page;
+  EXPECT_EQ(nodes.node(0).stderr_text().find("cluster-require-full-coverage"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace integration

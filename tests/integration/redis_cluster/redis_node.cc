@@ -111,6 +111,10 @@ std::string RedisNode::config_text() const {
   // replica moves to another primary on its own: the topology is the test's.
   c += "cluster-replica-validity-factor 0\ncluster-allow-replica-migration no\n";
   c += "cluster-allow-reads-when-down no\n";
+  // As docs/cluster.md asks of production: a primary that fails leaves only its own slots
+  // unanswered; with Redis's default (yes) every primary refuses every key while one slot is
+  // uncovered, from the failure's detection until its replica takes over.
+  c += "cluster-require-full-coverage no\n";
   return c;
 }
 
