@@ -79,8 +79,10 @@ void check_counted_within_window(const std::vector<const SoakLine*>& counted, co
       in_window += counted[i]->time_ms - counted[j]->time_ms < cap.window_ms ? 1 : 0;
     }
     if (in_window > cap.impressions) {
-      findings.users_past_cap.add(user + " ad " + std::to_string(cap.ad) + ": " + std::to_string(counted.size()) +
-                                  " counted, cap " + std::to_string(cap.impressions));
+      std::string example = user + " ad " + std::to_string(cap.ad) + ": " + std::to_string(counted.size()) +
+                            " counted, cap " + std::to_string(cap.impressions) + ":";
+      for (const SoakLine* l : counted) example += " " + l->identity + " t=" + std::to_string(l->time_ms);
+      findings.users_past_cap.add(example);
       return;
     }
   }
@@ -121,7 +123,9 @@ void check_caps(const SoakEvidence& evidence, SoakFindings& findings) {
           if (s.ad != cap.ad) continue;
           std::vector<const Acked*> before;
           for (const Acked& a : earlier) {
-            if (a.acked_ms < d->call.sent_ms && d->call.sent_ms - a.acked_ms < cap.window_ms) before.push_back(&a);
+            // Earlier decisions of the user: their impressions were answered before this one
+            // was sent (one thread, one call after another), often within the same millisecond.
+            if (d->call.sent_ms - a.acked_ms < cap.window_ms) before.push_back(&a);
           }
           if (before.size() < cap.impressions) continue;
           const auto found = index.find(s.identity);

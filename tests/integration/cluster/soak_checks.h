@@ -65,6 +65,10 @@ struct SoakFindings {
 
   // The logs.
   size_t lines = 0, impression_lines = 0, unapplied_lines = 0, reapplied_lines = 0;
+  // Unapplied lines by what the store was going through when the impression came (issue 29
+  // point 3 asks that one primary's failure stay with its own slots): a fault of the
+  // user's own primary, only of another primary, or none.
+  size_t unapplied_own_primary_faulted = 0, unapplied_other_primary_faulted = 0, unapplied_no_primary_fault = 0;
   size_t counted_once = 0;
   Finding lost_no_line;              // lost: acknowledged, no line anywhere
   Finding lost_never_counted;        // lost: lines, none counted

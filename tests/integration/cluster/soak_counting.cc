@@ -41,6 +41,20 @@ std::unordered_map<std::string, const SoakDecision*> acknowledged(const SoakReco
   return acked;
 }
 
+// Which primary faults were under way when the unapplied impression came.
+void count_unapplied(const std::vector<FaultRecord>& faults, const SoakLine& line, SoakFindings& findings) {
+  ++findings.unapplied_lines;
+  const int slot = line.user.empty() ? -1 : user_slot(line.user);
+  bool own = false, other = false;
+  for (const FaultRecord& f : faults) {
+    const bool on_primary = f.kind == FaultKind::kPrimaryKilled || f.kind == FaultKind::kPrimaryPaused;
+    if (!on_primary || line.time_ms < f.start_ms || line.time_ms > f.healed_ms) continue;
+    (f.hit_slot(slot) ? own : other) = true;
+  }
+  ++(own ? findings.unapplied_own_primary_faulted
+         : other ? findings.unapplied_other_primary_faulted : findings.unapplied_no_primary_fault);
+}
+
 }  // namespace
 
 void Finding::add(std::string example) {
@@ -71,8 +85,8 @@ void check_counting(const SoakEvidence& evidence, SoakFindings& findings) {
     ++findings.lines;
     if (l.kind != "impression") continue;
     ++findings.impression_lines;
-    findings.unapplied_lines += l.store == "unapplied" ? 1 : 0;
     findings.reapplied_lines += l.store == "reapplied" ? 1 : 0;
+    if (l.store == "unapplied") count_unapplied(evidence.faults, l, findings);
   }
   const auto acked = acknowledged(evidence.record);
   findings.impressions_acknowledged = acked.size();
