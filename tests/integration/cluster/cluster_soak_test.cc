@@ -70,7 +70,7 @@ TEST(ClusterSoak, UnderRandomFaultsEveryRequestIsAnsweredEveryAcknowledgedImpres
   std::mt19937_64 random(settings.seed);
   SoakEvidence evidence;
   {
-    SoakTraffic traffic(directory, kNodes, settings.seed, kClientThreads);
+    SoakTraffic traffic(directory, kNodes, nodes.state_dir(0), settings.seed, kClientThreads);
     SoakFaults faults(redis, nodes, directory);
     evidence.faults = faults.carry_out(plan_faults(random, settings.duration_ms), settings.duration_ms);
     evidence.record = traffic.stop();
@@ -88,10 +88,6 @@ TEST(ClusterSoak, UnderRandomFaultsEveryRequestIsAnsweredEveryAcknowledgedImpres
   }
   for (size_t n = 0; n < nodes.size(); ++n) {
     for (SoakLine& l : read_soak_lines(nodes.state_dir(n), static_cast<uint32_t>(n))) evidence.lines.push_back(std::move(l));
-  }
-  ImpressionIdentities identities(nodes.state_dir(0));
-  for (SoakDecision& d : evidence.record.decisions) {
-    for (ServedAd& s : d.served) s.identity = identities.of(s.url_token);
   }
 
   const SoakFindings f = check_soak(evidence);

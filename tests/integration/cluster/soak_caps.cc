@@ -58,7 +58,7 @@ std::string state_of(const SoakEvidence& evidence, const IdentityLines* lines, c
     const bool forgotten = failover != nullptr &&
                            (!evidence.identities_in_store.contains(identity) ||
                             (lines->counted.size() > 1 && lines->counted[1]->written_latest_ms >= failover->start_ms));
-    return forgotten ? "lost_at_failover" : "visible";
+    return forgotten ? "lost_at_failover (" + describe(*failover) + ")" : "visible";
   }
   if (counted != nullptr && counted->written_earliest_ms <= at.line_ms) return "racing";
   for (const SoakLine* u : lines->unapplied) {
@@ -138,7 +138,7 @@ void check_caps(const SoakEvidence& evidence, SoakFindings& findings) {
             const auto lines = index.find(a->identity);
             const IdentityLines* l = lines == index.end() ? nullptr : &lines->second;
             const std::string state = state_of(evidence, l, a->identity, at);
-            ++states[state];
+            ++states[state.substr(0, state.find(' '))];
             detail += "\n      earlier " + a->identity + " acked t=" + std::to_string(a->acked_ms) + " " + state +
                       (l ? describe(*l) : "");
           }

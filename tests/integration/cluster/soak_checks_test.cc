@@ -19,7 +19,7 @@ class Story {
     SoakDecision d;
     d.user = "u";
     d.call = {node, t, t, 200, false, ""};
-    d.served.push_back({ad, "token-" + identity, identity});
+    d.served.push_back({ad, identity});
     evidence.record.decisions.push_back(d);
     if (acknowledged) {
       evidence.record.impressions.push_back({evidence.record.decisions.size() - 1, 0, {node, t + 1, t + 1, 204, false, ""}});

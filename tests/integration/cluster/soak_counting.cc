@@ -112,16 +112,17 @@ void check_counting(const SoakEvidence& evidence, SoakFindings& findings) {
                           !restart_resend_signature(lines);
       (blamed ? findings.doubled_after_failover : findings.doubled)
           .add(who + " counted " + std::to_string(lines.counted.size()) + " times" +
-               (restart_resend_signature(lines) ? " (re-sent by a node holding two unapplied lines)" : "") + ":" +
-               describe(lines));
+               (restart_resend_signature(lines) ? " (re-sent by a node holding two unapplied lines)" : "") +
+               (blamed ? " after " + describe(*failover) : "") + ":" + describe(lines));
       continue;
     }
     ++findings.counted_once;
     if (evidence.identities_in_store.contains(identity)) continue;
     // Counted once in the logs and gone from the store: a write a failover lost (a repeat
     // of its URL from then on would count it again), or one lost otherwise.
-    const bool failover = failover_after(evidence.faults, slot, lines.counted[0]->written_earliest_ms, INT64_MAX) != nullptr;
-    (failover ? findings.store_lost_after_failover : findings.store_lost_unattributed).add(who + describe(lines));
+    const FaultRecord* failover = failover_after(evidence.faults, slot, lines.counted[0]->written_earliest_ms, INT64_MAX);
+    (failover ? findings.store_lost_after_failover : findings.store_lost_unattributed)
+        .add(who + (failover ? " after " + describe(*failover) : "") + describe(lines));
   }
 }
 

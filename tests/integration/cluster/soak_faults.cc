@@ -16,8 +16,9 @@ namespace {
 constexpr std::chrono::milliseconds kGracefulExitTimeout{30000};
 
 void say(const FaultRecord& record, int64_t origin_ms) {
-  std::printf("[ soak ] +%.1fs %s %u%s%s\n", static_cast<double>(record.start_ms - origin_ms) / 1000.0,
-              std::string(fault_name(record.kind)).c_str(), record.target, record.failed_over ? " (failed over)" : "",
+  std::printf("[ soak ] +%.1fs %s %u t=%lld..%lld%s%s\n", static_cast<double>(record.start_ms - origin_ms) / 1000.0,
+              std::string(fault_name(record.kind)).c_str(), record.target, static_cast<long long>(record.start_ms),
+              static_cast<long long>(record.healed_ms), record.failed_over ? " (failed over)" : "",
               record.error.empty() ? "" : (" ERROR: " + record.error).c_str());
   std::fflush(stdout);
 }

@@ -50,6 +50,11 @@ std::string describe(const IdentityLines& lines) {
   return text;
 }
 
+std::string describe(const FaultRecord& fault) {
+  return std::string(fault_name(fault.kind)) + " " + std::to_string(fault.target) + " t=" +
+         std::to_string(fault.start_ms) + ".." + std::to_string(fault.healed_ms);
+}
+
 bool restart_resend_signature(const IdentityLines& lines) {
   if (lines.counted.size() < 2 || lines.counted[1]->store != "reapplied") return false;
   size_t unapplied_there = 0;

@@ -22,6 +22,8 @@ LinesByIdentity index_by_identity(const std::vector<SoakLine>& lines);
 
 // Its lines, one by one, for a finding's example.
 std::string describe(const IdentityLines& lines);
+// A fault, for a finding's example: "primary_paused 45699 t=1795918937590..1795918939800".
+std::string describe(const FaultRecord& fault);
 
 // Counted again by a node re-sending an impression it had logged unapplied twice (issue
 // 29 point 1): the second count is a reapplied line on a node holding two or more unapplied

@@ -51,8 +51,10 @@ uint64_t ad_number(const std::string& ad_id) {  // "ad_<id>"
 
 }  // namespace
 
-SoakTraffic::SoakTraffic(NodeDirectory& directory, uint32_t node_count, uint64_t seed, uint32_t threads)
-    : directory_(directory), seed_(seed), node_count_(node_count), records_(threads) {
+SoakTraffic::SoakTraffic(NodeDirectory& directory, uint32_t node_count, std::string keys_state_dir, uint64_t seed,
+                         uint32_t threads)
+    : directory_(directory), keys_state_dir_(std::move(keys_state_dir)), seed_(seed), node_count_(node_count),
+      records_(threads) {
   for (uint32_t t = 0; t < threads; ++t) threads_.emplace_back([this, t] { run(t); });
 }
 
@@ -83,6 +85,8 @@ void SoakTraffic::run(uint32_t thread) {
   SoakRecord& record = records_[thread];
   std::vector<std::string> users;
   CurlSession session;  // kept-alive connections, as a real client's
+  // Each served ad is kept by its identity, not its token: a long soak serves millions.
+  ImpressionIdentities identities(keys_state_dir_);
   while (!stopping_) {
     if (users.empty() || draw(random, 1, kNewUserOneIn) == 1) {
       users.push_back("soak-t" + std::to_string(thread) + "-u" + std::to_string(users.size()));
@@ -96,14 +100,18 @@ void SoakTraffic::run(uint32_t thread) {
       body = reply.body;
       return reply;
     });
+    std::vector<std::string> tokens;
     if (decision.call.status == 200) {
-      for (const CreativeTokens& c : tokens_of(body)) decision.served.push_back({ad_number(c.ad_id), c.impression, ""});
+      for (const CreativeTokens& c : tokens_of(body)) {
+        decision.served.push_back({ad_number(c.ad_id), identities.of(c.impression)});
+        tokens.push_back(c.impression);
+      }
     }
     const size_t index = record.decisions.size();
     record.decisions.push_back(decision);
     ++decisions_;
-    for (size_t s = 0; s < decision.served.size(); ++s) {
-      const std::string& token = decision.served[s].url_token;
+    for (size_t s = 0; s < tokens.size(); ++s) {
+      const std::string& token = tokens[s];
       const int how = draw(random, 0, 99);
       if (how < kOncePercent) {
         const uint32_t on = static_cast<uint32_t>(draw(random, 0, static_cast<int>(node_count_) - 1));

@@ -25,8 +25,7 @@ struct SoakCall {
 
 struct ServedAd {
   uint64_t ad = 0;
-  std::string url_token;  // the impression URL's t=
-  std::string identity;   // 16 hex (tracking/dedup/impression_key.h), filled once the run is over
+  std::string identity;  // of its impression URL's token: 16 hex (tracking/dedup/impression_key.h)
 };
 
 struct SoakDecision {
@@ -48,7 +47,9 @@ struct SoakRecord {
 
 class SoakTraffic {
  public:
-  SoakTraffic(NodeDirectory& directory, uint32_t node_count, uint64_t seed, uint32_t threads);
+  // keys_state_dir: a node's state directory, whose keys.json opens every node's tokens.
+  SoakTraffic(NodeDirectory& directory, uint32_t node_count, std::string keys_state_dir, uint64_t seed,
+              uint32_t threads);
   SoakTraffic(const SoakTraffic&) = delete;
   SoakTraffic& operator=(const SoakTraffic&) = delete;
   ~SoakTraffic();
@@ -60,6 +61,7 @@ class SoakTraffic {
   void run(uint32_t thread);
 
   NodeDirectory& directory_;
+  const std::string keys_state_dir_;
   const uint64_t seed_;
   const uint32_t node_count_;
   std::atomic<bool> stopping_{false};
