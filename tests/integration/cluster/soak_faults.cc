@@ -16,10 +16,13 @@ namespace {
 constexpr std::chrono::milliseconds kGracefulExitTimeout{30000};
 
 void say(const FaultRecord& record, int64_t origin_ms) {
-  std::printf("[ soak ] +%.1fs %s %u t=%lld..%lld%s%s\n", static_cast<double>(record.start_ms - origin_ms) / 1000.0,
-              std::string(fault_name(record.kind)).c_str(), record.target, static_cast<long long>(record.start_ms),
-              static_cast<long long>(record.healed_ms), record.failed_over ? " (failed over)" : "",
-              record.error.empty() ? "" : (" ERROR: " + record.error).c_str());
+  // A primary by its first slots too: its port is a free one, another in every run.
+  const std::string slots = record.slots.empty() ? "" : " (slots " + std::to_string(record.slots[0].first) + "-" +
+                                                            std::to_string(record.slots[0].second) + ")";
+  std::printf("[ soak ] +%.1fs %s %u%s t=%lld..%lld%s%s\n", static_cast<double>(record.start_ms - origin_ms) / 1000.0,
+              std::string(fault_name(record.kind)).c_str(), record.target, slots.c_str(),
+              static_cast<long long>(record.start_ms), static_cast<long long>(record.healed_ms),
+              record.failed_over ? " (failed over)" : "", record.error.empty() ? "" : (" ERROR: " + record.error).c_str());
   std::fflush(stdout);
 }
 
@@ -59,17 +62,23 @@ std::vector<FaultRecord> SoakFaults::carry_out(const std::vector<PlannedFault>& 
 FaultRecord SoakFaults::primary_fault(const PlannedFault& fault) {
   FaultRecord record;
   record.kind = fault.kind;
+  // The primary serving a slot the plan names, not the n-th by port: ports are free ones,
+  // different in every run, while the fixture lays the slots out the same way each time,
+  // so a replayed seed hits the same users' primary.
+  const int slot = static_cast<int>(fault.target % kClusterSlots);
   const std::vector<uint16_t> primaries = redis_.primary_ports();
-  if (primaries.empty()) {
-    record.error = "no primary: " + redis_.error();
+  const CliReply view = primaries.empty() ? CliReply{} : redis_.cli({"CLUSTER", "NODES"}, primaries[0]);
+  for (const NodeLine& line : parse_cluster_nodes(view.out)) {
+    if (line.is_primary() && line.serves(slot)) {
+      record.target = line.port;
+      record.slots = line.slots;
+    }
+  }
+  if (record.target == 0) {
+    record.error = "no primary serves slot " + std::to_string(slot) + ": " + redis_.error() + view.error;
     return record;
   }
-  const uint16_t victim = primaries[fault.target % primaries.size()];
-  record.target = victim;
-  const CliReply view = redis_.cli({"CLUSTER", "NODES"}, victim);
-  for (const NodeLine& line : parse_cluster_nodes(view.out)) {
-    if (line.port == victim) record.slots = line.slots;
-  }
+  const uint16_t victim = static_cast<uint16_t>(record.target);
   record.start_ms = unix_now_ms();
   if (fault.kind == FaultKind::kPrimaryKilled) {
     const bool ok = redis_.kill_node(victim, SIGKILL) && redis_.wait_for_failover(victim);

@@ -34,7 +34,7 @@ std::string_view fault_name(FaultKind kind);
 struct PlannedFault {
   int64_t gap_ms = 0;  // traffic alone before it, after the previous fault has healed
   FaultKind kind = FaultKind::kPrimaryKilled;
-  uint32_t target = 0;  // among the primaries (by port) or the nodes at that moment, modulo their count
+  uint32_t target = 0;  // a hash slot (modulo 16384) whose primary is hit, or a node (modulo their count)
   int64_t hold_ms = 0;  // how long a primary stays paused or dead before it is resumed or restarted
 };
 
