@@ -2,7 +2,9 @@
 // What the soak checks once the run is over (issue 29 point 5), from what the clients saw,
 // what the fault thread did and every node's event log:
 //   answered   every request to a live node answered as documented (200, 204), none hung;
-//   lost       every impression answered 204 has a line on some node;
+//   lost       every impression answered 204 has a line on some node, and every ad a
+//              decision answered 200 served its decision line (issue 29 point 2: what a
+//              reply acknowledges is in the log, whatever kills the node after);
 //   once       across every node each acknowledged identity is counted exactly once;
 //   caps       no user counted past a cap in its window, and each decision that served a
 //              capped ad past its cap explained by the documented bound (an earlier
@@ -72,6 +74,7 @@ struct SoakFindings {
   size_t counted_once = 0;
   Finding lost_no_line;              // lost: acknowledged, no line anywhere
   Finding lost_never_counted;        // lost: lines, none counted
+  Finding decision_lines_lost;       // lost: a served ad of a 200 without its decision line
   Finding doubled;                   // once: counted more than once, not attributable to a failover
   Finding doubled_after_failover;    // once: counted again after a failover lost its first count
   Finding store_lost_after_failover; // counted once, its identity key gone from the store after a failover

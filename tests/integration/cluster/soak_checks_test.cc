@@ -81,6 +81,16 @@ TEST(SoakChecks, AnAcknowledgedImpressionWithoutALineIsLost) {
   EXPECT_EQ(s.check().lost_no_line.count, 1u);
 }
 
+TEST(SoakChecks, AnAdServedInA200WithoutItsDecisionLineIsLost) {
+  Story s;
+  s.served(0, 3, "a", kT0);
+  s.impression(1, 3, "a", kT0 + 1, kT0 + 2);
+  s.evidence.lines.erase(s.evidence.lines.begin());  // the decision line
+  const SoakFindings f = s.check();
+  EXPECT_EQ(f.decision_lines_lost.count, 1u);
+  EXPECT_EQ(f.counted_once, 1u);
+}
+
 TEST(SoakChecks, AnAcknowledgedImpressionWithOnlyDuplicateLinesWasNeverCounted) {
   Story s;
   s.served(0, 3, "a", kT0);

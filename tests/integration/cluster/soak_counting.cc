@@ -88,6 +88,15 @@ void check_counting(const SoakEvidence& evidence, SoakFindings& findings) {
     findings.reapplied_lines += l.store == "reapplied" ? 1 : 0;
     if (l.store == "unapplied") count_unapplied(evidence.faults, l, findings);
   }
+  for (const SoakDecision& d : evidence.record.decisions) {
+    for (const ServedAd& s : d.served) {
+      const auto found = index.find(s.identity);
+      if (found == index.end() || found->second.decision == nullptr) {
+        findings.decision_lines_lost.add(call_text("decision", d.user, d.call) + ", ad " + std::to_string(s.ad) +
+                                         " identity " + s.identity);
+      }
+    }
+  }
   const auto acked = acknowledged(evidence.record);
   findings.impressions_acknowledged = acked.size();
   for (const auto& [identity, decision] : acked) {

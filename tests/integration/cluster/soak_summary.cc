@@ -34,7 +34,8 @@ std::string soak_summary(uint64_t seed, int64_t duration_ms, const SoakFindings&
       << ", while only another primary was " << f.unapplied_other_primary_faulted << ", with no primary faulted "
       << f.unapplied_no_primary_fault << "\n";
   out << "[ soak ] counted once " << f.counted_once << ", lost " << f.lost_no_line.count + f.lost_never_counted.count
-      << " (no line " << f.lost_no_line.count << ", never counted " << f.lost_never_counted.count << "), doubled "
+      << " (no line " << f.lost_no_line.count << ", never counted " << f.lost_never_counted.count
+      << "), decision lines lost " << f.decision_lines_lost.count << ", doubled "
       << f.doubled.count << " (after a failover " << f.doubled_after_failover.count << ")\n";
   out << "[ soak ] identity keys the store forgot: after a failover " << f.store_lost_after_failover.count
       << ", unattributed " << f.store_lost_unattributed.count << "\n";
@@ -54,6 +55,7 @@ std::string soak_summary(uint64_t seed, int64_t duration_ms, const SoakFindings&
   examples(out, "answered otherwise at a fault", f.answered_otherwise_at_fault);
   examples(out, "lost, no line", f.lost_no_line);
   examples(out, "lost, never counted", f.lost_never_counted);
+  examples(out, "decision lines lost", f.decision_lines_lost);
   examples(out, "doubled", f.doubled);
   examples(out, "doubled after a failover", f.doubled_after_failover);
   examples(out, "forgotten by the store after a failover", f.store_lost_after_failover);
