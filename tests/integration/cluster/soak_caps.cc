@@ -88,80 +88,96 @@ void check_counted_within_window(const std::vector<const SoakLine*>& counted, co
   }
 }
 
+// One serve past the cap: how each earlier impression stood at the decision, and so whether
+// the bound allows it, a failover explains it, or neither.
+void judge_serve(const SoakEvidence& evidence, const LinesByIdentity& index, const SoakCap& cap,
+                 const std::string& user, const DecisionMoment& at, bool has_line,
+                 const std::vector<const Acked*>& before, SoakFindings& findings) {
+  std::map<std::string, size_t> states;
+  std::string detail;
+  for (const Acked* a : before) {
+    const auto lines = index.find(a->identity);
+    const IdentityLines* l = lines == index.end() ? nullptr : &lines->second;
+    const std::string state = state_of(evidence, l, a->identity, at);
+    ++states[state.substr(0, state.find(' '))];
+    detail += "\n      earlier " + a->identity + " acked t=" + std::to_string(a->acked_ms) + " " + state +
+              (l ? describe(*l) : "");
+  }
+  const std::string example = user + " ad " + std::to_string(cap.ad) + " served by node" + std::to_string(at.node) +
+                              " sent t=" + std::to_string(at.sent_ms) +
+                              (has_line ? " line t=" + std::to_string(at.line_ms) : " (no decision line)") + " after " +
+                              std::to_string(before.size()) + " acknowledged:" + detail;
+  const size_t left = before.size() - states["unapplied_elsewhere"];
+  if (left < cap.impressions) {
+    findings.past_cap_allowed.add(example);
+  } else if (left - states["lost_at_failover"] < cap.impressions) {
+    findings.past_cap_after_failover.add(example);
+  } else {
+    findings.past_cap_not_allowed.add(example);
+    for (const auto& [state, n] : states) findings.not_allowed_impressions_by_state[state] += n;
+  }
+}
+
+// One user's decisions, in the order the user's one client thread sent them, against one cap.
+void check_serves(const SoakEvidence& evidence, const LinesByIdentity& index,
+                  const std::unordered_map<std::string, int64_t>& acks, const SoakCap& cap, const std::string& user,
+                  const std::vector<const SoakDecision*>& decisions, SoakFindings& findings) {
+  const int slot = user_slot(user);
+  std::vector<Acked> earlier;
+  for (const SoakDecision* d : decisions) {
+    for (const ServedAd& s : d->served) {
+      if (s.ad != cap.ad) continue;
+      // The impressions of the user's earlier decisions were answered before this one was
+      // sent (one thread, one call after another), often within the same millisecond.
+      std::vector<const Acked*> before;
+      for (const Acked& a : earlier) {
+        if (d->call.sent_ms - a.acked_ms < cap.window_ms) before.push_back(&a);
+      }
+      if (before.size() < cap.impressions) continue;
+      const auto found = index.find(s.identity);
+      const SoakLine* line = found != index.end() ? found->second.decision : nullptr;
+      const DecisionMoment at{d->call.sent_ms, line ? line->time_ms : d->call.answered_ms,
+                              line ? line->node : d->call.node, slot};
+      judge_serve(evidence, index, cap, user, at, line != nullptr, before, findings);
+    }
+    for (const ServedAd& s : d->served) {
+      const auto ack = acks.find(s.identity);
+      if (s.ad == cap.ad && ack != acks.end()) earlier.push_back({s.identity, ack->second});
+    }
+  }
+}
+
 }  // namespace
 
 void check_caps(const SoakEvidence& evidence, SoakFindings& findings) {
   const LinesByIdentity index = index_by_identity(evidence.lines);
-  const auto acks = first_acks(evidence.record);
 
   // Impressions counted per (user, ad) within each cap's window, each identity once: one
   // counted twice is the counting check's finding, not a serve past the cap.
   std::map<std::pair<std::string, uint64_t>, std::vector<const SoakLine*>> counted_by_user_ad;
   for (const auto& [identity, lines] : index) {
-    if (!lines.counted.empty()) counted_by_user_ad[{lines.counted[0]->user, lines.counted[0]->ad}].push_back(lines.counted[0]);
+    if (lines.counted.empty()) continue;
+    counted_by_user_ad[{lines.counted[0]->user, lines.counted[0]->ad}].push_back(lines.counted[0]);
   }
+  const auto by_time = [](const SoakLine* a, const SoakLine* b) { return a->time_ms < b->time_ms; };
   for (auto& [user_ad, counted] : counted_by_user_ad) {
-    std::sort(counted.begin(), counted.end(), [](const SoakLine* a, const SoakLine* b) { return a->time_ms < b->time_ms; });
+    std::sort(counted.begin(), counted.end(), by_time);
     for (const SoakCap& cap : soak_caps()) {
       if (cap.ad == user_ad.second) check_counted_within_window(counted, cap, user_ad.first, findings);
     }
   }
 
-  // Each user's decisions in the order the user's one client thread sent them.
   std::map<std::string, std::vector<const SoakDecision*>> by_user;
   for (const SoakDecision& d : evidence.record.decisions) {
     if (d.call.status == 200) by_user[d.user].push_back(&d);
   }
+  const auto acks = first_acks(evidence.record);
   for (auto& [user, decisions] : by_user) {
-    std::sort(decisions.begin(), decisions.end(),
-              [](const SoakDecision* a, const SoakDecision* b) { return a->call.sent_ms < b->call.sent_ms; });
-    const int slot = user_slot(user);
-    for (const SoakCap& cap : soak_caps()) {
-      std::vector<Acked> earlier;
-      for (const SoakDecision* d : decisions) {
-        for (const ServedAd& s : d->served) {
-          if (s.ad != cap.ad) continue;
-          std::vector<const Acked*> before;
-          for (const Acked& a : earlier) {
-            // Earlier decisions of the user: their impressions were answered before this one
-            // was sent (one thread, one call after another), often within the same millisecond.
-            if (d->call.sent_ms - a.acked_ms < cap.window_ms) before.push_back(&a);
-          }
-          if (before.size() < cap.impressions) continue;
-          const auto found = index.find(s.identity);
-          const SoakLine* line = found != index.end() ? found->second.decision : nullptr;
-          const DecisionMoment at{d->call.sent_ms, line ? line->time_ms : d->call.answered_ms,
-                                  line ? line->node : d->call.node, slot};
-          std::map<std::string, size_t> states;
-          std::string detail;
-          for (const Acked* a : before) {
-            const auto lines = index.find(a->identity);
-            const IdentityLines* l = lines == index.end() ? nullptr : &lines->second;
-            const std::string state = state_of(evidence, l, a->identity, at);
-            ++states[state.substr(0, state.find(' '))];
-            detail += "\n      earlier " + a->identity + " acked t=" + std::to_string(a->acked_ms) + " " + state +
-                      (l ? describe(*l) : "");
-          }
-          const size_t left = before.size() - states["unapplied_elsewhere"];
-          const std::string example = user + " ad " + std::to_string(cap.ad) + " served by node" +
-                                      std::to_string(at.node) + " sent t=" + std::to_string(at.sent_ms) +
-                                      (line ? " line t=" + std::to_string(at.line_ms) : " (no decision line)") +
-                                      " after " + std::to_string(before.size()) + " acknowledged:" + detail;
-          if (left < cap.impressions) {
-            findings.past_cap_allowed.add(example);
-          } else if (left - states["lost_at_failover"] < cap.impressions) {
-            findings.past_cap_after_failover.add(example);
-          } else {
-            findings.past_cap_not_allowed.add(example);
-            for (const auto& [state, n] : states) findings.not_allowed_impressions_by_state[state] += n;
-          }
-        }
-        for (const ServedAd& s : d->served) {
-          const auto ack = acks.find(s.identity);
-          if (s.ad == cap.ad && ack != acks.end()) earlier.push_back({s.identity, ack->second});
-        }
-      }
-    }
+    // Recorded in the order they were sent already (a user is one thread's): kept so for
+    // decisions sent within one millisecond.
+    std::stable_sort(decisions.begin(), decisions.end(),
+                     [](const SoakDecision* a, const SoakDecision* b) { return a->call.sent_ms < b->call.sent_ms; });
+    for (const SoakCap& cap : soak_caps()) check_serves(evidence, index, acks, cap, user, decisions, findings);
   }
 }
 
