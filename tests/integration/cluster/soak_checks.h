@@ -76,6 +76,7 @@ struct SoakFindings {
   Finding lost_never_counted;        // lost: lines, none counted
   Finding decision_lines_lost;       // lost: a served ad of a 200 without its decision line
   Finding doubled;                   // once: counted more than once, not attributable to a failover
+  size_t doubled_restart_resend = 0;  // of those, with a restart's re-send signature (soak_index.h)
   Finding doubled_after_failover;    // once: counted again after a failover lost its first count
   Finding store_lost_after_failover; // counted once, its identity key gone from the store after a failover
   Finding store_lost_unattributed;   // counted once, its identity key gone, no failover of its slot after it

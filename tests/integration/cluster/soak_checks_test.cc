@@ -123,6 +123,7 @@ TEST(SoakChecks, ANodeReapplyingAgainWhatItLoggedUnappliedTwiceIsDoubledWhatever
   s.evidence.faults.push_back(failover_of_every_slot(kT0 + 2000, kT0 + 4000));
   const SoakFindings f = s.check();
   EXPECT_EQ(f.doubled.count, 1u);
+  EXPECT_EQ(f.doubled_restart_resend, 1u);
   EXPECT_EQ(f.doubled_after_failover.count, 0u);
 }
 

@@ -119,6 +119,7 @@ void check_counting(const SoakEvidence& evidence, SoakFindings& findings) {
                                                    lines.counted[1]->written_latest_ms);
       const bool blamed = failover != nullptr && lines.counted[0]->written_earliest_ms <= failover->start_ms &&
                           !restart_resend_signature(lines);
+      findings.doubled_restart_resend += !blamed && restart_resend_signature(lines) ? 1 : 0;
       (blamed ? findings.doubled_after_failover : findings.doubled)
           .add(who + " counted " + std::to_string(lines.counted.size()) + " times" +
                (restart_resend_signature(lines) ? " (re-sent by a node holding two unapplied lines)" : "") +

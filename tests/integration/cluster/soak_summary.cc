@@ -36,7 +36,8 @@ std::string soak_summary(uint64_t seed, int64_t duration_ms, const SoakFindings&
   out << "[ soak ] counted once " << f.counted_once << ", lost " << f.lost_no_line.count + f.lost_never_counted.count
       << " (no line " << f.lost_no_line.count << ", never counted " << f.lost_never_counted.count
       << "), decision lines lost " << f.decision_lines_lost.count << ", doubled "
-      << f.doubled.count << " (after a failover " << f.doubled_after_failover.count << ")\n";
+      << f.doubled.count << " (of them re-sent at a restart " << f.doubled_restart_resend << "; after a failover "
+      << f.doubled_after_failover.count << ")\n";
   out << "[ soak ] identity keys the store forgot: after a failover " << f.store_lost_after_failover.count
       << ", unattributed " << f.store_lost_unattributed.count << "\n";
   out << "[ soak ] caps: user-ads counted past a cap " << f.users_past_cap.count << "; past-cap serves allowed "
