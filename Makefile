@@ -14,7 +14,7 @@ FUZZ_JOBS ?= $(JOBS)
 SANITIZER_ENV = ASAN_OPTIONS=halt_on_error=1:detect_leaks=1:abort_on_error=1 \
   UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
 
-.PHONY: all deps configure build run test bench load clean fuzz-configure sanitize fuzz deb
+.PHONY: all deps configure build run test soak bench load clean fuzz-configure sanitize fuzz deb
 
 all: build
 
@@ -37,6 +37,15 @@ run: build
 test: configure
 	@cmake --build $(BUILD_DIR) -j$(JOBS)
 	@cd $(BUILD_DIR) && ctest --output-on-failure --timeout 300 -j$(TEST_JOBS) --output-junit ctest-results.xml
+
+# The cluster soak (docs/testing.md "The cluster soak"): SECONDS of traffic under random
+# faults, seeded by SEED (default: the clock; the seed is printed first, so a failing run
+# replays with SEED=<it>). make test runs it for 20 s.
+SOAK_SECONDS = $(if $(SECONDS),$(SECONDS),120)
+soak: configure
+	@cmake --build $(BUILD_DIR) --target decisiond decisiond_cluster_soak -j$(JOBS)
+	@DECISIOND_SOAK_SECONDS=$(SOAK_SECONDS) DECISIOND_SOAK_SEED=$(SEED) \
+	  $(BUILD_DIR)/tests/integration/cluster/decisiond_cluster_soak
 
 # The Debian package (packaging/): the Release programs, staged and packed by dpkg-deb into
 # $(BUILD_DIR)/decisiond_<version>_<arch>.deb, then lintian (an error or a warning fails).

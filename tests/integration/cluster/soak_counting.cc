@@ -1,0 +1,172 @@
+// The soak's checks of answers, of counting (nothing acknowledged lost, each identity
+// counted once) and of the processes' exits.
+#include <signal.h>
+
+#include <unordered_map>
+
+#include "tests/integration/cluster/soak_checks.h"
+#include "tests/integration/cluster/soak_index.h"
+
+namespace integration {
+
+namespace {
+
+constexpr size_t kExamples = 5;
+
+std::string call_text(const char* what, const std::string& user, const SoakCall& call) {
+  return std::string(what) + " for " + user + " on node" + std::to_string(call.node) + " at " +
+         std::to_string(call.sent_ms) + ": " + (call.status == 0 ? "no reply (" + call.error + ")" : std::to_string(call.status));
+}
+
+void check_call(const char* what, const std::string& user, const SoakCall& call, long documented,
+                SoakFindings& findings) {
+  if (call.status == documented) return;
+  if (!call.at_fault) {
+    findings.failed_on_live_node.add(call_text(what, user, call));
+  } else if (call.status == 0) {
+    ++findings.unanswered_at_fault;
+  } else {
+    findings.answered_otherwise_at_fault.add(call_text(what, user, call));
+  }
+}
+
+// The identity acknowledged: any of its calls answered 204.
+std::unordered_map<std::string, const SoakDecision*> acknowledged(const SoakRecord& record) {
+  std::unordered_map<std::string, const SoakDecision*> acked;
+  for (const SoakImpressionCall& c : record.impressions) {
+    if (c.call.status != 204) continue;
+    const SoakDecision& d = record.decisions[c.decision];
+    acked.emplace(d.served[c.served].identity, &d);
+  }
+  return acked;
+}
+
+// Which primary faults were under way when the unapplied impression came.
+void count_unapplied(const std::vector<FaultRecord>& faults, const SoakLine& line, SoakFindings& findings) {
+  ++findings.unapplied_lines;
+  const int slot = line.user.empty() ? -1 : user_slot(line.user);
+  bool own = false, other = false;
+  for (const FaultRecord& f : faults) {
+    const bool on_primary = f.kind == FaultKind::kPrimaryKilled || f.kind == FaultKind::kPrimaryPaused;
+    if (!on_primary || line.time_ms < f.start_ms || line.time_ms > f.healed_ms) continue;
+    (f.hit_slot(slot) ? own : other) = true;
+  }
+  ++(own ? findings.unapplied_own_primary_faulted
+         : other ? findings.unapplied_other_primary_faulted : findings.unapplied_no_primary_fault);
+}
+
+}  // namespace
+
+void Finding::add(std::string example) {
+  ++count;
+  if (examples.size() < kExamples) examples.push_back(std::move(example));
+}
+
+void check_answers(const SoakEvidence& evidence, SoakFindings& findings) {
+  for (const SoakDecision& d : evidence.record.decisions) {
+    ++findings.decisions;
+    findings.decisions_answered += d.call.status == 200 ? 1 : 0;
+    check_call("decision", d.user, d.call, 200, findings);
+  }
+  for (const SoakImpressionCall& c : evidence.record.impressions) {
+    ++findings.impression_calls;
+    findings.impression_calls_answered += c.call.status == 204 ? 1 : 0;
+    check_call("impression", evidence.record.decisions[c.decision].user, c.call, 204, findings);
+  }
+  for (const FaultRecord& f : evidence.faults) {
+    ++findings.faults_by_kind[std::string(fault_name(f.kind))];
+    findings.primaries_failed_over += f.failed_over ? 1 : 0;
+  }
+}
+
+void check_counting(const SoakEvidence& evidence, SoakFindings& findings) {
+  const LinesByIdentity index = index_by_identity(evidence.lines);
+  for (const SoakLine& l : evidence.lines) {
+    ++findings.lines;
+    if (l.kind != "impression") continue;
+    ++findings.impression_lines;
+    findings.reapplied_lines += l.store == "reapplied" ? 1 : 0;
+    if (l.store == "unapplied") count_unapplied(evidence.faults, l, findings);
+  }
+  for (const SoakDecision& d : evidence.record.decisions) {
+    for (const ServedAd& s : d.served) {
+      const auto found = index.find(s.identity);
+      if (found == index.end() || found->second.decision == nullptr) {
+        findings.decision_lines_lost.add(call_text("decision", d.user, d.call) + ", ad " + std::to_string(s.ad) +
+                                         " identity " + s.identity);
+      }
+    }
+  }
+  const auto acked = acknowledged(evidence.record);
+  findings.impressions_acknowledged = acked.size();
+  for (const auto& [identity, decision] : acked) {
+    const auto found = index.find(identity);
+    const std::string who = identity + " (user " + decision->user + ")";
+    if (found == index.end() || found->second.impressions.empty()) {
+      findings.lost_no_line.add(who + (found == index.end() ? "" : describe(found->second)));
+      continue;
+    }
+    const IdentityLines& lines = found->second;
+    if (lines.counted.empty()) {
+      findings.lost_never_counted.add(who + describe(lines));
+      continue;
+    }
+    const int slot = user_slot(decision->user);
+    if (lines.counted.size() > 1) {
+      // Counted again after a failover lost the first count (the store forgot the
+      // identity): the first count written before the failover began, the second after.
+      const FaultRecord* failover = failover_after(evidence.faults, slot, lines.counted[0]->written_earliest_ms,
+                                                   lines.counted[1]->written_latest_ms);
+      const bool blamed = failover != nullptr && lines.counted[0]->written_earliest_ms <= failover->start_ms &&
+                          !restart_resend_signature(lines);
+      findings.doubled_restart_resend += !blamed && restart_resend_signature(lines) ? 1 : 0;
+      (blamed ? findings.doubled_after_failover : findings.doubled)
+          .add(who + " counted " + std::to_string(lines.counted.size()) + " times" +
+               (restart_resend_signature(lines) ? " (re-sent by a node holding two unapplied lines)" : "") +
+               (blamed ? " after " + describe(*failover) : "") + ":" + describe(lines));
+      continue;
+    }
+    ++findings.counted_once;
+    if (evidence.identities_in_store.contains(identity)) continue;
+    // Counted once in the logs and gone from the store: a write a failover lost (a repeat
+    // of its URL from then on would count it again), or one lost otherwise.
+    const FaultRecord* failover = failover_after(evidence.faults, slot, lines.counted[0]->written_earliest_ms, INT64_MAX);
+    (failover ? findings.store_lost_after_failover : findings.store_lost_unattributed)
+        .add(who + (failover ? " after " + describe(*failover) : "") + describe(lines));
+  }
+}
+
+void check_processes(const SoakEvidence& evidence, SoakFindings& findings) {
+  for (const FaultRecord& f : evidence.faults) {
+    if (f.kind == FaultKind::kNodeTerminated) ++findings.graceful_stops;
+    if (!f.exit) continue;
+    const bool expected = f.kind == FaultKind::kNodeKilled ? f.exit->signal == SIGKILL : f.exit->code == 0;
+    if (!expected) findings.crashes.add("node" + std::to_string(f.target) + " stopped by " +
+                                        std::string(fault_name(f.kind)) + ": " + f.exit->describe());
+  }
+  for (size_t n = 0; n < evidence.final_exits.size(); ++n) {
+    ++findings.graceful_stops;
+    if (n < evidence.ended_before_final_stop.size() && evidence.ended_before_final_stop[n]) {
+      findings.crashes.add("node" + std::to_string(n) + " had ended before the final stop");
+    }
+    const auto& exit = evidence.final_exits[n];
+    if (!exit || exit->code != 0) {
+      findings.crashes.add("node" + std::to_string(n) + " at the final SIGTERM: " +
+                           (exit ? exit->describe() : std::string("still running")));
+    }
+  }
+  for (const FaultRecord& f : evidence.faults) {
+    if (!f.error.empty()) findings.faults_not_healed.add(std::string(fault_name(f.kind)) + " did not heal: " + f.error);
+  }
+}
+
+SoakFindings check_soak(const SoakEvidence& evidence) {
+  SoakFindings findings;
+  check_answers(evidence, findings);
+  check_counting(evidence, findings);
+  check_caps(evidence, findings);
+  check_processes(evidence, findings);
+  return findings;
+}
+
+}  // namespace integration
