@@ -87,6 +87,13 @@ class EventLog final : private runtime::LineLogFiles {
   // The sequence number the next line will get: every line before it has been appended.
   uint64_t next_seq() const { return seq_.next(); }
 
+  // The writer's count of lines accepted since start, and how many of them, as a prefix,
+  // have had their write complete (runtime::LineLog::lines_in_kernel): an answer that must
+  // not leave before its line is in the kernel notes lines_appended() after its append and
+  // waits for lines_in_kernel() to reach it. On this log's core only.
+  uint64_t lines_appended() const { return writer_.lines_appended(); }
+  uint64_t lines_in_kernel() const { return writer_.lines_in_kernel(); }
+
   // Shutdown: writes what is pending, syncs, then calls done (on this core). A disk that
   // still refuses gets one retry, then the rest is counted as dropped.
   void close(std::function<void()> done) { writer_.close(std::move(done)); }
