@@ -16,8 +16,9 @@ class FileCompletion {
   virtual void on_file_complete(uint8_t tag, int result) = 0;
 };
 
-// Called once per loop iteration, just before the core waits for completions: where a
-// writer hands everything appended during the iteration to one write.
+// Called once per loop iteration, just before the io_uring_enter that submits what the
+// iteration queued (its replies' sends among it) and waits for completions: where a writer
+// hands everything appended during the iteration to a write, so both leave together.
 class LoopHook {
  public:
   virtual ~LoopHook() = default;

@@ -111,13 +111,13 @@ int LineLog::open_first_file(std::string& path, int& refused) {
 }
 
 void LineLog::maybe_write() {
-  if (write_in_flight_ || opening_ || !started_) return;
+  if (!started_) return;
   if (settings_.to_nowhere) {
     discard_pending();
     return;
   }
   if (fd_ < 0) {  // no file: the disk refused it; tried again when a retry is due
-    if (!retry_due_) return;
+    if (opening_ || !retry_due_) return;
     retry_due_ = false;
     if (closing_ && buffers_.pending_lines() == 0) {
       maybe_finish_close();
@@ -132,41 +132,66 @@ void LineLog::maybe_write() {
   }
   if (!healthy() && !retry_due_) return;
   retry_due_ = false;
-  if (buffers_.batch_unwritten()) {  // a refused batch, again
-    submit_write();
-    return;
-  }
+  // Refused batches first, each at its own offset. While the disk refuses, new lines wait
+  // for one of them to land rather than pile more writes on it.
+  if (retry_held() && !healthy()) return;
   if (buffers_.pending_lines() == 0) {
     maybe_finish_close();
     return;
   }
-  // While the previous file's fdatasync still runs, this one grows past the bound a little
-  // rather than being closed unsynced by a second rotation.
-  if (file_offset_ >= settings_.file_bytes && retiring_fd_ < 0) {
-    open_next_file();
+  if (rotate()) return;
+  if (buffers_.full()) {  // the disk has stalled: the lines wait for a batch to land
+    counters_.writes_waited.add();
     return;
   }
-  buffers_.take_pending();
-  submit_write();
+  const uint32_t slot = buffers_.take_pending(fd_, file_offset_);
+  file_offset_ += buffers_.batch(slot).bytes.size();
+  submit_write(slot);
+}
+
+// Resubmits every batch kept after a refusal. True when there was one.
+bool LineLog::retry_held() {
+  bool any = false;
+  buffers_.for_each_held([&](uint32_t slot) {
+    submit_write(slot);
+    any = true;
+  });
+  return any;
+}
+
+// Opens the next file once the current one is full. True when the turn's lines must wait
+// for it (a log whose names bound the lines before them); otherwise they go on to the
+// current file while the open runs.
+bool LineLog::rotate() {
+  const bool holds = files_.holds_lines_while_opening();
+  if (opening_) return holds;
+  // While the previous file still retires, this one grows past the bound a little rather
+  // than have a second file retiring.
+  if (file_offset_ < settings_.file_bytes || retiring_fd_ >= 0) return false;
+  if (!holds) {
+    open_next_file();
+    return false;
+  }
+  // Between writes: a reader that sees the next file knows this one is whole.
+  if (!buffers_.unfinished_on(fd_)) open_next_file();
+  return true;
 }
 
 void LineLog::discard_pending() {
   if (buffers_.pending_lines() > 0) {
-    buffers_.take_pending();
-    const size_t bytes = buffers_.unwritten_bytes();
-    const uint64_t lines = buffers_.written(bytes);
-    counters_.lines_written.add(lines);
-    lines_in_kernel_ += lines;
-    counters_.bytes_written.add(bytes);
+    counters_.bytes_written.add(buffers_.pending_bytes());
+    counters_.lines_written.add(buffers_.skip_pending());
     counters_.pending_bytes.set(0);
   }
   maybe_finish_close();
 }
 
-void LineLog::submit_write() {
-  write_in_flight_ = true;
+void LineLog::submit_write(uint32_t slot) {
+  buffers_.submitted(slot);
   counters_.writes.add();
-  io_.write(fd_, buffers_.unwritten_data(), buffers_.unwritten_bytes(), file_offset_, *this, kWrite);
+  const LineBuffers::Batch& b = buffers_.batch(slot);
+  io_.write(b.fd, b.unwritten_data(), b.unwritten_bytes(), b.unwritten_offset(), *this,
+            static_cast<uint8_t>(kWrite + slot));
 }
 
 void LineLog::open_next_file() {
@@ -176,8 +201,11 @@ void LineLog::open_next_file() {
 }
 
 void LineLog::on_file_complete(uint8_t tag, int result) {
+  if (tag >= kWrite) {
+    write_done(static_cast<uint32_t>(tag - kWrite), result);
+    return;
+  }
   switch (tag) {
-    case kWrite: write_done(result); return;
     case kOpen: open_done(result); return;
     case kSync:
     case kFinalSync:
@@ -190,29 +218,29 @@ void LineLog::on_file_complete(uint8_t tag, int result) {
   }
 }
 
-void LineLog::write_done(int result) {
-  DECISIOND_CHECK_MSG(write_in_flight_, "line log: a write completion without a write in flight");
-  write_in_flight_ = false;
+void LineLog::write_done(uint32_t slot, int result) {
   if (result <= 0) {
-    // ENOSPC, EIO, EROFS...; 0 would be a write that cannot progress. Keep the batch.
+    // ENOSPC, EIO, EROFS...; 0 would be a write that cannot progress. Keep the batch, and
+    // its offset: the retry fills the same place.
+    buffers_.refused(slot);
     counters_.write_errors.add();
     set_healthy(false);
     if (closing_) maybe_finish_close();
     return;
   }
-  const uint64_t lines = buffers_.written(static_cast<size_t>(result));
-  file_offset_ += static_cast<uint64_t>(result);
-  unsynced_bytes_ += static_cast<uint64_t>(result);
+  const int fd = buffers_.batch(slot).fd;
+  const uint64_t lines = buffers_.written(slot, static_cast<size_t>(result));
+  if (fd == fd_) unsynced_bytes_ += static_cast<uint64_t>(result);
   counters_.bytes_written.add(static_cast<uint64_t>(result));
   set_healthy(true);
-  if (buffers_.batch_unwritten()) {  // short write: the rest, at once
-    submit_write();
+  if (lines == 0) {  // short write: the rest, at once, where it belongs
+    submit_write(slot);
     return;
   }
   counters_.lines_written.add(lines);
-  lines_in_kernel_ += lines;
   counters_.pending_bytes.set(buffers_.held_bytes());
-  maybe_write();
+  if (fd == retiring_fd_) maybe_retire();
+  if (closing_) maybe_finish_close();
 }
 
 void LineLog::open_done(int result) {
@@ -225,11 +253,11 @@ void LineLog::open_done(int result) {
   }
   counters_.files_opened.add();
   files_.file_opened();
-  if (fd_ >= 0) {
-    // The previous file keeps its data: synced, then closed, off the request path. (No
-    // rotation starts while one is retiring: maybe_write waits for it.)
+  const bool first = fd_ < 0;
+  if (!first) {
+    // The previous file keeps its data: its writes land, then it is synced and closed, off
+    // the request path. (No rotation starts while one is retiring: rotate() waits for it.)
     retiring_fd_ = fd_;
-    io_.sync_data(retiring_fd_, *this, kRetireSync);
   } else {
     // The first file, which the disk refused at start: held lines go out at once, and with
     // none held the log is healthy again now.
@@ -239,7 +267,14 @@ void LineLog::open_done(int result) {
   fd_ = result;
   file_offset_ = 0;
   unsynced_bytes_ = 0;
+  if (!first) maybe_retire();
   maybe_write();
+}
+
+void LineLog::maybe_retire() {
+  if (retiring_fd_ < 0 || retire_syncing_ || buffers_.unfinished_on(retiring_fd_)) return;
+  retire_syncing_ = true;
+  io_.sync_data(retiring_fd_, *this, kRetireSync);
 }
 
 void LineLog::retired(uint8_t tag, int result) {
@@ -250,6 +285,7 @@ void LineLog::retired(uint8_t tag, int result) {
     return;
   }
   retiring_fd_ = -1;
+  retire_syncing_ = false;
   // A rotation, or the end of a close, may have waited for this one. (One call: the
   // close's callback may end the log.)
   if (closing_) {
@@ -294,7 +330,7 @@ void LineLog::close(std::function<void()> done) {
 
 void LineLog::maybe_finish_close() {
   // A retiring file's close in flight too: the destructor must not close its number again.
-  if (!closing_ || !on_closed_ || write_in_flight_ || opening_ || sync_in_flight_ || retiring_fd_ >= 0) return;
+  if (!closing_ || !on_closed_ || buffers_.any_in_flight() || opening_ || sync_in_flight_ || retiring_fd_ >= 0) return;
   if (buffers_.held_bytes() > 0) {
     if (healthy() || !close_retried_) {
       close_retried_ = !healthy();

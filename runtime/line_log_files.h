@@ -22,6 +22,12 @@ class LineLogFiles {
   // next_name() asked again, which must then give another name.
   virtual bool reuse_empty_file() const = 0;
   virtual void name_taken() = 0;
+  // True when a file's name bounds every line before it (the event log names a file by its
+  // first line's sequence number, and readers find a line by names alone): then the next
+  // file is opened only once every write to the current one has completed (a reader that
+  // sees a later file knows this one is whole), and lines appended while it opens wait for
+  // it. False (WallClockFiles): lines go on to the current file while the next one opens.
+  virtual bool holds_lines_while_opening() const { return false; }
   // The file of the last next_name() is open: the next lines go there.
   virtual void file_opened() = 0;
   // An fdatasync of the live file succeeded after latency_ns (a retired file's is not told).

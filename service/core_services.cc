@@ -117,6 +117,8 @@ CoreServices::CoreServices(runtime::Reactor& reactor, ProcessView& view, trackin
       state_(std::move(state)),
       log_(reactor, reactor.timers(), reactor.clock(), event_log_settings(view, reactor.index()), state_.next_seq),
       answer_gate_(channel_, log_.writer(), reactor),
+      // The tracking handler holds at most its pool of replies (tracking_handler.cc).
+      after_lines_(log_.writer(), reactor, tracking::endpoint::TrackingHandler::held_reply_bound(view.config.max_cross_core_asks)),
       access_log_(reactor, reactor.timers(), reactor.clock(), reactor.index(), access_log_settings(view, reactor.index())),
       ad_caps_(view.catalog),
       impressions_(reactor.index(), *state_.dedup, *state_.caps, ad_caps_, log_, state_.counted_by_ad),
@@ -132,7 +134,7 @@ CoreServices::CoreServices(runtime::Reactor& reactor, ProcessView& view, trackin
                                               cluster_ ? cluster_->store() : nullptr, &pacing_}),
       tracking_(reactor.clock(), reactor.index(), view.versions, keys_, view.config.max_cross_core_asks,
                 tracking::endpoint::TrackingLinks{&channel_, &view.impression_asks, &impressions_, &log_,
-                                                  cluster_ ? cluster_->impressions() : nullptr}),
+                                                  cluster_ ? cluster_->impressions() : nullptr, &after_lines_}),
       snapshots_(reactor, reactor.timers(), channel_, reactor.clock(), view.config.state_dir, state_, log_,
                  absl::ToInt64Milliseconds(view.config.snapshot_interval)),
       vast_(reactor.clock(), keys_, vast_tag_settings(view), view.catalog),

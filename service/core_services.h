@@ -30,6 +30,7 @@
 #include "service/catalog_updates/catalog_metrics.h"
 #include "service/catalog_updates/catalog_upload_handler.h"
 #include "service/catalog_updates/publication.h"
+#include "runtime/after_lines_written.h"
 #include "runtime/answer_gate.h"
 #include "service/cluster/cluster_caps.h"
 #include "service/preview/preview_site.h"
@@ -105,8 +106,10 @@ class CoreServices {
   runtime::ReactorChannel channel_;
   tracking::state::CoreState state_;
   tracking::events::EventLog log_;
-  // Answers to other cores' asks leave once the lines they wrote here are written.
+  // Answers to other cores' asks, and tracking replies, leave once the lines they
+  // acknowledge are written here.
   runtime::AnswerGate answer_gate_;
+  runtime::AfterLinesWritten after_lines_;
   access_log::AccessLog access_log_;
   CatalogAdCaps ad_caps_;
   tracking::impressions::ImpressionCounter impressions_;

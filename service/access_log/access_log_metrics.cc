@@ -14,6 +14,10 @@ constexpr runtime::Metric<LC> kFamilies[] = {
             &LC::lines_dropped),
     counter("decisiond_access_log_write_errors_total", "Access log writes, syncs or opens the kernel refused, by core.",
             &LC::write_errors),
+    counter("decisiond_access_log_write_waits_total",
+            "Loop turns whose access log lines waited in memory because every write buffer was in flight (a stalled "
+            "disk), by core.",
+            &LC::writes_waited),
 };
 }  // namespace
 

@@ -1,5 +1,7 @@
 #include "tracking/event_shipping/log_cursor.h"
 
+#include <algorithm>
+
 #include <fcntl.h>
 #include <unistd.h>
 
@@ -45,6 +47,23 @@ std::optional<ShippableLine> LogCursor::next(int64_t now_ms) {
     if (fd_ < 0 && !open_file()) return std::nullopt;
     const std::string_view rest(buffer_.data() + parsed_, used_ - parsed_);
     const size_t line_feed = rest.find('\n');
+    // Zeros where a line should be: a hole, a write of the core's not landed while a later
+    // one has (its writes may land in any order, runtime/line_log.h). It fills once that
+    // write lands, so it is read again from here later; only once a later file exists is it
+    // final (a write the disk never took, or a crash), and passed over as a torn line to
+    // the line the later write starts.
+    if (const size_t hole = rest.substr(0, line_feed).find('\0'); hole != std::string_view::npos) {
+      if (!later_file_exists(now_ms)) {
+        // What lands there later was not on disk at the last sync: synced again once read.
+        synced_through_ = std::min(synced_through_, read_offset_ + parsed_);
+        used_ = parsed_;
+        return std::nullopt;
+      }
+      parsed_ += hole;
+      while (parsed_ < used_ && buffer_[parsed_] == '\0') ++parsed_;
+      ++torn_lines_;
+      continue;
+    }
     if (line_feed != std::string_view::npos) {
       const std::string_view line = rest.substr(0, line_feed);
       const LogPosition at = position();

@@ -5,8 +5,9 @@
 // fdatasync of the cursor's own descriptor of that file before its lines are handed out, so
 // a line published can never be lost by a machine crash and its seq reused by another line.
 // A line without its line feed at a file's end waits: the core may still be writing it; once
-// a later file exists the core writes no more to this one (runtime::LineLog opens the next
-// file only between writes), and what is left without a line feed is a torn line, skipped
+// a later file exists the core writes no more to this one (runtime::LineLog opens the event
+// log's next file only once every write to the current one has landed:
+// LineLogFiles::holds_lines_while_opening), and what is left without a line feed is a torn line, skipped
 // and counted. Nothing here waits for the core.
 #include <cstdint>
 #include <optional>

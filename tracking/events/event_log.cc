@@ -22,8 +22,8 @@ runtime::LineLogSettings writer_settings(EventLogSettings settings) {
 }
 
 runtime::LineLogCounterRefs writer_counters(EventLogCounters& c) {
-  return {c.events_written, c.writes,        c.bytes_written, c.events_dropped,
-          c.write_errors,   c.syncs,         c.pending_bytes, c.files_opened};
+  return {c.events_written, c.writes,       c.bytes_written, c.events_dropped, c.write_errors,
+          c.syncs,          c.pending_bytes, c.files_opened,  c.writes_waited};
 }
 }  // namespace
 

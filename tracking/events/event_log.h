@@ -1,11 +1,14 @@
 #pragma once
 // One core's event log (docs/events.md), written by the one line writer, runtime::LineLog:
 // append() formats a line into memory and returns at once; once per loop iteration
-// everything appended goes to the core's ring as one write; every --events-flush the
-// written data is fdatasync'd, so a crash of the machine loses at most that interval; a
-// crash of the process alone loses only what was not yet written, at most one loop
-// iteration. Files rotate at --events-file-bytes. A disk that refuses writes never blocks or
-// fails a request: lines are held up to max_pending_bytes, past that dropped and counted.
+// everything appended in it goes to the core's ring as a write of its own, whatever writes
+// are still in flight, so a reply and the write of its line leave together; every
+// --events-flush the written data is fdatasync'd, so a crash of the machine loses at most
+// that interval; a crash of the process alone loses only what was not yet handed to the
+// kernel. Files rotate at --events-file-bytes; the next file is named by its first line,
+// so it opens once the current file's writes have landed, and the lines of the iterations
+// until its open completes wait for it. A disk that refuses writes never blocks or fails a
+// request: lines are held up to max_pending_bytes, past that dropped and counted.
 //
 // What is the event log's own: its files are named by the sequence number of their first
 // line (log_files.h, log_seq.h), recovered at start; its health drives /readyz (503 while
@@ -46,7 +49,7 @@ inline constexpr std::array<int64_t, 15> kSyncBucketsUs = {
 // Per core, single writer; read by metrics scrapes.
 struct EventLogCounters {
   runtime::CoreCounter events_written;   // lines the kernel accepted
-  runtime::CoreCounter writes;           // write operations (a batch each, or a retry)
+  runtime::CoreCounter writes;           // write operations (a batch each, a retry, or a short write's rest)
   runtime::CoreCounter bytes_written;
   runtime::CoreCounter events_dropped;   // lines lost: past the pending bound, or at shutdown on a refusing disk
   runtime::CoreCounter write_errors;     // writes, syncs or opens the kernel refused
@@ -59,6 +62,7 @@ struct EventLogCounters {
   runtime::CoreCounter sync_ns_sum;
   runtime::CoreCounter pending_bytes;    // appended, not yet written
   runtime::CoreCounter files_opened;
+  runtime::CoreCounter writes_waited;    // loop turns whose lines waited: every batch buffer in flight (a stalled disk)
 };
 
 class EventLog final : private runtime::LineLogFiles {
@@ -89,7 +93,8 @@ class EventLog final : private runtime::LineLogFiles {
 
   // Readable from any thread (for /readyz on any core).
   bool healthy() const { return writer_.healthy(); }
-  // The writer, for what waits on its lines (runtime/answer_gate.h).
+  // The writer, for what waits on its lines: lines_appended() and lines_in_kernel() say
+  // which have had their write complete (runtime/answer_gate.h). On this log's core only.
   const runtime::LineLog& writer() const { return writer_; }
   const EventLogCounters& counters() const { return counters_; }
 
@@ -97,6 +102,8 @@ class EventLog final : private runtime::LineLogFiles {
   // runtime::LineLogFiles: files named by their first line's sequence number.
   std::string next_name(bool lines_held) override;
   bool reuse_empty_file() const override { return true; }
+  // A file's name is its first line's number: no line after it may go to the file before.
+  bool holds_lines_while_opening() const override { return true; }
   void name_taken() override { seq_.name_taken(); }
   void file_opened() override { seq_.file_opened(); }
   void synced(int64_t latency_ns) override;  // the duration histogram

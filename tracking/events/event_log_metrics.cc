@@ -19,6 +19,10 @@ constexpr runtime::Metric<LC> kFamilies[] = {
             &LC::events_dropped),
     counter("decisiond_events_write_errors_total", "Event log writes, syncs or opens the kernel refused, by core.",
             &LC::write_errors),
+    counter("decisiond_events_write_waits_total",
+            "Loop turns whose event log lines waited in memory because every write buffer was in flight (a stalled "
+            "disk), by core.",
+            &LC::writes_waited),
     counter("decisiond_events_syncs_total", "Event log fdatasyncs, by core.", &LC::syncs),
     gauge("decisiond_events_sync_last_seconds", "Duration of the last event log fdatasync, by core.",
           &LC::sync_latency_us, 1e-6),

@@ -101,11 +101,20 @@ ReadStats read_core_log(const std::string& core_directory, uint64_t from_seq,
         break;
       }
       const std::string_view line = rest.substr(0, end + 1);
-      rest.remove_prefix(end + 1);
       if (!parser.parse(line, event)) {
         ++stats.torn_lines;
+        // Zeros in it: a hole, a write that never landed while a later one did (the writer's
+        // writes may land in any order, runtime/line_log.h; then a crash, or a disk that
+        // refused to the end). The later write starts a line: read on from the hole's end.
+        if (const size_t hole = line.find('\0'); hole != std::string_view::npos) {
+          rest.remove_prefix(hole);
+          while (!rest.empty() && rest.front() == '\0') rest.remove_prefix(1);
+          continue;
+        }
+        rest.remove_prefix(end + 1);
         continue;
       }
+      rest.remove_prefix(end + 1);
       if (event.seq < from_seq) continue;
       ++stats.lines;
       visit(event);

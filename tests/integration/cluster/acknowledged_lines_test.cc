@@ -6,6 +6,9 @@
 #include <signal.h>
 
 #include <atomic>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <mutex>
 #include <set>
 #include <thread>
@@ -17,6 +20,21 @@
 
 namespace integration {
 namespace {
+
+// Bytes after the last line feed of each event log file: a write the kill cut short.
+std::string torn_tails(const std::string& state_dir) {
+  std::string out;
+  std::error_code error;
+  for (const auto& entry : std::filesystem::recursive_directory_iterator(state_dir + "/events", error)) {
+    if (!entry.is_regular_file()) continue;
+    std::ifstream in(entry.path(), std::ios::binary);
+    const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const size_t last = bytes.rfind('\n');
+    const size_t tail = last == std::string::npos ? bytes.size() : bytes.size() - last - 1;
+    if (tail > 0) out += " " + entry.path().parent_path().filename().string() + ": " + std::to_string(tail) + " bytes";
+  }
+  return out.empty() ? " none" : out;
+}
 
 // The identities of impression lines in state_dir's log.
 std::set<std::string> logged_identities(const std::string& state_dir) {
@@ -65,7 +83,7 @@ TEST(AcknowledgedLines, EveryImpressionAnswered204BeforeAKillIsInTheLogWhichever
   const std::set<std::string> logged = logged_identities(state.path());
   size_t missing = 0;
   for (const std::string& token : acked) missing += logged.count(identities.of(token)) == 0 ? 1 : 0;
-  EXPECT_EQ(missing, 0u) << "of " << acked.size() << " impressions answered 204";
+  EXPECT_EQ(missing, 0u) << "of " << acked.size() << " impressions answered 204; torn tails:" << torn_tails(state.path());
 }
 
 class AcknowledgedLinesInCluster : public ::testing::Test {

@@ -2,6 +2,8 @@
 // order, file after file; a line being written waits; a torn one is passed over.
 #include "tracking/event_shipping/log_cursor.h"
 
+#include <fstream>
+#include <string>
 #include <vector>
 
 #include "gtest/gtest.h"
@@ -63,6 +65,33 @@ TEST(LogCursor, AFileGrowsUntilALaterFileExistsThenItsTornTailIsPassedOver) {
   log.append(3, LogDir::lines(3, 2));
   EXPECT_EQ(drain(cursor), (std::vector<uint64_t>{3, 4}));
   EXPECT_EQ(cursor.torn_lines(), 1u);
+}
+
+// The core's writes may land in any order (runtime/line_log.h): a later batch's lines can
+// be in the file while an earlier batch's place still reads as zeros.
+TEST(LogCursor, AHoleWaitsUntilItsWriteLandsAndIsPassedOverOnceALaterFileExists) {
+  LogDir log;
+  const std::string early = LogDir::lines(1, 2);
+  log.append(0, LogDir::line(0) + std::string(early.size(), '\0') + LogDir::lines(3, 1));
+  LogCursor cursor(log.core_dir(0), {}, 0, kEveryTime);
+  EXPECT_EQ(drain(cursor), (std::vector<uint64_t>{0})) << "nothing shipped past the hole";
+  {
+    std::fstream file(events::log_file_path(log.core_dir(0), 0), std::ios::in | std::ios::out);
+    file.seekp(static_cast<std::streamoff>(LogDir::line(0).size()));
+    file << early;  // the earlier write lands
+  }
+  EXPECT_EQ(drain(cursor), (std::vector<uint64_t>{1, 2, 3}));
+  EXPECT_EQ(cursor.torn_lines(), 0u);
+
+  LogDir cut;
+  const std::string partial = LogDir::line(1).substr(0, 30);  // a short write's first part
+  cut.append(0, LogDir::line(0) + partial + std::string(LogDir::line(1).size() - partial.size(), '\0') +
+                    LogDir::lines(2, 1));
+  LogCursor waiting(cut.core_dir(0), {}, 0, kEveryTime);
+  EXPECT_EQ(drain(waiting), (std::vector<uint64_t>{0})) << "a line cut by a hole is not shipped";
+  cut.append(4, LogDir::lines(4, 1));  // the core moved on: the hole is final
+  EXPECT_EQ(drain(waiting), (std::vector<uint64_t>{2, 4}));
+  EXPECT_EQ(waiting.torn_lines(), 1u);
 }
 
 TEST(LogCursor, LinesWrittenBeforeTheNextFileAppearedAreStillRead) {

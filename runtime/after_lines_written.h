@@ -1,0 +1,53 @@
+#pragma once
+// Work held until a log's lines are in the kernel (docs/events.md "Writing"): a reply that
+// acknowledges a line leaves only once every line appended before it has been written (a
+// LineLog write completed), so that a kill -9 can never take a line whose reply a client
+// received. The waiters are told in the order they waited. A log whose disk refuses holds
+// its lines in memory while requests are still served (its documented exception): waiters
+// are then told at once.
+//
+// Per core, single-threaded; at most `capacity` waiting (checked: the caller bounds them).
+#include <cstdint>
+#include <vector>
+
+#include "runtime/file_io.h"
+#include "runtime/line_log.h"
+
+namespace runtime {
+
+class LinesWrittenWaiter {
+ public:
+  virtual ~LinesWrittenWaiter() = default;
+  virtual void lines_written() = 0;
+};
+
+class AfterLinesWritten final : private LoopHook {
+ public:
+  // Registers with io's loop hooks; log outlives it.
+  AfterLinesWritten(const LineLog& log, FileIo& io, size_t capacity);
+  ~AfterLinesWritten() override;
+  AfterLinesWritten(const AfterLinesWritten&) = delete;
+  AfterLinesWritten& operator=(const AfterLinesWritten&) = delete;
+
+  // Holds waiter until every line appended so far is written, and tells it from a later
+  // loop turn (true). False when there is nothing to wait for (the disk refuses): the
+  // caller goes on now, and waiter is not told.
+  [[nodiscard]] bool hold(LinesWrittenWaiter& waiter);
+  size_t waiting() const { return count_; }
+
+ private:
+  struct Held {
+    uint64_t lines = 0;
+    LinesWrittenWaiter* waiter = nullptr;
+  };
+  void before_wait() override;
+  bool passed(uint64_t lines) const { return log_.lines_in_kernel() >= lines || !log_.healthy(); }
+
+  const LineLog& log_;
+  FileIo& io_;
+  std::vector<Held> ring_;
+  size_t head_ = 0;
+  size_t count_ = 0;
+};
+
+}  // namespace runtime
