@@ -74,7 +74,13 @@ struct SoakFindings {
   size_t counted_once = 0;
   Finding lost_no_line;              // lost: acknowledged, no line anywhere
   Finding lost_never_counted;        // lost: lines, none counted
+  // Lines, none counted, and a call of it cut by its node's kill: the store counted that
+  // node's attempt and the line died with it (reported, documented, not failed).
+  Finding never_counted_at_node_kill;
   Finding decision_lines_lost;       // lost: a served ad of a 200 without its decision line
+  // The same, its node killed right after the reply: the window docs/events.md states
+  // for decisions decided where they arrived (reported, not failed).
+  Finding decision_lines_lost_at_kill;
   Finding doubled;                   // once: counted more than once, not attributable to a failover
   size_t doubled_restart_resend = 0;  // of those, with a restart's re-send signature (soak_index.h)
   Finding doubled_after_failover;    // once: counted again after a failover lost its first count

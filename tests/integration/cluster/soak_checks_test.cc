@@ -127,6 +127,70 @@ TEST(SoakChecks, ANodeReapplyingAgainWhatItLoggedUnappliedTwiceIsDoubledWhatever
   EXPECT_EQ(f.doubled_after_failover.count, 0u);
 }
 
+TEST(SoakChecks, NeverCountedWhileACallOfItWasCutByItsNodesKillIsReportedApart) {
+  Story s;
+  s.served(0, 3, "a", kT0);
+  s.evidence.record.impressions.push_back({0, 0, {2, kT0 + 1, kT0 + 9, 0, true, "reset"}});
+  FaultRecord kill;
+  kill.kind = FaultKind::kNodeKilled;
+  kill.target = 2;
+  kill.start_ms = kT0 + 5;
+  kill.healed_ms = kT0 + 900;
+  s.evidence.faults.push_back(kill);
+  s.impression(1, 3, "a", kT0 + 1, kT0 + 2, true);
+  const SoakFindings f = s.check();
+  EXPECT_EQ(f.lost_never_counted.count, 0u);
+  EXPECT_EQ(f.never_counted_at_node_kill.count, 1u);
+}
+
+TEST(SoakChecks, NeverCountedWithACallRefusedByANodeAlreadyDownIsLost) {
+  Story s;
+  s.served(0, 3, "a", kT0);
+  s.evidence.record.impressions.push_back({0, 0, {2, kT0 + 10, kT0 + 11, 0, true, "refused"}});
+  FaultRecord kill;
+  kill.kind = FaultKind::kNodeKilled;
+  kill.target = 2;
+  kill.start_ms = kT0 + 5;
+  kill.healed_ms = kT0 + 900;
+  s.evidence.faults.push_back(kill);
+  s.impression(1, 3, "a", kT0 + 1, kT0 + 2, true);
+  EXPECT_EQ(s.check().lost_never_counted.count, 1u);
+}
+
+TEST(SoakChecks, ADecisionLineLostWhenItsNodeWasKilledRightAfterTheReplyIsReportedApart) {
+  Story s;
+  SoakDecision d;
+  d.user = "u";
+  d.call = {1, kT0, kT0 + 1, 200, false, ""};
+  d.served.push_back({3, "a"});
+  s.evidence.record.decisions.push_back(d);
+  FaultRecord kill;
+  kill.kind = FaultKind::kNodeKilled;
+  kill.target = 1;
+  kill.start_ms = kT0 + 2;
+  kill.healed_ms = kT0 + 900;
+  s.evidence.faults.push_back(kill);
+  SoakFindings f = s.check();
+  EXPECT_EQ(f.decision_lines_lost.count, 0u);
+  EXPECT_EQ(f.decision_lines_lost_at_kill.count, 1u);
+  s.evidence.faults.clear();
+  f = s.check();
+  EXPECT_EQ(f.decision_lines_lost.count, 1u) << "without a kill, a lost line fails";
+}
+
+TEST(SoakChecks, ACountTakenDuringAFailoverAndCountedAgainIsReportedApart) {
+  // A replica promoted before its first sync completed loses what it took until that data
+  // replaced it: the first count written inside the fault, the second after.
+  Story s;
+  s.served(0, 3, "a", kT0);
+  s.evidence.faults.push_back(failover_of_every_slot(kT0 - 1000, kT0 + 3000));
+  s.impression(1, 3, "a", kT0 + 1, kT0 + 2);
+  s.impression(2, 3, "a", kT0 + 10, kT0 + 11);
+  const SoakFindings f = s.check();
+  EXPECT_EQ(f.doubled.count, 0u);
+  EXPECT_EQ(f.doubled_after_failover.count, 1u);
+}
+
 TEST(SoakChecks, ACountLostAtAFailoverAndCountedAgainIsReportedApart) {
   Story s;
   s.served(0, 3, "a", kT0);

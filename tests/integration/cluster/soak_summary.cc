@@ -35,7 +35,8 @@ std::string soak_summary(uint64_t seed, int64_t duration_ms, const SoakFindings&
       << f.unapplied_no_primary_fault << "\n";
   out << "[ soak ] counted once " << f.counted_once << ", lost " << f.lost_no_line.count + f.lost_never_counted.count
       << " (no line " << f.lost_no_line.count << ", never counted " << f.lost_never_counted.count
-      << "), decision lines lost " << f.decision_lines_lost.count << ", doubled "
+      << ", decision lines lost " << f.decision_lines_lost.count << " (and " << f.decision_lines_lost_at_kill.count
+      << " at a node kill right after the reply), doubled "
       << f.doubled.count << " (of them re-sent at a restart " << f.doubled_restart_resend << "; after a failover "
       << f.doubled_after_failover.count << ")\n";
   out << "[ soak ] identity keys the store forgot: after a failover " << f.store_lost_after_failover.count
@@ -56,6 +57,8 @@ std::string soak_summary(uint64_t seed, int64_t duration_ms, const SoakFindings&
   examples(out, "answered otherwise at a fault", f.answered_otherwise_at_fault);
   examples(out, "lost, no line", f.lost_no_line);
   examples(out, "lost, never counted", f.lost_never_counted);
+  examples(out, "never counted, its counting node killed", f.never_counted_at_node_kill);
+  examples(out, "decision lines lost at a node kill right after the reply", f.decision_lines_lost_at_kill);
   examples(out, "decision lines lost", f.decision_lines_lost);
   examples(out, "doubled", f.doubled);
   examples(out, "doubled after a failover", f.doubled_after_failover);
