@@ -17,6 +17,7 @@
 #include "tests/integration/metrics_scrape.h"
 #include "tests/integration/paced_catalog.h"
 #include "tests/integration/readyz.h"
+#include "tests/integration/redis_cluster/loopback_ports.h"
 #include "tests/integration/redis_cluster/redis_cluster_fixture.h"
 
 namespace integration {
@@ -117,6 +118,24 @@ TEST(PacingCluster, DecisionsRightAfterReadyServeTheGoalsAd) {
   ASSERT_TRUE(wait_for_readyz(nodes.node(0), 200));
   EXPECT_EQ(decisions_serving_ad_1(nodes.node(0), "first-user-", 40), 40);
   const std::string explained = explain_home_top(nodes.node(0), "first-explained");
+  EXPECT_NE(explained.find(R"("allotted":true)"), std::string::npos) << explained;
+}
+
+// The choice docs/pacing.md "Readiness" states: a dead store must not keep a node unready.
+// Its first lease is refused or times out (1 s), the goal is allotted nothing on every
+// core (fail closed), and the node is ready.
+TEST(PacingCluster, ANodeWhoseStoreIsDownIsReadyOnceItsFirstLeaseHasFailed) {
+  const std::vector<uint16_t> ports = free_loopback_ports(1);
+  ASSERT_EQ(ports.size(), 1u);
+  const TempFile catalog("paced.json", sole_paced_ad_catalog_json("paced-sole-1", kLargeGoal));
+  ClusterNodes nodes(1, "redis://127.0.0.1:" + std::to_string(ports[0]),
+                     {"--catalog=" + catalog.path(), "--pacing-interval=1h"});
+  ASSERT_TRUE(nodes.ok()) << nodes.error();
+  ASSERT_TRUE(wait_for_readyz(nodes.node(0), 200));
+  const std::string page = scrape_metrics(nodes.node(0));
+  EXPECT_GE(sum_samples(page, "decisiond_pacing_lease_failures_total", {}).value_or(0), 1) << page;
+  EXPECT_EQ(decisions_serving_ad_1(nodes.node(0), "store-down-user-", 5), 0) << "nothing granted: fail closed";
+  const std::string explained = explain_home_top(nodes.node(0), "store-down-explained");
   EXPECT_NE(explained.find(R"("allotted":true)"), std::string::npos) << explained;
 }
 
