@@ -43,7 +43,10 @@ class PacingRoundsTest : public ::testing::Test {
   CorePacing book;
   SwappedGoals goals;
   CountingWatcher watcher;
-  PacingRounds rounds{book, goals, wheel, clock, 0, 1, kHourIntervalS, PacingLinks{.watcher = &watcher}};
+  // One core, embedded mode: no channel, no peers, no ledger.
+  PacingRounds rounds{book, goals, wheel, clock, 0, 1, kHourIntervalS,
+                      PacingLinks{.channel = nullptr, .peers = nullptr, .ledger = nullptr, .node_id = "",
+                                  .watcher = &watcher}};
   selection::CoreRandom random{1, 0};
 };
 
