@@ -3,7 +3,8 @@
 // tokens the coordinating core allotted it for the current slice, the throttle, and what
 // it saw since the last round (opportunities, admissions, serves, counted impressions).
 // Touched by this core only; its tallies leave and its allotments arrive by message
-// (pacing_rounds.h), never through shared state.
+// (pacing_rounds.h), never through shared state. The one thing another core reads is its
+// "every goal allotted" flag, for /readyz, relaxed, as the event log's health is read.
 #include <atomic>
 #include <cstdint>
 #include <optional>
