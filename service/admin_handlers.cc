@@ -24,6 +24,14 @@ void ReadyHandler::handle(const http::Request&, http::Response& response) {
     return;
   }
   for (const CoreServices* core : view_.cores) {
+    // A relaxed atomic of that core's pacing book: a read, not cross-core work.
+    if (!core->every_goal_allotted()) {
+      http::set_error(response, 503, http::error_code::kOverloaded,
+                      "pacing: a delivery goal has no allotment yet (the round at start or at a catalog swap is under way)");
+      return;
+    }
+  }
+  for (const CoreServices* core : view_.cores) {
     // healthy() is a relaxed atomic of that core's log: a read, not cross-core work.
     if (!core->event_log().healthy()) {
       http::set_error(response, 503, http::error_code::kOverloaded, "event log: the disk refuses writes; events are held in memory");

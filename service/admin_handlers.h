@@ -15,7 +15,9 @@ class HealthHandler final : public http::Handler {
 };
 
 // 200 when this core serves traffic; 503 once it drains for shutdown, while a catalog from
-// NATS has no revision served yet (the empty catalog the node starts with), and while any
+// NATS has no revision served yet (the empty catalog the node starts with), while a
+// delivery goal of the catalog has no allotment yet on some core (before the pacing round
+// at start or at a swap has finished: its ad would not serve, docs/pacing.md), and while any
 // core's event log cannot write (the disk refuses): decisions and impressions are still
 // served then, but their events pile up in memory, so a balancer should prefer another node.
 class ReadyHandler final : public http::Handler {

@@ -127,7 +127,8 @@ CoreServices::CoreServices(runtime::Reactor& reactor, ProcessView& view, trackin
       goals_(view.catalog),
       pacing_rounds_(pacing_, goals_, reactor.timers(), reactor.clock(), reactor.index(), view.config.cores,
                      absl::ToInt64Seconds(view.config.pacing_interval),
-                     decision::pacing::PacingLinks{&channel_, &view.pacing_asks, goal_ledger_.get()}),
+                     decision::pacing::PacingLinks{&channel_, &view.pacing_asks, goal_ledger_.get(),
+                                                   view.config.cluster.node_id, &swap_wait_}),
       keys_(*view.keys),
       decision_(reactor.clock(), reactor.index(), view.versions, keys_, decision_settings(view), view.catalog,
                 decision::endpoint::CoreLinks{&channel_, &view.decision_asks, state_.caps.get(), &log_,
@@ -153,11 +154,11 @@ CoreServices::CoreServices(runtime::Reactor& reactor, ProcessView& view, trackin
   pacing_.set_goals(view.catalog->paced_goals);
   tracking_.set_min_impression_delay_ms(absl::ToInt64Milliseconds(view.config.min_impression_delay));
   impressions_.set_delivery_listener(&pacing_);
-  if (cluster_) {
-    cluster_->impressions()->set_delivery_listener(&pacing_);
-  } else if (reactor.index() == 0 && view.recovered_counted_by_ad != nullptr) {
-    // Embedded mode: the coordinating core starts the goals' counts from what the logs
-    // hold. (In cluster mode the counts live in the ledger.)
+  if (cluster_) cluster_->impressions()->set_delivery_listener(&counted_by_ad_);
+  if (reactor.index() == 0 && view.recovered_counted_by_ad != nullptr) {
+    // The coordinating core starts from what every log has counted: in embedded mode the
+    // goals' counts; in cluster mode the node's totals, which its first reports carry to the
+    // ledger (it adds only what it was not told before: docs/pacing.md, "Across nodes").
     pacing_.restore(*view.recovered_counted_by_ad);
   }
   register_metrics();
@@ -244,6 +245,8 @@ void CoreServices::adopt(Publication& publication) {
     goals_.set_catalog(catalog_);
     pacing_.set_goals(catalog_->paced_goals);
     explain_.set_catalog(catalog_);
+    // Goals new here are allotted by a round at once, not at the next slice.
+    if (!pacing_.every_goal_allotted()) pacing_rounds_.allot_new_goals();
   }
   if (publication.geoip_changed) {
     decision_.set_geoip(publication.geoip);
@@ -253,6 +256,11 @@ void CoreServices::adopt(Publication& publication) {
     DECISIOND_CHECK(reactor_.index() < publication.codecs.size());
     std::unique_ptr<tracking::RingCodecs>& slot = publication.codecs[reactor_.index()];
     slot = keys_.adopt(std::move(slot));
+  }
+  if (publication.catalog) {
+    swap_wait_.count_off_when_allotted(publication);
+  } else {
+    publication_adopted(publication);
   }
 }
 

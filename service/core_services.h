@@ -13,6 +13,7 @@
 #include "decision/pacing/pacing_rounds.h"
 #include "decision/pacing/redis_ledger/redis_goal_ledger.h"
 #include "tracking/core_keys/core_keys.h"
+#include "tracking/impressions/counted_by_ad_keeper.h"
 #include "tracking/impressions/impression_counter.h"
 #include "tracking/endpoint/tracking_handler.h"
 #include "tracking/events/event_log.h"
@@ -32,6 +33,7 @@
 #include "service/catalog_updates/publication.h"
 #include "runtime/after_lines_written.h"
 #include "runtime/answer_gate.h"
+#include "service/catalog_updates/swap_allotment_wait.h"
 #include "service/cluster/cluster_caps.h"
 #include "service/preview/preview_site.h"
 #include "service/process_view.h"
@@ -52,10 +54,14 @@ class CoreServices {
   // A catalog, GeoIP or key update, run on this core between two requests: every handler
   // switches at once, so no request sees two catalogs or two key rings. New codecs are
   // taken from this core's slot of the publication, which gets the previous ones back.
+  // Counts this core off (publication_adopted): a catalog once every goal of it holds an
+  // allotment here (swap_allotment_wait.h), anything else at once.
   void adopt(Publication& publication);
 
   // For /readyz on any core.
   const tracking::events::EventLog& event_log() const { return log_; }
+  // Relaxed, as the log's health: whether this core's book allots every goal it serves.
+  bool every_goal_allotted() const { return pacing_.every_goal_allotted(); }
 
  private:
   class DrainDeadline final : public runtime::Timer {
@@ -119,6 +125,9 @@ class CoreServices {
   // This core's share of the delivery goals, and the rounds that carry tallies and
   // allotments between it and the coordinating core (docs/pacing.md).
   decision::pacing::CorePacing pacing_;
+  // Cluster mode: the store's counted impressions into the durable counts, then pacing_.
+  tracking::impressions::CountedByAdKeeper counted_by_ad_{state_.counted_by_ad, pacing_};
+  SwapAllotmentWait swap_wait_{pacing_};
   CatalogGoals goals_;
   decision::pacing::PacingRounds pacing_rounds_;
   tracking::CoreKeys keys_;  // what seals and opens tokens and tags, for every handler below

@@ -119,6 +119,7 @@ void CorePacing::set_goals(std::span<const PacedGoal> goals) {
   position_by_ad_.clear();
   for (uint32_t i = 0; i < decisions_.size(); ++i) position_by_ad_[decisions_[i].ad_id] = i;
   list_ad_ids();
+  note_allotted();
 }
 
 void CorePacing::apply(std::span<const CoreAllotment> allotments) {
@@ -127,21 +128,36 @@ void CorePacing::apply(std::span<const CoreAllotment> allotments) {
     decisions_[i].tokens_left = 0;
     decisions_[i].throttle = 0;
   }
-  for (const CoreAllotment& a : allotments) {
-    // What this core saw since its tally stays, for the next round.
-    uint32_t position = position_by_id(a.ad_id);
-    if (position == kNoGoal) position = append(a.ad_id);
-    decisions_[position].tokens_left = a.tokens;
-    decisions_[position].throttle = a.throttle;
-    RoundSide& r = rounds_[position];
-    r.allotted = true;
-    r.goal = a.goal;
-    r.delivered = a.delivered;
-    r.target = a.target;
-    r.status = a.status;
-  }
+  for (const CoreAllotment& a : allotments) allot(a);
   drop_idle_leftovers();
   list_ad_ids();
+  note_allotted();
+}
+
+void CorePacing::add(std::span<const CoreAllotment> allotments) {
+  for (const CoreAllotment& a : allotments) allot(a);
+  list_ad_ids();
+  note_allotted();
+}
+
+void CorePacing::allot(const CoreAllotment& a) {
+  uint32_t position = position_by_id(a.ad_id);
+  if (position == kNoGoal) position = append(a.ad_id);
+  decisions_[position].tokens_left = a.tokens;
+  decisions_[position].throttle = a.throttle;
+  RoundSide& r = rounds_[position];
+  r.allotted = true;
+  r.goal = a.goal;
+  r.delivered = a.delivered;
+  r.target = a.target;
+  r.status = a.status;
+}
+
+void CorePacing::note_allotted() {
+  DECISIOND_CHECK_MSG(catalog_goals_ <= rounds_.size(), "a pacing book lost goals of its catalog");
+  bool all = true;
+  for (uint32_t i = 0; i < catalog_goals_ && all; ++i) all = rounds_[i].allotted;
+  every_goal_allotted_.store(all, std::memory_order_relaxed);
 }
 
 void CorePacing::drop_idle_leftovers() {

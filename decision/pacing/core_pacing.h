@@ -3,7 +3,9 @@
 // tokens the coordinating core allotted it for the current slice, the throttle, and what
 // it saw since the last round (opportunities, admissions, serves, counted impressions).
 // Touched by this core only; its tallies leave and its allotments arrive by message
-// (pacing_rounds.h), never through shared state.
+// (pacing_rounds.h), never through shared state. The one thing another core reads is its
+// "every goal allotted" flag, for /readyz, relaxed, as the event log's health is read.
+#include <atomic>
 #include <cstdint>
 #include <optional>
 #include <span>
@@ -78,6 +80,13 @@ class CorePacing final : public tracking::impressions::DeliveryListener {
   // The round's allotments, which replace the last ones; an ad no longer listed is not
   // served, and is dropped once it is not a goal of this core's catalog either.
   void apply(std::span<const CoreAllotment> allotments);
+  // A round for goals new in a catalog swap: their allotments join the ones in force, which
+  // stay as they are until the next slice's round.
+  void add(std::span<const CoreAllotment> allotments);
+  // Whether every goal of this core's catalog holds an allotment (readiness, docs/pacing.md):
+  // written by this core at set_goals, apply and add; read by any core, relaxed, as a
+  // gauge is.
+  bool every_goal_allotted() const { return every_goal_allotted_.load(std::memory_order_relaxed); }
 
   size_t goals() const { return decisions_.size(); }
   // The goals' ad ids, ascending (metrics list the first ones).
@@ -116,6 +125,10 @@ class CorePacing final : public tracking::impressions::DeliveryListener {
   // them nor found a tally of theirs; the rest move up.
   void drop_idle_leftovers();
   void list_ad_ids();
+  void note_allotted();
+  // The allotment a round gave one goal; what this core saw since its tally stays, for the
+  // next round.
+  void allot(const CoreAllotment& allotment);
 
   // By position: [0, catalog_goals_) the catalog's goals at their DeliveryGoal::index,
   // then goals of earlier catalogs still allotted or with something to report.
@@ -125,6 +138,7 @@ class CorePacing final : public tracking::impressions::DeliveryListener {
   uint32_t catalog_goals_ = 0;
   std::vector<uint64_t> ad_ids_;
   tracking::impressions::CountedByAd restored_;  // until the first round takes it
+  std::atomic<bool> every_goal_allotted_{true};  // no catalog, no goal
 };
 
 }  // namespace decision::pacing

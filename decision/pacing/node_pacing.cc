@@ -48,7 +48,7 @@ void NodePacing::plan(std::span<const PacedGoal> goals, int64_t slice_start_s, i
                                                                            : sums->second.opportunities_by_core;
     split_tokens(plan.tokens, weights, shares);
     Unreported& unreported = ledger_[goal.ad_id];
-    unreported.delivered += last.delivered;
+    unreported.delivered_total += last.delivered;
     unreported.served += last.served;
     unreported.weights = weights;
     for (uint32_t core = 0; core < cores_; ++core) {
@@ -58,8 +58,12 @@ void NodePacing::plan(std::span<const PacedGoal> goals, int64_t slice_start_s, i
     }
   }
   // Counts of goals that left the catalog are kept in their controllers (a goal that comes
-  // back resumes); this round's sums are spent.
-  round_.clear();
+  // back resumes); this round's sums of the goals planned are spent. What was counted of an
+  // ad not planned (not a goal now: the logs' counts at start when the catalog has none
+  // yet, a goal left out of a swap) waits for the plan that has it as a goal.
+  for (const PacedGoal& goal : goals) round_.erase(goal.ad_id);
+  absl::erase_if(round_, [](const auto& entry) { return entry.second.node.delivered == 0; });
+  for (auto& [ad_id, sums] : round_) sums = RoundSums{.node = SliceTally{.delivered = sums.node.delivered}};
 }
 
 // What a node wants of a slice: its expected serves with a quarter more, so a node whose
@@ -73,7 +77,7 @@ LeaseRequest NodePacing::lease_request(const PacedGoal& goal, int64_t slice_star
   const auto it = ledger_.find(goal.ad_id);
   const auto controller = controllers_.find(goal.ad_id);
   if (it == ledger_.end() || controller == controllers_.end()) return request;
-  request.delivered_delta = it->second.delivered;
+  request.delivered_total = it->second.delivered_total;
   request.settle_slice_id = it->second.granted_slice;
   request.settle_tokens = it->second.granted;
   request.settle_served = std::min(it->second.served, it->second.granted);
@@ -95,7 +99,6 @@ void NodePacing::apply_grant(size_t index, const PacedGoal& goal, int64_t slice_
   uint64_t tokens = 0;
   uint64_t delivered = controller.delivered();
   if (granted != nullptr) {
-    unreported.delivered = 0;
     unreported.served = 0;
     tokens = granted->tokens;
     delivered = granted->delivered;

@@ -27,10 +27,10 @@ class NodePacing {
             std::vector<std::vector<CoreAllotment>>& allotments);
 
   // Cluster mode (a ledger shared by the nodes), after plan(): what this node asks the
-  // ledger for one goal of the plan (its counted delta since its last report, and tokens),
+  // ledger for one goal of the plan (what its logs have counted of it in all, and tokens),
   // and the ledger's answer, which replaces the node's own budget: the grant split among the
   // cores as plan() split the node's, the node-wide count made the cluster's. A goal the
-  // ledger did not answer for is granted nothing; its delta is reported again next round.
+  // ledger did not answer for is granted nothing; its total is reported again next round.
   LeaseRequest lease_request(const PacedGoal& goal, int64_t slice_start_s, int64_t interval_s) const;
   // index: the goal's place in the goals plan() was given.
   void apply_grant(size_t index, const PacedGoal& goal, int64_t slice_id, const LeaseGrant* granted,
@@ -48,11 +48,12 @@ class NodePacing {
   uint32_t cores_;
   absl::flat_hash_map<uint64_t, GoalController> controllers_;
   absl::flat_hash_map<uint64_t, RoundSums> round_;
-  // Cluster mode: per goal, what the ledger has not been told yet (counted and served here
+  // Cluster mode: per goal, what this node's logs have counted of it in all (the logs at
+  // start, then every round's tallies), what the ledger has not been told yet (served here
   // since the last report, the last grant to settle) and the cores' opportunity weights of
   // the last plan, to split a grant as the plan was split.
   struct Unreported {
-    uint64_t delivered = 0;
+    uint64_t delivered_total = 0;
     uint64_t served = 0;
     int64_t granted_slice = 0;
     uint64_t granted = 0;

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "runtime/check.h"
+
 namespace decision::pacing {
 
 namespace {
@@ -25,7 +27,11 @@ PacingRounds::PacingRounds(CorePacing& book, const GoalSource& goals, runtime::T
       asks_(*this, links.channel, links.peers, kPoolSize * std::max<uint32_t>(1, cores)),
       node_(cores),
       owed_(cores, Owed::kNothing),
-      ledger_(links.ledger) {}
+      ledger_(links.ledger),
+      node_id_(links.node_id),
+      watcher_(links.watcher) {
+  DECISIOND_CHECK_MSG(ledger_ == nullptr || !node_id_.empty(), "a node sharing goals through a ledger has an id");
+}
 
 PacingRounds::~PacingRounds() {
   if (armed()) timers_.cancel(*this);
@@ -44,6 +50,16 @@ void PacingRounds::stop() {
   if (armed()) timers_.cancel(*this);
 }
 
+void PacingRounds::allot_new_goals() {
+  // Before the first round, that round plans every goal.
+  if (core_ != kCoordinator || !started_ || stopped_ || round_ == 0) return;
+  if (round_open_ || resend_due_) {
+    new_goals_waiting_ = true;
+    return;
+  }
+  begin_new_goals_round();
+}
+
 void PacingRounds::schedule_next() {
   if (stopped_) return;
   const int64_t now_ms = clock_.wall_ms();
@@ -53,8 +69,14 @@ void PacingRounds::schedule_next() {
 }
 
 void PacingRounds::on_expire() {
+  if (resend_due_) {
+    resend_due_ = false;
+    send_pending();
+    return;
+  }
+  // A slice boundary (or the first round).
   if (round_open_) {
-    send_pending();  // a resend, or a boundary while a round is still open
+    boundary_waiting_ = true;
     return;
   }
   begin_round();
@@ -63,12 +85,32 @@ void PacingRounds::on_expire() {
 void PacingRounds::begin_round() {
   if (stopped_) return;
   round_open_ = true;
+  kind_ = RoundKind::kSlice;
   ++round_;
   tallies_awaited_ = cores_;
   book_.take_tallies(own_tallies_);
   for (uint32_t core = 0; core < cores_; ++core) owed_[core] = core == core_ ? Owed::kNothing : Owed::kTallyAsk;
   tally_in(core_, own_tallies_);
   send_pending();
+}
+
+void PacingRounds::begin_new_goals_round() {
+  if (stopped_) return;
+  planned_.clear();
+  for (const PacedGoal& goal : goals_.paced_goals()) {
+    const std::optional<CoreGoalView> held = book_.view(goal.ad_id);
+    if (!held || !held->allotted) planned_.push_back(goal);
+  }
+  if (planned_.empty()) {
+    schedule_next();
+    return;
+  }
+  // No tallies: what the cores saw stays with them for the slice's round.
+  round_open_ = true;
+  kind_ = RoundKind::kNewGoals;
+  ++round_;
+  tallies_awaited_ = 0;
+  plan_planned();
 }
 
 void PacingRounds::send_pending() {
@@ -85,29 +127,51 @@ void PacingRounds::send_pending() {
     if (owed_[core] == Owed::kTallyAsk) {
       ask->step = PacingAsk::Step::kTally;
     } else {
-      ask->step = PacingAsk::Step::kAllot;
+      ask->step = kind_ == RoundKind::kSlice ? PacingAsk::Step::kAllot : PacingAsk::Step::kAddAllotments;
       ask->allotments.swap(allotments_[core]);
     }
     if (!asks_.send(ask)) {
-      if (ask->step == PacingAsk::Step::kAllot) ask->allotments.swap(allotments_[core]);
+      if (ask->step != PacingAsk::Step::kTally) ask->allotments.swap(allotments_[core]);
       refused = true;
       continue;
     }
     owed_[core] = Owed::kNothing;
   }
   if (refused) {
+    resend_due_ = true;
     timers_.schedule(*this, kResendDelayMs);
-  } else if (!round_open_ || tallies_awaited_ == 0) {
+    return;
+  }
+  if (round_open_) {
+    // Waiting for the ledger: the next boundary may come meanwhile (and then waits).
+    if (tallies_awaited_ == 0) schedule_next();
+    return;
+  }
+  if (boundary_waiting_) {
+    boundary_waiting_ = false;
+    new_goals_waiting_ = false;  // the slice's round plans every goal
+    begin_round();
+  } else if (new_goals_waiting_) {
+    new_goals_waiting_ = false;
+    begin_new_goals_round();
+  } else {
     schedule_next();
   }
 }
 
 void PacingRounds::serve_ask(PacingAsk& ask, uint32_t) {
-  if (ask.step == PacingAsk::Step::kTally) {
-    book_.take_tallies(ask.tallies);
-  } else {
-    book_.apply(ask.allotments);
+  switch (ask.step) {
+    case PacingAsk::Step::kTally:
+      book_.take_tallies(ask.tallies);
+      return;
+    case PacingAsk::Step::kAllot:
+      book_.apply(ask.allotments);
+      break;
+    case PacingAsk::Step::kAddAllotments:
+      book_.add(ask.allotments);
+      break;
   }
+  if (watcher_ != nullptr) watcher_->allotments_applied();
 }
 
 bool PacingRounds::finish_ask(PacingAsk& ask) {
@@ -121,10 +185,14 @@ void PacingRounds::tally_in(uint32_t core, std::span<const CoreTally> tallies) {
 }
 
 void PacingRounds::plan_round() {
-  const int64_t now_s = clock_.wall_s();
-  const int64_t slice_end_s = (now_s / interval_s_ + 1) * interval_s_;
   const std::span<const PacedGoal> goals = goals_.paced_goals();
   planned_.assign(goals.begin(), goals.end());
+  plan_planned();
+}
+
+void PacingRounds::plan_planned() {
+  const int64_t now_s = clock_.wall_s();
+  const int64_t slice_end_s = (now_s / interval_s_ + 1) * interval_s_;
   planned_index_.clear();
   for (size_t i = 0; i < planned_.size(); ++i) planned_index_[planned_[i].ad_id] = i;
   node_.plan(planned_, now_s, slice_end_s, allotments_);
@@ -140,7 +208,8 @@ void PacingRounds::lease_round() {
   const int64_t slice_id = clock_.wall_s() / interval_s_ * interval_s_;
   leases_awaited_ = static_cast<uint32_t>(planned_.size());
   for (const PacedGoal& goal : planned_) {
-    const LeaseRequest request = node_.lease_request(goal, slice_id, interval_s_);
+    LeaseRequest request = node_.lease_request(goal, slice_id, interval_s_);
+    request.node_id = node_id_;
     if (!ledger_->lease(request, *this)) on_lease(request, nullptr);
   }
 }
@@ -153,10 +222,19 @@ void PacingRounds::on_lease(const LeaseRequest& request, const LeaseGrant* grant
 }
 
 void PacingRounds::allot() {
-  book_.apply(allotments_[core_]);
+  if (kind_ == RoundKind::kSlice) {
+    book_.apply(allotments_[core_]);
+  } else {
+    book_.add(allotments_[core_]);
+  }
   for (uint32_t core = 0; core < cores_; ++core) owed_[core] = core == core_ ? Owed::kNothing : Owed::kAllotments;
   round_open_ = false;
+  allotted_here();
   send_pending();
+}
+
+void PacingRounds::allotted_here() {
+  if (watcher_ != nullptr) watcher_->allotments_applied();
 }
 
 }  // namespace decision::pacing

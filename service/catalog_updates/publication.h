@@ -1,8 +1,9 @@
 #pragma once
 // What the update loop publishes to every core: a new catalog, a new GeoIP database, both,
 // or new keys. Each core adopts it between two requests (a message runs at a safe point of its
-// loop), then counts itself off; the last core to do so wakes the update loop, which only
-// then answers the upload and lets the previous catalog and database go.
+// loop), then counts itself off (a catalog once its delivery goals are allotted there:
+// swap_allotment_wait.h); the last core to do so wakes the update loop, which only then
+// answers the upload and lets the previous catalog and database go.
 //
 // A core never frees a catalog: the update loop keeps the previous one until every core has
 // switched, so the last reference, and with it the freeing of a catalog of 100,000 ads,

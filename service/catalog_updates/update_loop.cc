@@ -32,8 +32,8 @@ int64_t wall_now_s() {
 void adopt_on_core(runtime::Reactor& here, const runtime::Message& message) {
   auto* view = reinterpret_cast<ProcessView*>(message.words[0]);
   auto* publication = static_cast<Publication*>(message.pointer);
+  // Counted off by the core (CoreServices::adopt), once it serves all of it.
   view->cores[here.index()]->adopt(*publication);
-  publication_adopted(*publication);
 }
 
 void answer_on_core(runtime::Reactor&, const runtime::Message& message) {

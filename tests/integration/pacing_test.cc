@@ -10,6 +10,7 @@
 #include "gtest/gtest.h"
 #include "tests/integration/metrics_scrape.h"
 #include "tests/integration/paced_catalog.h"
+#include "tests/integration/readyz.h"
 #include "tests/integration/tracking_flow.h"
 
 namespace integration {
@@ -77,6 +78,43 @@ void expect_delivery_survives_a_kill(const std::string& snapshot_interval) {
 TEST(Pacing, WhatWasDeliveredBeforeAKillCountsAfterTheRestartFromTheLog) { expect_delivery_survives_a_kill("60s"); }
 
 TEST(Pacing, WhatWasDeliveredBeforeAKillCountsAfterTheRestartFromASnapshot) { expect_delivery_survives_a_kill("1s"); }
+
+// Goals serve from the first request (docs/pacing.md, "Readiness"): a goal large enough that
+// its first slice never runs out, and a long interval, so that only the round at start (or
+// at the swap) can have allotted it. The catalog's only ad carries the goal: a decision that
+// does not serve it serves nothing.
+constexpr int kLargeGoal = 100000;
+constexpr int kDecisionsAtOnce = 40;
+
+TEST(Pacing, DecisionsRightAfterReadyServeTheGoalsAd) {
+  const TempFile catalog("catalog.json", sole_paced_ad_catalog_json("paced-sole-1", kLargeGoal));
+  StateDir state;
+  ServerProcess server(standard_flags({"--catalog=" + catalog.path(), state.flag(), "--cores=2", "--pacing-interval=60s"}));
+  ASSERT_TRUE(server.serving()) << server.start_error();
+  ASSERT_TRUE(wait_for_readyz(server, 200));
+  EXPECT_EQ(decisions_serving_ad_1(server, "first-user-", kDecisionsAtOnce), kDecisionsAtOnce);
+  const std::string explained = explain_home_top(server, "first-explained");
+  EXPECT_NE(explained.find(R"("allotted":true)"), std::string::npos) << explained;
+}
+
+TEST(Pacing, AGoalNewInACatalogSwapServesFromTheFirstDecisionAfterTheSwap) {
+  const TempFile catalog("catalog.json", unpaced_catalog_json("unpaced-1"));
+  StateDir state;
+  ServerProcess server(standard_flags({"--catalog=" + catalog.path(), state.flag(), "--cores=2", "--pacing-interval=60s"}));
+  ASSERT_TRUE(server.serving()) << server.start_error();
+  ASSERT_TRUE(wait_for_readyz(server, 200));
+  EXPECT_EQ(decisions_serving_ad_1(server, "before-swap-", 5), 0) << "no goal yet";
+
+  CurlSession admin;
+  const CurlReply swapped =
+      admin.post_with_headers(server.admin_url("/admin/catalog"), sole_paced_ad_catalog_json("paced-sole-2", kLargeGoal),
+                              {"Content-Type: application/json", "Expect:"});
+  ASSERT_EQ(swapped.status, 200) << swapped.body;
+  EXPECT_EQ(decisions_serving_ad_1(server, "after-swap-", kDecisionsAtOnce), kDecisionsAtOnce);
+  const std::string explained = explain_home_top(server, "swap-explained");
+  EXPECT_NE(explained.find(R"("allotted":true)"), std::string::npos) << explained;
+  EXPECT_TRUE(wait_for_readyz(server, 200));
+}
 
 TEST(Pacing, AGoalOnAnAdWithoutAnEndRefusesTheCatalogNamingTheGoal) {
   const TempFile catalog("catalog.json", paced_catalog_json("", kGoal));

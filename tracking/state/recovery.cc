@@ -124,7 +124,9 @@ void replay_core_log(const std::string& state_dir, uint32_t d, const LastRun& la
     next_seq = std::max(next_seq, e.seq + 1);
     // A robot's impression counted toward nothing when it came: nor does it now.
     if (e.kind != "impression" || e.duplicate || !e.invalid.empty()) return;
-    if (e.seq >= counted_from) ++counted[e.ad];
+    // Cluster mode: an unapplied line is not counted yet; its reapplied line says whether
+    // it was (docs/cluster.md).
+    if (e.seq >= counted_from && e.store != "unapplied") ++counted[e.ad];
     if (e.seq < from) return;
     const std::optional<uint64_t> user_key = e.user ? std::optional<uint64_t>(caps::user_key(*e.user)) : std::nullopt;
     const uint64_t dedup_key = dedup::impression_key(user_key, e.token_id);

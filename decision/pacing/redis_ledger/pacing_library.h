@@ -3,10 +3,14 @@
 // "Across nodes"), loaded into every primary by the cluster client as the cap store's is.
 //
 //   decisiond_pace(keys: the goal's hash "dcd:{p:<ad, 16 hex>}";
-//                  args: slice id, interval s, delivered delta, settled slice id, settled
-//                        tokens, of which served, target, want, keep until (unix s))
-//       -> {granted, delivered}. The delta is added to the goal's count (every node's) and
-//          to this slice's reports; the node's last grant is settled; then
+//                  args: slice id, interval s, node id, the node's delivered total, settled
+//                        slice id, settled tokens, of which served, target, want, keep
+//                        until (unix s))
+//       -> {granted, delivered}. The hash keeps per node the highest total it reported
+//          ("n:<node id>"); what the total brings beyond it is added to the goal's count
+//          (every node's) and to this slice's reports, so a report made again (a restart
+//          reporting its logs' total, a lease whose answer was lost) adds nothing twice. The
+//          node's last grant is settled; then
 //            granted = min(want, target - delivered - in flight - served unreported), or 0:
 //          in flight is what this slice and the one before granted and no node has settled;
 //          served unreported is what the slice before served, less what this slice's
@@ -30,6 +34,7 @@ std::string_view pacing_library();
 // The goal's hash: its own slot.
 std::string pace_key(uint64_t ad_id);
 // decisiond_pace's arguments for a lease, in the order above.
-std::array<std::string, 9> pace_arguments(const LeaseRequest& request);
+inline constexpr size_t kPaceArguments = 10;
+std::array<std::string, kPaceArguments> pace_arguments(const LeaseRequest& request);
 
 }  // namespace decision::pacing::redis_ledger

@@ -44,10 +44,10 @@ bool RedisGoalLedger::lease(const LeaseRequest& request, LeaseDone& done) {
   call.request = request;
   call.done = &done;
   const std::string key = pace_key(request.ad_id);
-  const std::array<std::string, 9> numbers = pace_arguments(request);
-  const std::array<std::string_view, 13> args = {"FCALL",    kPaceFunction, "1",        key,        numbers[0],
-                                                 numbers[1], numbers[2],    numbers[3], numbers[4], numbers[5],
-                                                 numbers[6], numbers[7],    numbers[8]};
+  const std::array<std::string, kPaceArguments> numbers = pace_arguments(request);
+  const std::array<std::string_view, 4 + kPaceArguments> args = {
+      "FCALL",    kPaceFunction, "1",        key,        numbers[0], numbers[1], numbers[2],
+      numbers[3], numbers[4],    numbers[5], numbers[6], numbers[7], numbers[8], numbers[9]};
   if (!client_.call(key, args, clock_.monotonic_ns() + timeout_ns_, call)) {
     counters_.failures.add();
     return false;

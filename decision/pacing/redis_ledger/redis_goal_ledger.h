@@ -2,7 +2,8 @@
 // The goals' ledger in the Redis Cluster of cluster mode (docs/pacing.md, "Across nodes"):
 // one FCALL decisiond_pace per goal and round, on the goal's own slot, through the
 // coordinating core's cluster client. A call not answered within its deadline is granted
-// nothing (the ad is not served that slice on this node) and its delta reported again.
+// nothing (the ad is not served that slice on this node); the next report's total covers
+// whatever this one carried.
 #include <cstdint>
 #include <memory>
 #include <string>

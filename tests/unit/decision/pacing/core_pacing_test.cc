@@ -164,6 +164,41 @@ TEST_F(CorePacingTest, AnAllotmentForAGoalThisCoreHasNotSeenIsKeptAndServed) {
   EXPECT_EQ(book.view(kAdA)->tokens_left, 1u);
 }
 
+TEST_F(CorePacingTest, ABookIsAllottedOnlyOnceEveryGoalOfItsCatalogHasAnAllotment) {
+  EXPECT_TRUE(book.every_goal_allotted()) << "no goal, nothing to wait for";
+  const std::vector<PacedGoal> goals = {goal_of(kAdA), goal_of(kAdB)};
+  book.set_goals(goals);
+  EXPECT_FALSE(book.every_goal_allotted());
+  const std::vector<CoreAllotment> only_a = {allot(kAdA, 1)};
+  book.apply(only_a);
+  EXPECT_FALSE(book.every_goal_allotted());
+  const std::vector<CoreAllotment> both = {allot(kAdA, 1), allot(kAdB, 0)};
+  book.apply(both);
+  EXPECT_TRUE(book.every_goal_allotted()) << "0 tokens is an allotment";
+  const std::vector<PacedGoal> with_c = {goal_of(kAdA), goal_of(kAdB), goal_of(kAdC)};
+  book.set_goals(with_c);
+  EXPECT_FALSE(book.every_goal_allotted()) << "a swap that brings a goal";
+}
+
+TEST_F(CorePacingTest, AllotmentsAddedForNewGoalsLeaveTheOthersAsTheyAre) {
+  const std::vector<PacedGoal> goals = {goal_of(kAdA)};
+  book.set_goals(goals);
+  const std::vector<CoreAllotment> a = {allot(kAdA, 2)};
+  book.apply(a);
+  ASSERT_TRUE(book.admit(kAdA, 0, random));
+  book.served(kAdA, 0);
+
+  const std::vector<PacedGoal> with_b = {goal_of(kAdA), goal_of(kAdB)};
+  book.set_goals(with_b);
+  const std::vector<CoreAllotment> b = {allot(kAdB, 5)};
+  book.add(b);
+  EXPECT_TRUE(book.every_goal_allotted());
+  EXPECT_EQ(book.view(kAdA)->tokens_left, 1u) << "A keeps what is left of its slice";
+  EXPECT_EQ(book.view(kAdA)->since_round.served, 1u);
+  EXPECT_EQ(book.view(kAdB)->tokens_left, 5u);
+  EXPECT_TRUE(book.admit(kAdB, 1, random));
+}
+
 TEST_F(CorePacingTest, AThrottleBelowOneLetsThroughAboutThatShare) {
   const std::vector<PacedGoal> goals = {goal_of(kAdA)};
   book.set_goals(goals);

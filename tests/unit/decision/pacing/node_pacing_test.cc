@@ -44,5 +44,43 @@ TEST(NodePacing, TalliesOfEveryCoreAreSummedAndTheBudgetIsSplitByOpportunities) 
   EXPECT_EQ(allotments[1][0].goal, 1000u);
 }
 
+TEST(NodePacing, WhatWasCountedOfAnAdNotYetAGoalCountsOnceItBecomesOne) {
+  NodePacing node(1);
+  // The logs' counts at start, with a catalog that has no goal yet (one from NATS).
+  const std::vector<CoreTally> restored = {{7, {.delivered = 40}}};
+  node.add(0, restored);
+  std::vector<std::vector<CoreAllotment>> allotments;
+  node.plan({}, 0, 100, allotments);
+  const std::vector<PacedGoal> goals = {{7, {{.impressions = 1000, .pacing = catalog::Pacing::kAsap}, 0, 1000}}};
+  node.plan(goals, 50, 100, allotments);
+  EXPECT_EQ(node.delivered(7), 40u);
+  ASSERT_EQ(allotments[0].size(), 1u);
+  EXPECT_EQ(allotments[0][0].tokens, 1000u - 40u);
+  node.plan(goals, 100, 200, allotments);
+  EXPECT_EQ(node.delivered(7), 40u) << "counted once";
+}
+
+TEST(NodePacing, ALeaseReportsWhatTheNodesLogsCountedInAllNotWhatIsNewSinceTheLastReport) {
+  NodePacing node(1);
+  const std::vector<PacedGoal> goals = {{7, {{.impressions = 1000, .pacing = catalog::Pacing::kAsap}, 0, 1000}}};
+  std::vector<std::vector<CoreAllotment>> allotments;
+  const std::vector<CoreTally> restored = {{7, {.delivered = 10}}};
+  node.add(0, restored);
+  node.plan(goals, 0, 100, allotments);
+  EXPECT_EQ(node.lease_request(goals[0], 0, 100).delivered_total, 10u);
+  const LeaseGrant grant{.tokens = 5, .delivered = 10};
+  node.apply_grant(0, goals[0], 0, &grant, allotments);
+
+  const std::vector<CoreTally> counted = {{7, {.opportunities = 5, .admitted = 5, .served = 5, .delivered = 5}}};
+  node.add(0, counted);
+  node.plan(goals, 100, 200, allotments);
+  const LeaseRequest second = node.lease_request(goals[0], 100, 100);
+  EXPECT_EQ(second.delivered_total, 15u);
+  // Not answered: the next report carries the same total, and what came since.
+  node.apply_grant(0, goals[0], 100, nullptr, allotments);
+  node.plan(goals, 200, 300, allotments);
+  EXPECT_EQ(node.lease_request(goals[0], 200, 100).delivered_total, 15u);
+}
+
 }  // namespace
 }  // namespace decision::pacing

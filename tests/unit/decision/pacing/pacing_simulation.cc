@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <numbers>
+#include <string>
 
 #include "absl/strings/str_cat.h"
 #include "decision/catalog/loader.h"
@@ -76,13 +77,15 @@ struct PassAll final : selection::EligibilityRule {
 struct SimCore {
   SimCore(uint32_t core, uint32_t cores, const runtime::Clock& clock, const GoalSource& goals, int64_t interval_s,
           std::deque<Posted>& posted, runtime::AskPeers<PacingAsk>& peers, GoalLedger* ledger, uint32_t node)
-      : random(7 + node, core),
+      : node_id("sim-node-" + std::to_string(node)),
+        random(7 + node, core),
         selector(random),
         rule(pass_all, &book, random),
         wheel(clock.monotonic_ms(), 10),
         channel(core, cores, posted),
-        rounds(book, goals, wheel, clock, core, cores, interval_s, PacingLinks{&channel, &peers, ledger}) {}
+        rounds(book, goals, wheel, clock, core, cores, interval_s, PacingLinks{&channel, &peers, ledger, node_id}) {}
 
+  std::string node_id;  // what its reports to the ledger name (before rounds, which points into it)
   selection::CoreRandom random;
   selection::AdSelector selector;
   PassAll pass_all;
