@@ -1,5 +1,7 @@
 #include "http/connection.h"
 
+#include <algorithm>
+
 #include <span>
 #include <string>
 #include <string_view>
@@ -40,6 +42,7 @@ void Connection::open(runtime::SocketId socket) {
   peer_closed_ = false;
   linger_on_close_ = false;
   awaiting_reply_ = false;
+  reply_mark_ = 0;
   sent_ = 0;
   receiving_bytes_ = 0;
   parser_.reset();
@@ -166,12 +169,15 @@ void Connection::dispatch() {
       response.body().assign(shed_body());
     } else if (match.handler != nullptr) {
       response.set_ticket(ReplyTicket(this, generation_));
+      const uint64_t mark_before = server_.reply_gate() != nullptr ? server_.reply_gate()->mark() : 0;
       match.handler->handle(request, response);
+      if (match.durability == ReplyDurability::kAfterItsLines) note_reply_lines(mark_before);
     }
   }
   if (response.deferred()) {
     awaiting_reply_ = true;
-    awaited_ = {match.route, started_ns, request.keep_alive, request.method == Method::kHead, match.reply_headers};
+    awaited_ = {match.route, started_ns, request.keep_alive, request.method == Method::kHead, match.reply_headers,
+                match.durability == ReplyDurability::kAfterItsLines};
     server_.metrics().deferred_replies.add();
     return;
   }
@@ -190,6 +196,8 @@ bool Connection::complete_deferred(uint32_t generation, const Response& reply) {
   if (generation != generation_ || !awaiting_reply_ || phase_ == Phase::kFree) return false;
   awaiting_reply_ = false;
   if (phase_ != Phase::kOpen) return false;  // closing: the client is gone
+  // Lines written for it by whatever completed it (a store's answer, say): all so far.
+  if (awaited_.after_lines) note_reply_lines(0);
   const size_t queued_before = queued_.size();
   const bool close = !awaited_.keep_alive || reply.close() || server_.draining();
   append_reply(queued_, reply, server_.date(), close, awaited_.head, awaited_.route_headers);
@@ -244,10 +252,31 @@ bool Connection::output_backlogged() const {
   return queued_.size() + (sending_.size() - sent_) > server_.limits().max_output_backlog_bytes;
 }
 
+void Connection::note_reply_lines(uint64_t mark_before) {
+  runtime::AfterLinesWritten* gate = server_.reply_gate();
+  if (gate == nullptr) return;
+  const uint64_t mark = gate->mark();
+  if (mark > mark_before) reply_mark_ = std::max(reply_mark_, mark);
+}
+
+void Connection::lines_written() {
+  gate_waiting_ = false;
+  flush();  // a connection released meanwhile has nothing queued, or waits again
+}
+
 void Connection::flush() {
   if (phase_ != Phase::kOpen || send_in_flight_) return;
   if (queued_.empty()) {
     if (close_after_flush_ && !awaiting_reply_) begin_close();
+    return;
+  }
+  // A reply leaves once the lines it acknowledges are written: never before, whatever
+  // kills the process after it (docs/events.md "Writing").
+  if (runtime::AfterLinesWritten* gate = server_.reply_gate(); gate != nullptr && !gate->passed(reply_mark_)) {
+    if (!gate_waiting_) {
+      gate_waiting_ = true;
+      gate->hold_until(reply_mark_, *this);
+    }
     return;
   }
   sending_.clear();

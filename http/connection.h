@@ -11,6 +11,7 @@
 #include "http/request_parser.h"
 #include "http/response.h"
 #include "http/router.h"
+#include "runtime/after_lines_written.h"
 #include "runtime/reactor.h"
 #include "runtime/timer_wheel.h"
 
@@ -18,7 +19,7 @@ namespace http {
 
 class Server;
 
-class Connection final : public runtime::SocketEvents, private runtime::Timer {
+class Connection final : public runtime::SocketEvents, private runtime::Timer, private runtime::LinesWrittenWaiter {
  public:
   explicit Connection(Server& server);
 
@@ -45,6 +46,11 @@ class Connection final : public runtime::SocketEvents, private runtime::Timer {
   enum class TimerKind : uint8_t { kNone, kIdle, kRequest, kLinger };
 
   void on_expire() override;
+  // The server's reply gate has passed reply_mark_: what is queued may go.
+  void lines_written() override;
+  // What the request being answered appended on this core since mark_before: its reply
+  // waits for those lines' write (Server::set_reply_gate, a route of kAfterItsLines).
+  void note_reply_lines(uint64_t mark_before);
   void process(std::string_view bytes);
   void dispatch();
   // Whether an overloaded core sheds a request of this route now (HttpLimits::shed_lag_ns).
@@ -67,6 +73,7 @@ class Connection final : public runtime::SocketEvents, private runtime::Timer {
     bool keep_alive = true;
     bool head = false;
     std::string_view route_headers;  // Router::Match::reply_headers
+    bool after_lines = false;        // Router::Match::durability is kAfterItsLines
   };
 
   Server& server_;
@@ -77,6 +84,10 @@ class Connection final : public runtime::SocketEvents, private runtime::Timer {
   Phase phase_ = Phase::kFree;
   TimerKind timer_kind_ = TimerKind::kNone;
   bool send_in_flight_ = false;
+  // The reply gate's mark the queued replies wait for, and whether the gate holds this
+  // connection (one wait at a time, kept across a release: the gate tells the object).
+  uint64_t reply_mark_ = 0;
+  bool gate_waiting_ = false;
   bool close_after_flush_ = false;  // no request is read any more
   bool peer_closed_ = false;
   // The client may still be sending (an error cut its request short, or bytes came after

@@ -6,9 +6,10 @@
 namespace http {
 
 void Router::add(Method method, std::string_view path, std::string_view name, Handler& handler,
-                 Shedding shedding) {
+                 Shedding shedding, ReplyDurability durability) {
   routes_.push_back(
-      Route{method, std::string(path), std::string(name), &handler, shedding, std::string(reply_headers_for(path))});
+      Route{method, std::string(path), std::string(name), &handler, shedding, durability,
+            std::string(reply_headers_for(path))});
   std::string allow = allow_for(path);
   for (auto& [p, a] : allow_) {
     if (p == path) {
@@ -57,7 +58,7 @@ Router::Match Router::match(const Request& request, Response& response) const {
   for (uint32_t i = 0; i < routes_.size(); ++i) {
     const Route& r = routes_[i];
     if (r.path != request.path) continue;
-    if (r.method == method) return Match{r.handler, i, r.shedding, r.reply_headers};
+    if (r.method == method) return Match{r.handler, i, r.shedding, r.reply_headers, r.durability};
     path_known = true;
   }
   if (!path_known) {

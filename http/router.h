@@ -24,11 +24,18 @@ enum class Shedding : uint8_t {
   kFirst,  // shed as soon as the core runs behind: the bulk (decisions)
 };
 
+// When a reply leaves, against the lines its request wrote on this core (the server's reply
+// gate, Server::set_reply_gate; docs/events.md "Writing").
+enum class ReplyDurability : uint8_t {
+  kWithItsLines,   // in the same submission as their write (one kernel window left)
+  kAfterItsLines,  // once their write has completed: what it acknowledges survives kill -9
+};
+
 class Router {
  public:
   // name labels the route in metrics.
   void add(Method method, std::string_view path, std::string_view name, Handler& handler,
-           Shedding shedding = Shedding::kNever);
+           Shedding shedding = Shedding::kNever, ReplyDurability durability = ReplyDurability::kWithItsLines);
 
   // Header lines ("Name: value\r\n"...) every reply to the path carries, whichever of its
   // routes, status or core answers it: a 405, a shed 503 and a deferred reply alike (the
@@ -42,6 +49,7 @@ class Router {
     uint32_t route = 0;          // metrics index; unmatched() when there is no route
     Shedding shedding = Shedding::kNever;
     std::string_view reply_headers;  // the path's add_reply_headers(); lives as long as the router
+    ReplyDurability durability = ReplyDurability::kWithItsLines;
   };
   Match match(const Request& request, Response& response) const;
 
@@ -57,6 +65,7 @@ class Router {
     std::string name;
     Handler* handler;
     Shedding shedding;
+    ReplyDurability durability;
     // The path's add_reply_headers() lines, kept with the route so a match needs no second
     // look-up.
     std::string reply_headers;

@@ -12,6 +12,7 @@
 #include "http/response.h"
 #include "http/router.h"
 #include "http/server_metrics.h"
+#include "runtime/after_lines_written.h"
 #include "runtime/reactor.h"
 
 namespace http {
@@ -48,6 +49,11 @@ class Server final : public runtime::Acceptor {
   bool sample() { return observer_ != nullptr && sampler_.take(); }
   RequestObserver* observer() { return observer_; }
 
+  // Replies leave only once the lines their requests appended on this core are written
+  // (docs/events.md "Writing"); null: at once. Before serving; outlives the server.
+  void set_reply_gate(runtime::AfterLinesWritten* gate) { reply_gate_ = gate; }
+  runtime::AfterLinesWritten* reply_gate() { return reply_gate_; }
+
   // For connections.
   runtime::Reactor& reactor() { return reactor_; }
   const Router& router() const { return router_; }
@@ -66,6 +72,7 @@ class Server final : public runtime::Acceptor {
   HttpDate date_;
   Response response_;
   RequestObserver* observer_ = nullptr;
+  runtime::AfterLinesWritten* reply_gate_ = nullptr;
   RequestSampler sampler_;
   std::vector<std::unique_ptr<Connection>> connections_;
   std::vector<Connection*> free_;

@@ -13,11 +13,17 @@ AfterLinesWritten::~AfterLinesWritten() { io_.remove_loop_hook(*this); }
 
 bool AfterLinesWritten::hold(LinesWrittenWaiter& waiter) {
   if (!log_.healthy()) return false;
+  hold_until(log_.lines_appended(), waiter);
+  return true;
+}
+
+void AfterLinesWritten::hold_until(uint64_t mark, LinesWrittenWaiter& waiter) {
   DECISIOND_CHECK_MSG(count_ < ring_.size(), "after lines written: more waiting than its bound");
   // Told from a loop hook even when written already: never inside the caller's own call.
-  ring_[(head_ + count_) % ring_.size()] = Held{log_.lines_appended(), &waiter};
+  // Marks may come out of order (a mark taken earlier): a later one behind an earlier one
+  // waits for it, never the reverse.
+  ring_[(head_ + count_) % ring_.size()] = Held{mark, &waiter};
   ++count_;
-  return true;
 }
 
 void AfterLinesWritten::before_wait() {

@@ -33,6 +33,13 @@ class AfterLinesWritten final : private LoopHook {
   // loop turn (true). False when there is nothing to wait for (the disk refuses): the
   // caller goes on now, and waiter is not told.
   [[nodiscard]] bool hold(LinesWrittenWaiter& waiter);
+  // The same for a mark taken earlier (lines_appended() then): told from a later loop
+  // turn once passed(mark), or at once from that turn if the disk refuses.
+  void hold_until(uint64_t mark, LinesWrittenWaiter& waiter);
+  // Lines appended so far: a mark to wait for.
+  uint64_t mark() const { return log_.lines_appended(); }
+  // Every line up to mark is written, or the disk refuses and nothing is waited for.
+  bool passed(uint64_t mark) const { return log_.lines_in_kernel() >= mark || !log_.healthy(); }
   size_t waiting() const { return count_; }
 
  private:
@@ -41,7 +48,6 @@ class AfterLinesWritten final : private LoopHook {
     LinesWrittenWaiter* waiter = nullptr;
   };
   void before_wait() override;
-  bool passed(uint64_t lines) const { return log_.lines_in_kernel() >= lines || !log_.healthy(); }
 
   const LineLog& log_;
   FileIo& io_;

@@ -112,7 +112,7 @@ class CoreServices {
   runtime::ReactorChannel channel_;
   tracking::state::CoreState state_;
   tracking::events::EventLog log_;
-  // Answers to other cores' asks, and tracking replies, leave once the lines they
+  // Answers to other cores' asks, and public replies, leave once the lines they
   // acknowledge are written here.
   runtime::AnswerGate answer_gate_;
   runtime::AfterLinesWritten after_lines_;

@@ -8,17 +8,12 @@ void HeldReply::hold(http::Response& response) {
 }
 
 void HeldReply::impression_logged() {
-  runtime::AfterLinesWritten* after = owner_.after_lines();
-  if (after == nullptr || !after->hold(*this)) lines_written();  // a refusing disk: now
-}
-
-void HeldReply::lines_written() {
   // False when the client left meanwhile: the line is written all the same.
   ticket_.complete(reply_);
   owner_.give_back(this);
 }
 
-HeldReplies::HeldReplies(uint32_t size, runtime::AfterLinesWritten* after_lines) : after_lines_(after_lines) {
+HeldReplies::HeldReplies(uint32_t size) {
   pool_.reserve(size);
   free_.reserve(size);
   for (uint32_t i = 0; i < size; ++i) {

@@ -10,9 +10,6 @@
 namespace tracking::endpoint {
 
 namespace {
-// Replies held for the lines of impressions counted on this core, beside those of asks and
-// store calls: a few loop turns' worth; past it, a reply leaves with its line.
-constexpr uint32_t kHeldLocalReplies = 4096;
 // The agent judged, in this order (docs/invalid-traffic.md).
 constexpr std::string_view kDeviceUserAgentHeader = "X-Device-User-Agent";
 constexpr std::string_view kUserAgentHeader = "User-Agent";
@@ -41,15 +38,10 @@ TrackingHandler::TrackingHandler(const runtime::Clock& clock, uint32_t core_inde
       keys_(keys),
       links_(links),
       asks_(*this, links.channel, links.peers, max_cross_core_asks),
-      // As many as asks and store calls in flight at once (both bounded by the same flag),
-      // and the impressions of a few loop turns counted here.
-      held_(held_reply_bound(max_cross_core_asks), links.after_lines) {
+      // As many as asks and store calls in flight at once (both bounded by the same flag).
+      held_(2 * max_cross_core_asks) {
   token_storage_.reserve(kMaxPayloadBytes);
   local_notice_.user_id.reserve(kMaxUserIdBytes);
-}
-
-uint32_t TrackingHandler::held_reply_bound(uint32_t max_cross_core_asks) {
-  return 2 * max_cross_core_asks + kHeldLocalReplies;
 }
 
 void TrackingHandler::handle(const http::Request& request, http::Response& response) {
@@ -115,7 +107,6 @@ void TrackingHandler::accept_invalid(const TrackingEvent& event, uint64_t impres
                                      int64_t now_ms, http::Response& response, std::string_view reason) {
   answer(event, response);
   log_event(event, query, now_ms, reason, event.kind == EventKind::kImpression ? impression_id : 0);
-  hold_until_written(response);
 }
 
 void TrackingHandler::answer(const TrackingEvent& event, http::Response& response) {
@@ -144,7 +135,6 @@ void TrackingHandler::accept(const TrackingEvent& event, uint64_t impression_id,
     default: counters_.other_kinds.add(); break;
   }
   log_event(event, query, now_ms);
-  hold_until_written(response);
 }
 
 bool TrackingHandler::route_impression(const TrackingEvent& event, uint64_t impression_id, int64_t now_ms,
@@ -177,14 +167,12 @@ bool TrackingHandler::route_impression(const TrackingEvent& event, uint64_t impr
   if (ask == nullptr) {
     if (links_.shared == nullptr) {
       links_.impressions->count(*notice);
-      hold_until_written(response);
       return true;
     }
     // With none free the store is not waited for: the line says unapplied now.
     held = held_.take();
     if (links_.shared->count(*notice, held)) {
       if (held != nullptr) held_.give_back(held);
-      hold_until_written(response);
     } else {
       held->hold(response);
     }
@@ -199,24 +187,12 @@ bool TrackingHandler::route_impression(const TrackingEvent& event, uint64_t impr
   return true;
 }
 
-void TrackingHandler::hold_until_written(http::Response& response) {
-  runtime::AfterLinesWritten* after = links_.after_lines;
-  if (after == nullptr) return;  // leaves with its line
-  HeldReply* held = held_.take();
-  if (held == nullptr) return;  // past the bound: leaves with its line
-  if (!after->hold(*held)) {    // the disk refuses: the line waits in memory, the reply not
-    held_.give_back(held);
-    return;
-  }
-  held->hold(response);
-}
-
 void TrackingHandler::serve_ask(ImpressionAsk& ask, uint32_t) { links_.impressions->count(ask); }
 
 bool TrackingHandler::finish_ask(ImpressionAsk& ask) {
   HeldReply* held = ask.held;
   ask.held = nullptr;
-  held->lines_written();  // the owner core answered once the line was written there
+  held->impression_logged();  // the owner core answered once the line was written there
   return true;
 }
 

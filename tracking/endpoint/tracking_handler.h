@@ -45,8 +45,6 @@ struct TrackingLinks {
   events::EventLog* log = nullptr;           // this core's
   // Cluster mode: impressions go to the shared cap store from this core (no owner hop).
   shared_impressions::SharedImpressionCounter* shared = nullptr;
-  // Where a 204 waits for its line's write on this core (null: it leaves with the line).
-  runtime::AfterLinesWritten* after_lines = nullptr;
 };
 
 // Per core, single writer; read by metrics scrapes.
@@ -73,8 +71,6 @@ class TrackingHandler final : public http::Handler {
   // --min-impression-delay (docs/invalid-traffic.md): 0 is off.
   void set_min_impression_delay_ms(int64_t delay_ms) { min_impression_delay_ms_ = delay_ms; }
   void handle(const http::Request& request, http::Response& response) override;
-  // The replies one handler may hold at once, for max_cross_core_asks.
-  static uint32_t held_reply_bound(uint32_t max_cross_core_asks);
   const TrackingCounters& counters() const { return counters_; }
 
   // The two ends of an impression asked of its owner core (runtime/cross_core_asks.h): on
@@ -92,8 +88,6 @@ class TrackingHandler final : public http::Handler {
   // False when the impression could not be handed over (at a bound). response, the 204
   // written, is held when the line is written elsewhere or later.
   bool route_impression(const TrackingEvent& event, uint64_t impression_id, int64_t now_ms, http::Response& response);
-  // Defers response until the lines appended on this core so far are written (held_replies.h).
-  void hold_until_written(http::Response& response);
   // The call's line; a player error's VAST code and a verification's reason come from the
   // query.
   void log_event(const TrackingEvent& event, const TrackingQuery& query, int64_t now_ms,
