@@ -8,10 +8,10 @@
 //
 // Per core, single-threaded; at most `capacity` waiting (checked: the caller bounds them).
 #include <cstdint>
-#include <vector>
 
 #include "runtime/file_io.h"
 #include "runtime/line_log.h"
+#include "runtime/marked_ring.h"
 
 namespace runtime {
 
@@ -29,31 +29,21 @@ class AfterLinesWritten final : private LoopHook {
   AfterLinesWritten(const AfterLinesWritten&) = delete;
   AfterLinesWritten& operator=(const AfterLinesWritten&) = delete;
 
-  // Holds waiter until every line appended so far is written, and tells it from a later
-  // loop turn (true). False when there is nothing to wait for (the disk refuses): the
-  // caller goes on now, and waiter is not told.
-  [[nodiscard]] bool hold(LinesWrittenWaiter& waiter);
-  // The same for a mark taken earlier (lines_appended() then): told from a later loop
-  // turn once passed(mark), or at once from that turn if the disk refuses.
+  // Holds waiter until passed(mark) (a mark taken with mark(), then or earlier), and tells
+  // it from a later loop turn, never inside this call.
   void hold_until(uint64_t mark, LinesWrittenWaiter& waiter);
   // Lines appended so far: a mark to wait for.
   uint64_t mark() const { return log_.lines_appended(); }
   // Every line up to mark is written, or the disk refuses and nothing is waited for.
   bool passed(uint64_t mark) const { return log_.lines_in_kernel() >= mark || !log_.healthy(); }
-  size_t waiting() const { return count_; }
+  size_t waiting() const { return waiting_.size(); }
 
  private:
-  struct Held {
-    uint64_t lines = 0;
-    LinesWrittenWaiter* waiter = nullptr;
-  };
   void before_wait() override;
 
   const LineLog& log_;
   FileIo& io_;
-  std::vector<Held> ring_;
-  size_t head_ = 0;
-  size_t count_ = 0;
+  MarkedRing<LinesWrittenWaiter*> waiting_;
 };
 
 }  // namespace runtime

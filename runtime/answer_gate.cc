@@ -5,7 +5,7 @@
 namespace runtime {
 
 AnswerGate::AnswerGate(CoreChannel& channel, const LineLog& log, FileIo& io)
-    : channel_(channel), log_(log), io_(io), ring_(size_t{channel.cores()} * channel.queue_capacity()) {
+    : channel_(channel), log_(log), io_(io), held_(size_t{channel.cores()} * channel.queue_capacity()) {
   io_.add_loop_hook(*this);
 }
 
@@ -16,22 +16,16 @@ bool AnswerGate::passed(uint64_t lines) const { return log_.lines_in_kernel() >=
 void AnswerGate::post(uint32_t to_core, const Message& message) {
   const uint64_t lines = log_.lines_appended();
   // In order behind any held one: answers of one core leave in the order they were made.
-  if (count_ == 0 && passed(lines)) {
+  if (held_.empty() && passed(lines)) {
     post_now(to_core, message);
     return;
   }
-  DECISIOND_CHECK_MSG(count_ < ring_.size(), "answer gate: more answers held than asks can be out");
-  ring_[(head_ + count_) % ring_.size()] = Held{lines, to_core, message};
-  ++count_;
+  held_.push(lines, Answer{to_core, message});
 }
 
 void AnswerGate::release() {
-  while (count_ > 0 && passed(ring_[head_].lines)) {
-    const Held& h = ring_[head_];
-    post_now(h.to_core, h.message);
-    head_ = (head_ + 1) % ring_.size();
-    --count_;
-  }
+  held_.release([this](uint64_t lines) { return passed(lines); },
+                [this](const Answer& a) { post_now(a.to_core, a.message); });
 }
 
 void AnswerGate::post_now(uint32_t to_core, const Message& message) {

@@ -12,11 +12,11 @@
 // out to this one (their per-peer bounds fit the message queues: queue_budget.h), so the
 // ring holds cores x queue capacity and never overflows (checked).
 #include <cstdint>
-#include <vector>
 
 #include "runtime/core_channel.h"
 #include "runtime/file_io.h"
 #include "runtime/line_log.h"
+#include "runtime/marked_ring.h"
 #include "runtime/message.h"
 
 namespace runtime {
@@ -31,11 +31,10 @@ class AnswerGate final : private LoopHook {
 
   // Posts message to to_core now when nothing appended waits for a write, else holds it.
   void post(uint32_t to_core, const Message& message);
-  size_t held() const { return count_; }
+  size_t held() const { return held_.size(); }
 
  private:
-  struct Held {
-    uint64_t lines = 0;  // lines appended when it was held: released once they are written
+  struct Answer {
     uint32_t to_core = 0;
     Message message;
   };
@@ -48,9 +47,8 @@ class AnswerGate final : private LoopHook {
   CoreChannel& channel_;
   const LineLog& log_;
   FileIo& io_;
-  std::vector<Held> ring_;
-  size_t head_ = 0;
-  size_t count_ = 0;
+  // Each held with the lines appended when it was made: released once they are written.
+  MarkedRing<Answer> held_;
 };
 
 }  // namespace runtime

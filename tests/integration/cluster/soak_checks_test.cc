@@ -56,6 +56,15 @@ class Story {
   }
 };
 
+FaultRecord node_killed(uint32_t node, int64_t start_ms) {
+  FaultRecord f;
+  f.kind = FaultKind::kNodeKilled;
+  f.target = node;
+  f.start_ms = start_ms;
+  f.healed_ms = start_ms + 900;
+  return f;
+}
+
 FaultRecord failover_of_every_slot(int64_t start_ms, int64_t healed_ms) {
   FaultRecord f;
   f.kind = FaultKind::kPrimaryKilled;
@@ -131,12 +140,7 @@ TEST(SoakChecks, NeverCountedWhileACallOfItWasCutByItsNodesKillIsReportedApart) 
   Story s;
   s.served(0, 3, "a", kT0);
   s.evidence.record.impressions.push_back({0, 0, {2, kT0 + 1, kT0 + 9, 0, true, "reset"}});
-  FaultRecord kill;
-  kill.kind = FaultKind::kNodeKilled;
-  kill.target = 2;
-  kill.start_ms = kT0 + 5;
-  kill.healed_ms = kT0 + 900;
-  s.evidence.faults.push_back(kill);
+  s.evidence.faults.push_back(node_killed(2, kT0 + 5));
   s.impression(1, 3, "a", kT0 + 1, kT0 + 2, true);
   const SoakFindings f = s.check();
   EXPECT_EQ(f.lost_never_counted.count, 0u);
@@ -147,12 +151,7 @@ TEST(SoakChecks, NeverCountedWithACallRefusedByANodeAlreadyDownIsLost) {
   Story s;
   s.served(0, 3, "a", kT0);
   s.evidence.record.impressions.push_back({0, 0, {2, kT0 + 10, kT0 + 11, 0, true, "refused"}});
-  FaultRecord kill;
-  kill.kind = FaultKind::kNodeKilled;
-  kill.target = 2;
-  kill.start_ms = kT0 + 5;
-  kill.healed_ms = kT0 + 900;
-  s.evidence.faults.push_back(kill);
+  s.evidence.faults.push_back(node_killed(2, kT0 + 5));
   s.impression(1, 3, "a", kT0 + 1, kT0 + 2, true);
   EXPECT_EQ(s.check().lost_never_counted.count, 1u);
 }
@@ -164,12 +163,7 @@ TEST(SoakChecks, ADecisionLineLostWhenItsNodeWasKilledRightAfterTheReplyIsReport
   d.call = {1, kT0, kT0 + 1, 200, false, ""};
   d.served.push_back({3, "a"});
   s.evidence.record.decisions.push_back(d);
-  FaultRecord kill;
-  kill.kind = FaultKind::kNodeKilled;
-  kill.target = 1;
-  kill.start_ms = kT0 + 2;
-  kill.healed_ms = kT0 + 900;
-  s.evidence.faults.push_back(kill);
+  s.evidence.faults.push_back(node_killed(1, kT0 + 2));
   SoakFindings f = s.check();
   EXPECT_EQ(f.decision_lines_lost.count, 0u);
   EXPECT_EQ(f.decision_lines_lost_at_kill.count, 1u);

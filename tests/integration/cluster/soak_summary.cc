@@ -35,6 +35,7 @@ std::string soak_summary(uint64_t seed, int64_t duration_ms, const SoakFindings&
       << f.unapplied_no_primary_fault << "\n";
   out << "[ soak ] counted once " << f.counted_once << ", lost " << f.lost_no_line.count + f.lost_never_counted.count
       << " (no line " << f.lost_no_line.count << ", never counted " << f.lost_never_counted.count
+      << "), never counted with its counting node killed " << f.never_counted_at_node_kill.count
       << ", decision lines lost " << f.decision_lines_lost.count << " (and " << f.decision_lines_lost_at_kill.count
       << " at a node kill right after the reply), doubled "
       << f.doubled.count << " (of them re-sent at a restart " << f.doubled_restart_resend << "; after a failover "

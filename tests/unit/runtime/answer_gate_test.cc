@@ -1,7 +1,10 @@
-// Cross-core answers held until their lines are in the kernel (runtime/answer_gate.h): the
-// serving core's log is a LineLog on a scripted FileIo, so each write completes when the
-// test says, and the answers posted are read off a recording channel.
+// Work held until its lines are in the kernel: cross-core answers (runtime/answer_gate.h)
+// and replies (runtime/after_lines_written.h). The core's log is a LineLog on a scripted
+// FileIo, so each write completes when the test says; answers posted are read off a
+// recording channel.
 #include "runtime/answer_gate.h"
+
+#include "runtime/after_lines_written.h"
 
 #include <stdlib.h>
 
@@ -113,6 +116,57 @@ TEST_F(AnswerGateTest, WhileTheDiskRefusesAnswersGoAtOnce) {
   append("held");
   gate_->post(1, answer(2));
   EXPECT_EQ(channel_.posted.size(), 2u);
+}
+
+// The same log and loop, for the replies' waits.
+using AfterLinesWrittenTest = AnswerGateTest;
+
+class Waiter final : public LinesWrittenWaiter {
+ public:
+  void lines_written() override { ++told; }
+  int told = 0;
+};
+
+TEST_F(AfterLinesWrittenTest, AReplyHeldForItsLinesIsToldOnlyOnceTheirWriteCompleted) {
+  AfterLinesWritten waits(*log_, io_, 4);
+  append("the reply's line");
+  Waiter reply;
+  waits.hold_until(waits.mark(), reply);
+  EXPECT_FALSE(waits.passed(waits.mark()));
+  io_.turn();  // the line handed to a write
+  EXPECT_EQ(reply.told, 0) << "submitted, not written";
+  io_.complete_write();
+  io_.turn();
+  EXPECT_EQ(reply.told, 1);
+  EXPECT_EQ(waits.waiting(), 0u);
+}
+
+TEST_F(AfterLinesWrittenTest, AReplyWithNothingToWaitForIsToldFromTheNextTurnNeverInsideTheCall) {
+  AfterLinesWritten waits(*log_, io_, 4);
+  Waiter reply;
+  waits.hold_until(waits.mark(), reply);
+  EXPECT_EQ(reply.told, 0);
+  io_.turn();
+  EXPECT_EQ(reply.told, 1);
+}
+
+TEST_F(AfterLinesWrittenTest, RepliesWaitingForLinesAreToldInOrderAndALaterMarkWaitsForItsOwnWrite) {
+  AfterLinesWritten waits(*log_, io_, 4);
+  append("first");
+  Waiter first;
+  waits.hold_until(waits.mark(), first);
+  io_.turn();  // the first line's write
+  append("second");
+  Waiter second;
+  waits.hold_until(waits.mark(), second);
+  io_.turn();  // the second line's write, while the first is in flight
+  io_.complete_write();
+  io_.turn();
+  EXPECT_EQ(first.told, 1);
+  EXPECT_EQ(second.told, 0) << "its line is still being written";
+  io_.complete_write();
+  io_.turn();
+  EXPECT_EQ(second.told, 1);
 }
 
 }  // namespace
