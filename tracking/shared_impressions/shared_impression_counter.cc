@@ -61,22 +61,17 @@ uint64_t SharedImpressionCounter::next_attempt() {
   return stamp != 0 ? stamp : 1;
 }
 
-void SharedImpressionCounter::keep(const impressions::ImpressionNotice& notice) {
+void SharedImpressionCounter::keep(const impressions::ImpressionNotice& notice) { to_backlog(notice, false); }
+
+void SharedImpressionCounter::keep_again(const impressions::ImpressionNotice& notice) { to_backlog(notice, true); }
+
+void SharedImpressionCounter::to_backlog(const impressions::ImpressionNotice& notice, bool kept_already) {
   if (backlog_.size() >= settings_.max_backlog) {
     counters_.overflowed.add();  // still in the log as unapplied: the next start applies it
+    if (kept_already) forget_kept(notice);
     return;
   }
-  if (notice.has_user) kept_.add(caps::user_key(notice.user_id), notice.ad_id);
-  backlog_.push_back(notice);
-  counters_.backlog.set(backlog_.size());
-}
-
-void SharedImpressionCounter::keep_again(const impressions::ImpressionNotice& notice) {
-  if (backlog_.size() >= settings_.max_backlog) {
-    counters_.overflowed.add();
-    forget_kept(notice);
-    return;
-  }
+  if (!kept_already && notice.has_user) kept_.add(caps::user_key(notice.user_id), notice.ad_id);
   backlog_.push_back(notice);
   counters_.backlog.set(backlog_.size());
 }

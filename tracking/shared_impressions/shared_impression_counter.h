@@ -84,6 +84,8 @@ class SharedImpressionCounter {
   bool send(const impressions::ImpressionNotice& notice, bool again, impressions::ImpressionLogged* logged);
   // A kept one goes back to the backlog after another attempt the store did not take.
   void keep_again(const impressions::ImpressionNotice& notice);
+  // Into the backlog (past its bound: left to the next start), counted in kept_ once.
+  void to_backlog(const impressions::ImpressionNotice& notice, bool kept_already);
   // A kept one leaves memory: applied at last, or past the backlog's bound.
   void forget_kept(const impressions::ImpressionNotice& notice);
   void answered(InFlight& call, caps::ImpressionOutcome outcome);

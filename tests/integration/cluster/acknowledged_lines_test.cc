@@ -16,7 +16,7 @@
 #include "gtest/gtest.h"
 #include "tests/integration/cluster/cluster_load.h"
 #include "tests/integration/cluster/cluster_nodes.h"
-#include "tests/integration/redis_cluster/redis_cluster_fixture.h"
+#include "tests/integration/cluster/with_redis_cluster.h"
 
 namespace integration {
 namespace {
@@ -86,11 +86,7 @@ TEST(AcknowledgedLines, EveryImpressionAnswered204BeforeAKillIsInTheLogWhichever
   EXPECT_EQ(missing, 0u) << "of " << acked.size() << " impressions answered 204; torn tails:" << torn_tails(state.path());
 }
 
-class AcknowledgedLinesInCluster : public ::testing::Test {
- protected:
-  void SetUp() override { ASSERT_TRUE(redis_.ok()) << redis_.error(); }
-  RedisCluster redis_;
-};
+using AcknowledgedLinesInCluster = WithRedisCluster;
 
 // The user's primary paused: the store does not answer, so the 204 waits for the deadline,
 // and leaves with the line that says unapplied. Killed right after it, the node has the line,

@@ -17,7 +17,7 @@
 #include "tests/integration/json_body.h"
 #include "tests/integration/metrics_scrape.h"
 #include "tests/integration/promtool_check.h"
-#include "tests/integration/redis_cluster/redis_cluster_fixture.h"
+#include "tests/integration/cluster/with_redis_cluster.h"
 
 namespace integration {
 namespace {
@@ -47,11 +47,7 @@ std::string run_events_summary(const std::string& state_dir) {
   return out;
 }
 
-class CapsCluster : public ::testing::Test {
- protected:
-  void SetUp() override { ASSERT_TRUE(redis_.ok()) << redis_.error(); }
-  RedisCluster redis_;
-};
+using CapsCluster = WithRedisCluster;
 
 TEST_F(CapsCluster, ACapOfTwoHoldsAcrossThreeNodes) {
   ClusterNodes nodes(3, redis_.seed_url());

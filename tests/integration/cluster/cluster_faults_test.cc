@@ -20,6 +20,7 @@
 #include "tests/integration/cluster/cluster_load.h"
 #include "tests/integration/cluster/cluster_nodes.h"
 #include "tests/integration/redis_cluster/cluster_view.h"
+#include "tests/integration/cluster/with_redis_cluster.h"
 #include "tests/integration/redis_cluster/redis_cluster_fixture.h"
 
 namespace integration {
@@ -27,9 +28,8 @@ namespace {
 
 constexpr int kUsers = 200;
 
-class ClusterFaults : public ::testing::Test {
+class ClusterFaults : public WithRedisCluster {
  protected:
-  void SetUp() override { ASSERT_TRUE(redis_.ok()) << redis_.error(); }
 
   // Until the load has made at least count decisions (generous: a stuck load fails later).
   static void wait_for_decisions(const ClusterLoad& load, size_t count) {
@@ -38,8 +38,6 @@ class ClusterFaults : public ::testing::Test {
       std::this_thread::sleep_for(std::chrono::milliseconds(50));
     }
   }
-
-  RedisCluster redis_;
 };
 
 std::vector<std::string> identities_of(ClusterNodes& nodes, const std::vector<AckedImpression>& acked) {

@@ -9,16 +9,12 @@
 #include "gtest/gtest.h"
 #include "tests/integration/cluster/cluster_load.h"
 #include "tests/integration/cluster/cluster_nodes.h"
-#include "tests/integration/redis_cluster/redis_cluster_fixture.h"
+#include "tests/integration/cluster/with_redis_cluster.h"
 
 namespace integration {
 namespace {
 
-class ClusterRestart : public ::testing::Test {
- protected:
-  void SetUp() override { ASSERT_TRUE(redis_.ok()) << redis_.error(); }
-  RedisCluster redis_;
-};
+using ClusterRestart = WithRedisCluster;
 
 // The same impression URL called three times on one node while every primary is paused: three
 // unapplied lines of one identity, three attempts. Once the store answers, the first is
