@@ -126,7 +126,7 @@ CoreServices::CoreServices(runtime::Reactor& reactor, ProcessView& view, trackin
       access_log_(reactor, reactor.timers(), reactor.clock(), reactor.index(), access_log_settings(view, reactor.index())),
       ad_caps_(view.catalog),
       impressions_(reactor.index(), *state_.dedup, *state_.caps, ad_caps_, log_, state_.counted_by_ad),
-      cluster_(make_cluster_caps(reactor, view.config, ad_caps_, log_)),
+      cluster_(make_cluster_caps(reactor, view.config, ad_caps_, log_, channel_, view.kept_news_asks)),
       goal_ledger_(make_goal_ledger(reactor, cluster_.get())),
       goals_(view.catalog),
       pacing_rounds_(pacing_, goals_, reactor.timers(), reactor.clock(), reactor.index(), view.config.cores,

@@ -4,6 +4,7 @@
 // 2 x kPerPeer slots of the queue between two cores (asks one way, answers the other), and
 // together with the other messages they must fit it (runtime/queue_budget.h). A new kind
 // of ask is one Work type and one line here.
+#include "caps/kept_across_cores.h"
 #include "decision/endpoint/decision_ask.h"
 #include "decision/explain/explain_ask.h"
 #include "decision/pacing/pacing_ask.h"
@@ -15,7 +16,7 @@ namespace service {
 
 inline constexpr uint32_t kCrossCoreQueueSlots =
     runtime::queue_slots_needed<decision::endpoint::DecisionAsk, tracking::endpoint::ImpressionAsk,
-                                decision::explain::ExplainAsk, decision::pacing::PacingAsk>();
+                                decision::explain::ExplainAsk, decision::pacing::PacingAsk, caps::KeptNewsAsk>();
 
 static_assert(kCrossCoreQueueSlots <= runtime::Mailbox::kDefaultQueueCapacity,
               "the cross-core asks' per-peer bounds overflow the message queue between two cores");

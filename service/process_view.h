@@ -13,6 +13,7 @@
 #include "decision/pacing/pacing_ask.h"
 #include "decision/targeting/rules/targeting_rule.h"
 #include "api_versions/version_table.h"
+#include "caps/kept_across_cores.h"
 #include "http/server_metrics.h"
 #include "runtime/cross_core_asks.h"
 #include "runtime/metric_source.h"
@@ -38,6 +39,7 @@ struct ProcessView {
         impression_asks(config.cores),
         explain_asks(config.cores),
         pacing_asks(config.cores),
+        kept_news_asks(config.cores),
         metrics(config.cores) {}
 
   const ServiceConfig& config;
@@ -51,6 +53,7 @@ struct ProcessView {
   runtime::AskPeers<tracking::endpoint::ImpressionAsk> impression_asks;
   runtime::AskPeers<decision::explain::ExplainAsk> explain_asks;
   runtime::AskPeers<decision::pacing::PacingAsk> pacing_asks;
+  runtime::AskPeers<caps::KeptNewsAsk> kept_news_asks;  // cluster mode only
   // Rebuilt at start by recovery; each core takes its own during set-up.
   std::vector<tracking::state::CoreState>* recovered = nullptr;
   // What every log has counted by ad (recovery): the delivery goals' start (docs/pacing.md).

@@ -49,8 +49,10 @@ tracking::shared_impressions::SharedImpressionSettings impression_settings(const
 }  // namespace
 
 ClusterCaps::ClusterCaps(runtime::Reactor& reactor, const ServiceConfig& config,
-                         const tracking::impressions::AdCaps& ad_caps, tracking::events::EventLog& log)
+                         const tracking::impressions::AdCaps& ad_caps, tracking::events::EventLog& log,
+                         runtime::CoreChannel& channel, runtime::AskPeers<caps::KeptNewsAsk>& kept_news)
     : client_(reactor, client_config(config)),
+      kept_across_cores_(kept_, &channel, &kept_news, reactor.timers()),
       store_(client_, reactor.clock(), store_settings(config), kept_),
       impressions_(reactor.index(), store_, kept_, ad_caps, log, reactor.timers(),
                    impression_settings(config, reactor.index(), reactor.clock().wall_ns())) {}
@@ -71,6 +73,7 @@ void ClusterCaps::start(const ServiceConfig& config, uint32_t core, int64_t now_
                  "store; %llu too old to apply exactly once, left out\n",
                  core, scan.unapplied.size(), static_cast<unsigned long long>(scan.expired));
   }
+  kept_across_cores_.start();
   client_.start();
 }
 
@@ -82,9 +85,10 @@ void ClusterCaps::register_metrics(runtime::MetricRegistry& metrics, uint32_t co
 
 std::unique_ptr<ClusterCaps> make_cluster_caps(runtime::Reactor& reactor, const ServiceConfig& config,
                                                const tracking::impressions::AdCaps& ad_caps,
-                                               tracking::events::EventLog& log) {
+                                               tracking::events::EventLog& log, runtime::CoreChannel& channel,
+                                               runtime::AskPeers<caps::KeptNewsAsk>& kept_news) {
   if (!config.cluster.shared_caps()) return nullptr;
-  return std::make_unique<ClusterCaps>(reactor, config, ad_caps, log);
+  return std::make_unique<ClusterCaps>(reactor, config, ad_caps, log, channel, kept_news);
 }
 
 }  // namespace service

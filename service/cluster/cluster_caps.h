@@ -4,6 +4,7 @@
 // with --caps-store=redis://...; embedded mode has none of it.
 #include <memory>
 
+#include "caps/kept_across_cores.h"
 #include "caps/redis_store/redis_cap_store.h"
 #include "redis_cluster/cluster_client.h"
 #include "runtime/metric_source.h"
@@ -18,7 +19,8 @@ namespace service {
 class ClusterCaps {
  public:
   ClusterCaps(runtime::Reactor& reactor, const ServiceConfig& config, const tracking::impressions::AdCaps& ad_caps,
-              tracking::events::EventLog& log);
+              tracking::events::EventLog& log, runtime::CoreChannel& channel,
+              runtime::AskPeers<caps::KeptNewsAsk>& kept_news);
   ~ClusterCaps();
 
   // Connects, and keeps to apply again what this core's share of the event log says was
@@ -35,6 +37,7 @@ class ClusterCaps {
  private:
   redis_cluster::ClusterClient client_;
   caps::KeptImpressions kept_;  // written by impressions_, read by store_: declared first
+  caps::KeptAcrossCores kept_across_cores_;  // this core's changes to kept_ told to the others
   caps::redis_store::RedisCapStore store_;
   tracking::shared_impressions::SharedImpressionCounter impressions_;
 };
@@ -42,6 +45,7 @@ class ClusterCaps {
 // Null in embedded mode.
 std::unique_ptr<ClusterCaps> make_cluster_caps(runtime::Reactor& reactor, const ServiceConfig& config,
                                                const tracking::impressions::AdCaps& ad_caps,
-                                               tracking::events::EventLog& log);
+                                               tracking::events::EventLog& log, runtime::CoreChannel& channel,
+                                               runtime::AskPeers<caps::KeptNewsAsk>& kept_news);
 
 }  // namespace service

@@ -110,7 +110,7 @@ std::vector<LogLine> read_event_log(const std::string& state_dir) {
   const std::filesystem::path events = std::filesystem::path(state_dir) / "events";
   std::error_code error;
   if (!std::filesystem::exists(events, error)) return lines;
-  std::vector<std::filesystem::path> files;
+  std::vector<std::filesystem::path> files;  // events/<core>/<file>
   for (const auto& core : std::filesystem::directory_iterator(events, error)) {
     for (const auto& file : std::filesystem::directory_iterator(core.path(), error)) files.push_back(file.path());
   }
@@ -135,6 +135,7 @@ std::vector<LogLine> read_event_log(const std::string& state_dir) {
       l.invalid = string_member(line.root(), "invalid").value_or("");
       l.event = string_member(line.root(), "event").value_or("");
       l.code = int_member(line.root(), "code").value_or(-1);
+      l.core_dir = path.parent_path().filename().string();
       lines.push_back(l);
     }
   }

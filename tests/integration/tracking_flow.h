@@ -65,6 +65,7 @@ struct LogLine {
   std::string invalid;  // "robot", or empty
   std::string event;
   int64_t code = -1;
+  std::string core_dir;  // the core directory it was read from
 };
 // Every whole line of every core's event log under state_dir.
 std::vector<LogLine> read_event_log(const std::string& state_dir);

@@ -12,8 +12,8 @@
 // whose duplicate member says what it was. The store recognises an identity until its token
 // expires plus a grace, so applying one again is exactly once. What is kept in memory is
 // bounded; past the bound, and after a restart, the log's unapplied lines without their
-// reapplied line are the list (unapplied_scan.h). While kept, an impression counts in this
-// core's reads of its user's state (caps/kept_impressions.h). Sending kept ones again takes
+// reapplied line are the list (unapplied_scan.h). While kept, an impression counts in every
+// read of its user's state on any core of the node (caps/kept_impressions.h). Sending kept ones again takes
 // at most half the calls in flight, so a store part that does not answer (its kept
 // impressions waiting out their deadlines) never leaves new impressions without a call.
 #include <cstdint>
