@@ -54,7 +54,7 @@ ClusterCaps::ClusterCaps(runtime::Reactor& reactor, const ServiceConfig& config,
     : client_(reactor, client_config(config)),
       kept_across_cores_(kept_, &channel, &kept_news, reactor.timers()),
       store_(client_, reactor.clock(), store_settings(config), kept_),
-      impressions_(reactor.index(), store_, kept_, ad_caps, log, reactor.timers(),
+      impressions_(reactor.index(), store_, kept_, ad_caps, log, reactor, reactor.timers(),
                    impression_settings(config, reactor.index(), reactor.clock().wall_ns())) {}
 
 ClusterCaps::~ClusterCaps() = default;

@@ -60,12 +60,15 @@ void EventSummary::add(const tracking::events::ParsedEvent& e) {
 }
 
 void EventSummary::print(bool json) const {
+  // Every attempt at the shared store has one unapplied line, written ahead, and one
+  // reapplied line once the store answers it: those without their answer yet.
+  const uint64_t awaiting = unapplied_ > reapplied_ ? unapplied_ - reapplied_ : 0;
   if (!json) {
     std::printf("events %llu (duplicate impressions %llu)\n", static_cast<unsigned long long>(events_),
                 static_cast<unsigned long long>(duplicates_));
-    std::printf("impressions counted %llu (unapplied %llu, reapplied %llu)\nby kind:\n",
+    std::printf("impressions counted %llu (unapplied %llu, reapplied %llu, awaiting the store %llu)\nby kind:\n",
                 static_cast<unsigned long long>(counted_), static_cast<unsigned long long>(unapplied_),
-                static_cast<unsigned long long>(reapplied_));
+                static_cast<unsigned long long>(reapplied_), static_cast<unsigned long long>(awaiting));
     for (const auto& [k, n] : kinds_) std::printf("  %-28s %llu\n", k.c_str(), static_cast<unsigned long long>(n));
     std::printf("by ad:\n");
     for (const auto& [ad, n] : ads_) std::printf("  %-28llu %llu\n", static_cast<unsigned long long>(ad), static_cast<unsigned long long>(n));
@@ -85,7 +88,7 @@ void EventSummary::print(bool json) const {
   std::string out = "{\"events\":" + std::to_string(events_) + ",\"duplicate_impressions\":" + std::to_string(duplicates_) +
                     ",\"counted_impressions\":" + std::to_string(counted_) + ",\"unapplied_impressions\":" +
                     std::to_string(unapplied_) + ",\"reapplied_impressions\":" + std::to_string(reapplied_) +
-                    ",\"kinds\":";
+                    ",\"awaiting_store_impressions\":" + std::to_string(awaiting) + ",\"kinds\":";
   json_counts(out, kinds_);
   out += ",\"ads\":";
   json_counts(out, ads_);

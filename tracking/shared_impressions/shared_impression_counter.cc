@@ -9,10 +9,13 @@
 
 namespace tracking::shared_impressions {
 
-class SharedImpressionCounter::InFlight final : public impressions::ImpressionNotice, public caps::ImpressionDone {
+class SharedImpressionCounter::InFlight final : public impressions::ImpressionNotice,
+                                               public caps::ImpressionDone,
+                                               public runtime::LinesWrittenWaiter {
  public:
   explicit InFlight(SharedImpressionCounter& owner) : owner_(owner) {}
   void on_impression_counted(caps::ImpressionOutcome outcome) override { owner_.answered(*this, outcome); }
+  void lines_written() override { owner_.written_ahead(*this); }
 
   bool again = false;  // applied again: its first line said unapplied
   impressions::ImpressionLogged* logged = nullptr;  // told once the line is written
@@ -23,15 +26,16 @@ class SharedImpressionCounter::InFlight final : public impressions::ImpressionNo
 
 SharedImpressionCounter::SharedImpressionCounter(uint32_t core, caps::SharedCapStore& store,
                                                  caps::KeptImpressions& kept, const impressions::AdCaps& ad_caps,
-                                                 events::EventLog& log, runtime::TimerWheel& timers,
-                                                 const SharedImpressionSettings& settings)
+                                                 events::EventLog& log, runtime::FileIo& io,
+                                                 runtime::TimerWheel& timers, const SharedImpressionSettings& settings)
     : core_(core),
       store_(store),
       kept_(kept),
       ad_caps_(ad_caps),
       log_(log),
       timers_(timers),
-      settings_(settings) {
+      settings_(settings),
+      written_(log.writer(), io, settings.max_in_flight) {
   for (uint32_t i = 0; i < settings.max_in_flight; ++i) {
     pool_.push_back(std::make_unique<InFlight>(*this));
     free_.push_back(pool_.back().get());
@@ -47,12 +51,27 @@ bool SharedImpressionCounter::count(const impressions::ImpressionNotice& notice,
   // attempt sent again (now or after a restart) is recognised as this one.
   stamped_ = notice;
   stamped_.attempt = next_attempt();
-  // Without someone to tell, the line cannot wait for the store: the reply leaves now.
-  if (logged != nullptr && send(stamped_, /*again=*/false, logged)) return false;
   log_line(stamped_, /*duplicate=*/false, "unapplied");
+  // Without someone to tell, the reply cannot wait for the store: it leaves now, kept.
+  if (logged != nullptr) {
+    if (InFlight* call = take_call(stamped_, /*again=*/false, logged); call != nullptr) {
+      written_.hold_until(written_.mark(), *call);
+      return false;
+    }
+  }
   counters_.unapplied.add();
   keep(stamped_);
   return true;
+}
+
+void SharedImpressionCounter::written_ahead(InFlight& call) {
+  if (ask_store(call)) return;
+  // The store's client at its bound: kept like one it did not take in time.
+  counters_.unapplied.add();
+  keep(call);
+  impressions::ImpressionLogged* logged = call.logged;
+  give_back(call);
+  if (logged != nullptr) logged->impression_logged();
 }
 
 uint64_t SharedImpressionCounter::next_attempt() {
@@ -80,35 +99,45 @@ void SharedImpressionCounter::forget_kept(const impressions::ImpressionNotice& n
   if (notice.has_user) kept_.remove(caps::user_key(notice.user_id), notice.ad_id);
 }
 
-bool SharedImpressionCounter::send(const impressions::ImpressionNotice& notice, bool again,
-                                   impressions::ImpressionLogged* logged) {
-  if (free_.empty()) return false;
+SharedImpressionCounter::InFlight* SharedImpressionCounter::take_call(const impressions::ImpressionNotice& notice,
+                                                                      bool again,
+                                                                      impressions::ImpressionLogged* logged) {
+  if (free_.empty()) return nullptr;
   InFlight* call = free_.back();
+  free_.pop_back();
   static_cast<impressions::ImpressionNotice&>(*call) = notice;
   if (call->attempt == 0) call->attempt = next_attempt();  // a line written before stamps existed
   call->again = again;
   call->logged = logged;
+  return call;
+}
+
+bool SharedImpressionCounter::ask_store(InFlight& call) {
   caps::ImpressionStep step;
-  if (notice.has_user) step.user_key = caps::user_key(notice.user_id);
-  step.impression_id = notice.token_id;
-  step.ad_id = notice.ad_id;
-  step.caps = step.user_key ? ad_caps_.caps_of(notice.ad_id) : std::span<const caps::CapRule>();
-  step.now_s = notice.time_ms / 1000;
-  step.issued_s = notice.issued_s;
-  step.expires_s = notice.expires_s;
-  step.attempt = call->attempt;
-  if (!store_.count_impression(step, *call)) return false;
-  free_.pop_back();
-  if (again) ++again_in_flight_;
+  if (call.has_user) step.user_key = caps::user_key(call.user_id);
+  step.impression_id = call.token_id;
+  step.ad_id = call.ad_id;
+  step.caps = step.user_key ? ad_caps_.caps_of(call.ad_id) : std::span<const caps::CapRule>();
+  step.now_s = call.time_ms / 1000;
+  step.issued_s = call.issued_s;
+  step.expires_s = call.expires_s;
+  step.attempt = call.attempt;
+  if (!store_.count_impression(step, call)) return false;
+  if (call.again) ++again_in_flight_;
   return true;
+}
+
+void SharedImpressionCounter::give_back(InFlight& call) {
+  call.logged = nullptr;
+  free_.push_back(&call);
 }
 
 void SharedImpressionCounter::answered(InFlight& call, caps::ImpressionOutcome outcome) {
   if (call.again) --again_in_flight_;
   const bool repeat = outcome == caps::ImpressionOutcome::kRepeat;
   if (outcome == caps::ImpressionOutcome::kUnapplied) {
+    // Its unapplied line is written already (ahead of the first attempt).
     if (!call.again) {
-      log_line(call, /*duplicate=*/false, "unapplied");
       counters_.unapplied.add();
       keep(call);
     } else {
@@ -121,11 +150,10 @@ void SharedImpressionCounter::answered(InFlight& call, caps::ImpressionOutcome o
       counters_.reapplied.add();
       forget_kept(call);
     }
-    log_line(call, repeat, call.again ? "reapplied" : "");
+    log_line(call, repeat, "reapplied");
   }
   impressions::ImpressionLogged* logged = call.logged;
-  call.logged = nullptr;
-  free_.push_back(&call);
+  give_back(call);
   // After the line: the reply it acknowledges leaves with it.
   if (logged != nullptr) logged->impression_logged();
 }
@@ -159,8 +187,13 @@ void SharedImpressionCounter::retry() {
   // and a backlog sent whole would leave new impressions (of users on healthy primaries too)
   // without a call for that long, every retry. What cannot be sent waits for the next turn.
   const uint32_t again_bound = std::max<uint32_t>(1, settings_.max_in_flight / 2);
-  while (!backlog_.empty() && again_in_flight_ < again_bound &&
-         send(backlog_.front(), /*again=*/true, /*logged=*/nullptr)) {
+  while (!backlog_.empty() && again_in_flight_ < again_bound) {
+    InFlight* call = take_call(backlog_.front(), /*again=*/true, /*logged=*/nullptr);
+    if (call == nullptr) break;
+    if (!ask_store(*call)) {
+      give_back(*call);
+      break;
+    }
     backlog_.pop_front();
   }
   counters_.backlog.set(backlog_.size());

@@ -2,14 +2,20 @@
 // Impressions counted in the shared cap store (cluster mode, docs/cluster.md): any core of
 // any node sends an impression to the store, where its identity is checked and it is
 // counted against its user's caps in one atomic step, so it counts once whichever nodes
-// receive it, however often. The event line is written when the store answers, and says
-// whether it was a repeat; the tracking call's 204 waits for it and leaves in the same loop
-// turn (ImpressionLogged), so what a client saw acknowledged is in the log.
+// receive it, however often.
+//
+// Written ahead: each impression's first line, "store": "unapplied" with its attempt's
+// stamp, is written before the store is asked (the call leaves once the line's write has
+// completed), and the store's answer is a second line, "store": "reapplied", whose
+// duplicate member says what it was. A node killed between the store counting an impression
+// and the answer's line leaves the attempt in its log without its answer: the next start
+// sends it again (unapplied_scan.h), the store recognises the stamp, and the answer line is
+// written then. The tracking call's 204 waits for the answer's line and leaves in the same
+// loop turn (ImpressionLogged).
 //
 // Failure policy: an impression the store did not take in time (or at the bound of calls
-// in flight) is logged at once with "store": "unapplied" and kept; every second the kept
-// ones are sent again, and the answer is logged on a second line, "store": "reapplied",
-// whose duplicate member says what it was. The store recognises an identity until its token
+// in flight) is kept, its unapplied line written already; every second the kept ones are
+// sent again, and the answer is logged as above. The store recognises an identity until its token
 // expires plus a grace, so applying one again is exactly once. What is kept in memory is
 // bounded; past the bound, and after a restart, the log's unapplied lines without their
 // reapplied line are the list (unapplied_scan.h). While kept, an impression counts in every
@@ -23,7 +29,9 @@
 
 #include "caps/kept_impressions.h"
 #include "caps/shared_cap_store.h"
+#include "runtime/after_lines_written.h"
 #include "runtime/core_counter.h"
+#include "runtime/file_io.h"
 #include "runtime/timer_wheel.h"
 #include "tracking/events/event_log.h"
 #include "tracking/impressions/ad_caps.h"
@@ -36,7 +44,7 @@ namespace tracking::shared_impressions {
 struct SharedImpressionCounters {
   runtime::CoreCounter counted;     // first sightings, as the store answered
   runtime::CoreCounter duplicates;  // repeats, as the store answered
-  runtime::CoreCounter unapplied;   // logged unapplied, kept to apply again
+  runtime::CoreCounter unapplied;   // not taken by the store in time, kept to apply again
   runtime::CoreCounter reapplied;   // kept ones the store has since taken
   runtime::CoreCounter backlog;     // gauge: kept, waiting to be applied again
   runtime::CoreCounter overflowed;  // kept past the memory bound: applied at the next start
@@ -54,14 +62,15 @@ struct SharedImpressionSettings {
 class SharedImpressionCounter {
  public:
   // kept: where this core's kept impressions are counted for its reads of users' states.
+  // io: the loop whose turns tell when the log's lines are written.
   SharedImpressionCounter(uint32_t core, caps::SharedCapStore& store, caps::KeptImpressions& kept,
-                          const impressions::AdCaps& ad_caps, events::EventLog& log, runtime::TimerWheel& timers,
-                          const SharedImpressionSettings& settings);
+                          const impressions::AdCaps& ad_caps, events::EventLog& log, runtime::FileIo& io,
+                          runtime::TimerWheel& timers, const SharedImpressionSettings& settings);
   ~SharedImpressionCounter();
 
-  // Sends the impression to the store. True: its line is written already (logged unapplied:
-  // no call was free, or logged is null). False: logged is told once the line is written,
-  // when the store answers or its deadline passes.
+  // Logs the impression's attempt and sends it to the store once that line is written.
+  // True: nothing more to wait for (no call was free, or logged is null: kept, sent again
+  // later). False: logged is told once the store's answer is logged, or its deadline passes.
   [[nodiscard]] bool count(const impressions::ImpressionNotice& notice, impressions::ImpressionLogged* logged);
   // Told of every impression the store counted from now on (null: nobody).
   void set_delivery_listener(impressions::DeliveryListener* listener) { delivery_ = listener; }
@@ -80,8 +89,13 @@ class SharedImpressionCounter {
     SharedImpressionCounter& owner_;
   };
 
-  // Sends one impression; false when it could not be sent (kept by the caller).
-  bool send(const impressions::ImpressionNotice& notice, bool again, impressions::ImpressionLogged* logged);
+  // A free call filled with notice, or null when every call is out.
+  InFlight* take_call(const impressions::ImpressionNotice& notice, bool again, impressions::ImpressionLogged* logged);
+  // Asks the store; false when it refused (the call is still the caller's).
+  bool ask_store(InFlight& call);
+  void give_back(InFlight& call);
+  // A first attempt's line is written: the store may be asked.
+  void written_ahead(InFlight& call);
   // A kept one goes back to the backlog after another attempt the store did not take.
   void keep_again(const impressions::ImpressionNotice& notice);
   // Into the backlog (past its bound: left to the next start), counted in kept_ once.
@@ -103,6 +117,7 @@ class SharedImpressionCounter {
   const SharedImpressionSettings settings_;
   std::vector<std::unique_ptr<InFlight>> pool_;
   std::vector<InFlight*> free_;
+  runtime::AfterLinesWritten written_;  // first attempts waiting for their line's write
   std::deque<impressions::ImpressionNotice> backlog_;
   uint32_t again_in_flight_ = 0;  // kept ones sent again, not answered yet
   uint64_t attempts_ = 0;

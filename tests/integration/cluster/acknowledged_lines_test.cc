@@ -120,5 +120,63 @@ TEST_F(AcknowledgedLinesInCluster, AnImpressionAnsweredWhileTheStoreIsAwayIsInTh
   EXPECT_TRUE(EveryAcknowledgedImpressionCountedOnce({identity}, nodes.all_lines()));
 }
 
+// The store counts an attempt, and its node is killed before the answer comes back: the
+// attempt's line was written before the store was asked, so the node's next start asks
+// again, the store recognises the stamp, and that node's log counts it. (Without the line
+// written ahead, no log would: the other node's call of the same URL is a repeat.) DEBUG
+// SLEEP holds the user's primary while the attempt waits in its socket; it runs once the
+// sleep ends, after the kill.
+TEST_F(AcknowledgedLinesInCluster, AnImpressionTheStoreCountedAsItsNodeWasKilledIsCountedByThatNodeAfterItsRestart) {
+  ClusterNodes nodes(2, redis_.seed_url(), {"--caps-timeout=5s"});
+  ASSERT_TRUE(nodes.ok()) << nodes.error();
+  for (size_t n = 0; n < nodes.size(); ++n) ASSERT_TRUE(nodes.wait_connected(n)) << "node " << n;
+  const std::string user = "killed-mid-round-trip";
+  const CurlReply reply = decide(nodes.node(0), user, 3);
+  ASSERT_EQ(reply.status, 200) << reply.body;
+  const std::vector<CreativeTokens> served = tokens_of(reply.body);
+  ASSERT_FALSE(served.empty());
+  const std::string identity = ImpressionIdentities(nodes.state_dir(0)).of(served[0].impression);
+  const std::optional<uint16_t> primary = redis_.primary_for_key(user_hash_key(user));
+  ASSERT_TRUE(primary) << redis_.error();
+
+  std::thread sleeper([&] { redis_.cli({"DEBUG", "SLEEP", "1.5"}, *primary); });
+  std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  int status = -1;
+  std::thread caller([&] { status = call_tracking(nodes.node(0), served[0].impression).status; });
+  std::this_thread::sleep_for(std::chrono::milliseconds(400));  // the attempt is in the primary's socket
+  nodes.node(0).send_signal(SIGKILL);
+  ASSERT_TRUE(nodes.node(0).wait_for_exit());
+  caller.join();
+  sleeper.join();
+  EXPECT_NE(status, 204) << "no reply: its node was killed while the store held it";
+  size_t attempts = 0, answers = 0;
+  for (const LogLine& l : read_event_log(nodes.state_dir(0))) {
+    if (l.kind != "impression" || l.token != identity) continue;
+    attempts += l.store == "unapplied" ? 1 : 0;
+    answers += l.store == "reapplied" ? 1 : 0;
+  }
+  ASSERT_EQ(attempts, 1u) << "the attempt's line, written before the store was asked";
+  ASSERT_EQ(answers, 0u) << "the kill came before the answer";
+
+  // The client tries the other node: the store counted the first attempt already.
+  ASSERT_EQ(call_tracking(nodes.node(1), served[0].impression).status, 204);
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  bool repeat_on_node_1 = false;
+  for (const LogLine& l : read_event_log(nodes.state_dir(1))) {
+    if (l.kind == "impression" && l.token == identity && l.store == "reapplied") repeat_on_node_1 = l.duplicate;
+  }
+  ASSERT_TRUE(repeat_on_node_1) << "the store did not run the killed node's attempt: the test proves nothing";
+
+  ASSERT_TRUE(nodes.restart(0, SIGKILL)) << nodes.error();
+  ASSERT_TRUE(nodes.wait_connected(0));
+  ASSERT_TRUE(wait_for_empty_backlogs(nodes));
+  EXPECT_TRUE(EveryAcknowledgedImpressionCountedOnce({identity}, nodes.all_lines()));
+  bool counted_on_node_0 = false;
+  for (const LogLine& l : read_event_log(nodes.state_dir(0))) {
+    if (l.kind == "impression" && l.token == identity && l.store == "reapplied") counted_on_node_0 = !l.duplicate;
+  }
+  EXPECT_TRUE(counted_on_node_0) << "the restarted node's answer: the store recognised its attempt";
+}
+
 }  // namespace
 }  // namespace integration

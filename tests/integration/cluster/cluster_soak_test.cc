@@ -100,6 +100,8 @@ TEST(ClusterSoak, UnderRandomFaultsEveryRequestIsAnsweredEveryAcknowledgedImpres
   EXPECT_EQ(f.failed_on_live_node.count, 0u) << "requests to a live node not answered as documented";
   EXPECT_EQ(f.lost_no_line.count, 0u) << "impressions answered 204 with no line on any node";
   EXPECT_EQ(f.lost_never_counted.count, 0u) << "impressions answered 204 never counted";
+  EXPECT_EQ(f.never_counted_at_node_kill.count, 0u)
+      << "impressions counted by a node killed mid round trip, never settled in its log after its restart";
   EXPECT_EQ(f.decision_lines_lost.count, 0u) << "ads served in a 200 without their decision line";
   EXPECT_EQ(f.doubled.count, 0u) << "impressions counted more than once, no failover to blame";
   EXPECT_EQ(f.store_lost_unattributed.count, 0u) << "identities the store forgot without a failover";

@@ -67,15 +67,19 @@ struct SoakFindings {
 
   // The logs.
   size_t lines = 0, impression_lines = 0, unapplied_lines = 0, reapplied_lines = 0;
-  // Unapplied lines by what the store was going through when the impression came (issue 29
-  // point 3 asks that one primary's failure stay with its own slots): a fault of the
+  // Every attempt's unapplied line is written ahead of its store call; the ones kept are
+  // those whose answer did not come within the deadline (kKeptAfterMs, the soak's
+  // --caps-timeout): by what the store was going through when the impression came (issue
+  // 29 point 3 asks that one primary's failure stay with its own slots): a fault of the
   // user's own primary, only of another primary, or none.
   size_t unapplied_own_primary_faulted = 0, unapplied_other_primary_faulted = 0, unapplied_no_primary_fault = 0;
   size_t counted_once = 0;
   Finding lost_no_line;              // lost: acknowledged, no line anywhere
   Finding lost_never_counted;        // lost: lines, none counted
   // Lines, none counted, and a call of it cut by its node's kill: the store counted that
-  // node's attempt and the line died with it (reported, documented, not failed).
+  // node's attempt and its answer's line died with it. The attempt's line, written ahead,
+  // makes the restarted node send it again, so none is expected: reported apart, to say
+  // which of the two went wrong.
   Finding never_counted_at_node_kill;
   Finding decision_lines_lost;       // lost: a served ad of a 200 without its decision line
   // The same, its node killed right after the reply: the window docs/events.md states

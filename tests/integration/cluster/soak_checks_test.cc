@@ -28,10 +28,11 @@ class Story {
   }
   // An impression line written at written_ms.
   void impression(uint32_t node, uint64_t ad, const std::string& identity, int64_t time_ms, int64_t written_ms,
-                  bool duplicate = false, std::string store = "") {
+                  bool duplicate = false, std::string store = "", std::string attempt = "") {
     SoakLine& l = line(node, "impression", ad, identity, time_ms, written_ms);
     l.duplicate = duplicate;
     l.store = std::move(store);
+    l.attempt = std::move(attempt);
   }
   SoakFindings check() { return check_soak(evidence); }
 
@@ -119,6 +120,21 @@ TEST(SoakChecks, AnUnappliedLineThenItsReappliedLineCountOnce) {
   s.impression(1, 3, "a", kT0 + 1, kT0 + 30, false, "unapplied");
   s.impression(1, 3, "a", kT0 + 1, kT0 + 900, false, "reapplied");
   EXPECT_EQ(s.check().counted_once, 1u);
+}
+
+TEST(SoakChecks, OnlyAttemptsNotAnsweredWithinTheDeadlineAreCountedAsKept) {
+  Story s;
+  s.served(0, 3, "a", kT0);
+  s.impression(1, 3, "a", kT0 + 1, kT0 + 1, false, "unapplied", "s1");
+  s.impression(1, 3, "a", kT0 + 1, kT0 + 3, false, "reapplied", "s1");  // answered in 2 ms
+  s.served(0, 3, "b", kT0 + 10);
+  s.impression(1, 3, "b", kT0 + 11, kT0 + 11, false, "unapplied", "s2");
+  s.impression(1, 3, "b", kT0 + 11, kT0 + 1500, false, "reapplied", "s2");  // kept, applied a retry later
+  s.served(0, 3, "c", kT0 + 20);
+  s.impression(1, 3, "c", kT0 + 21, kT0 + 21, false, "unapplied", "s3");  // never answered
+  const SoakFindings f = s.check();
+  EXPECT_EQ(f.unapplied_lines, 3u);
+  EXPECT_EQ(f.unapplied_no_primary_fault, 2u) << "b and c were kept; a was answered in time";
 }
 
 TEST(SoakChecks, ANodeReapplyingAgainWhatItLoggedUnappliedTwiceIsDoubledWhateverFailedOver) {

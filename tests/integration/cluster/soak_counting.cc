@@ -2,6 +2,8 @@
 // counted once) and of the processes' exits.
 #include <signal.h>
 
+#include <algorithm>
+#include <map>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -42,9 +44,23 @@ std::unordered_map<std::string, const SoakDecision*> acknowledged(const SoakReco
   return acked;
 }
 
-// Which primary faults were under way when the unapplied impression came.
-void count_unapplied(const std::vector<FaultRecord>& faults, const SoakLine& line, SoakFindings& findings) {
-  ++findings.unapplied_lines;
+// An attempt is kept when its answer comes later than the store's deadline (the soak's
+// --caps-timeout), or never.
+constexpr int64_t kKeptAfterMs = 25;
+
+// When each attempt's answer (its reapplied line) was written at the earliest, by node and stamp.
+std::map<std::pair<uint32_t, std::string>, int64_t> answers_by_attempt(const std::vector<SoakLine>& lines) {
+  std::map<std::pair<uint32_t, std::string>, int64_t> answers;
+  for (const SoakLine& l : lines) {
+    if (l.kind != "impression" || l.store != "reapplied" || l.attempt.empty()) continue;
+    auto [it, fresh] = answers.emplace(std::make_pair(l.node, l.attempt), l.written_earliest_ms);
+    if (!fresh) it->second = std::min(it->second, l.written_earliest_ms);
+  }
+  return answers;
+}
+
+// Which primary faults were under way when an impression the store did not take in time came.
+void count_kept(const std::vector<FaultRecord>& faults, const SoakLine& line, SoakFindings& findings) {
   const int slot = line.user.empty() ? -1 : user_slot(line.user);
   bool own = false, other = false;
   for (const FaultRecord& f : faults) {
@@ -97,12 +113,18 @@ bool killed_right_after(const std::vector<FaultRecord>& faults, const SoakCall& 
 
 void check_counting(const SoakEvidence& evidence, SoakFindings& findings) {
   const LinesByIdentity index = index_by_identity(evidence.lines);
+  const auto answers = answers_by_attempt(evidence.lines);
   for (const SoakLine& l : evidence.lines) {
     ++findings.lines;
     if (l.kind != "impression") continue;
     ++findings.impression_lines;
     findings.reapplied_lines += l.store == "reapplied" ? 1 : 0;
-    if (l.store == "unapplied") count_unapplied(evidence.faults, l, findings);
+    if (l.store != "unapplied") continue;
+    ++findings.unapplied_lines;
+    const auto answer = answers.find({l.node, l.attempt});
+    if (answer == answers.end() || answer->second > l.written_latest_ms + kKeptAfterMs) {
+      count_kept(evidence.faults, l, findings);
+    }
   }
   for (const SoakDecision& d : evidence.record.decisions) {
     for (const ServedAd& s : d.served) {

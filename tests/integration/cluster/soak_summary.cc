@@ -30,7 +30,8 @@ std::string soak_summary(uint64_t seed, int64_t duration_ms, const SoakFindings&
       << f.answered_otherwise_at_fault.count << ", failed on a live node " << f.failed_on_live_node.count << "\n";
   out << "[ soak ] lines " << f.lines << " (impressions " << f.impression_lines << ", unapplied " << f.unapplied_lines
       << ", reapplied " << f.reapplied_lines << ")\n";
-  out << "[ soak ] unapplied while the user's own primary was faulted " << f.unapplied_own_primary_faulted
+  out << "[ soak ] kept (unapplied, no answer within the deadline) while the user's own primary was faulted "
+      << f.unapplied_own_primary_faulted
       << ", while only another primary was " << f.unapplied_other_primary_faulted << ", with no primary faulted "
       << f.unapplied_no_primary_fault << "\n";
   out << "[ soak ] counted once " << f.counted_once << ", lost " << f.lost_no_line.count + f.lost_never_counted.count

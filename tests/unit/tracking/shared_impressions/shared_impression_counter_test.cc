@@ -64,7 +64,7 @@ class SharedImpressionCounterTest : public ::testing::Test {
     SharedImpressionSettings s;
     s.max_in_flight = max_in_flight;
     s.retry_interval_ms = 1000;
-    return std::make_unique<SharedImpressionCounter>(0, store_, kept_, no_caps_, *log_, timers_, s);
+    return std::make_unique<SharedImpressionCounter>(0, store_, kept_, no_caps_, *log_, io_, timers_, s);
   }
   static impressions::ImpressionNotice notice(uint64_t id, const char* user) {
     impressions::ImpressionNotice n;
@@ -82,6 +82,8 @@ class SharedImpressionCounterTest : public ::testing::Test {
     return n;
   }
   void retry_turn() { timers_.advance(now_ms_ += 1000); }
+  // A loop turn's end: the log's lines written (to nowhere), then what waited for them.
+  void loop_turn() { io_.turn(); }
 
   runtime::ManualClock clock_;
   runtime::TimerWheel timers_{0, 5};
@@ -93,22 +95,31 @@ class SharedImpressionCounterTest : public ::testing::Test {
   NoCaps no_caps_;
 };
 
-TEST_F(SharedImpressionCounterTest, TheReplyIsToldOnlyOnceTheStoresAnswerIsLogged) {
+TEST_F(SharedImpressionCounterTest, TheAttemptIsLoggedBeforeTheStoreIsAskedAndTheReplyWaitsForItsAnswer) {
   auto shared = counter(8);
   ReplyWaiting reply(*log_);
-  EXPECT_FALSE(shared->count(notice(1, "u1"), &reply)) << "the line waits for the store";
+  EXPECT_FALSE(shared->count(notice(1, "u1"), &reply)) << "the reply waits for the store";
+  EXPECT_EQ(log_->writer().lines_appended(), 1u) << "the attempt's unapplied line, written ahead";
+  EXPECT_TRUE(store_.calls.empty()) << "not asked before that line is written";
+  loop_turn();
+  ASSERT_EQ(store_.calls.size(), 1u);
   EXPECT_TRUE(reply.told_at_lines.empty());
   store_.answer(caps::ImpressionOutcome::kCounted);
-  EXPECT_EQ(reply.told_at_lines, std::vector<uint64_t>{1}) << "told after its line, not before";
+  EXPECT_EQ(reply.told_at_lines, std::vector<uint64_t>{2}) << "told after the answer's line, not before";
+  EXPECT_EQ(shared->counters().counted.get(), 1u);
+  EXPECT_EQ(shared->counters().unapplied.get(), 0u);
+  EXPECT_EQ(kept_.users(), 0u);
 }
 
-TEST_F(SharedImpressionCounterTest, AtTheDeadlineTheReplyLeavesWithTheUnappliedLine) {
+TEST_F(SharedImpressionCounterTest, AtTheDeadlineTheReplyLeavesWithItsUnappliedLineAlone) {
   auto shared = counter(8);
   ReplyWaiting reply(*log_);
   ASSERT_FALSE(shared->count(notice(1, "u1"), &reply));
+  loop_turn();
   store_.answer(caps::ImpressionOutcome::kUnapplied);
-  EXPECT_EQ(reply.told_at_lines, std::vector<uint64_t>{1});
+  EXPECT_EQ(reply.told_at_lines, std::vector<uint64_t>{1}) << "no second line: the first says unapplied";
   EXPECT_EQ(shared->counters().unapplied.get(), 1u);
+  EXPECT_EQ(kept_of("u1"), 1u);
 }
 
 TEST_F(SharedImpressionCounterTest, WithNobodyToTellTheLineSaysUnappliedAtOnce) {
@@ -123,6 +134,7 @@ TEST_F(SharedImpressionCounterTest, AnImpressionKeptForTheStoreCountsInThisCores
   auto shared = counter(8);
   ReplyWaiting reply(*log_);
   ASSERT_FALSE(shared->count(notice(1, "u1"), &reply));
+  loop_turn();
   EXPECT_EQ(kept_of("u1"), 0u) << "on its way, not kept";
   store_.answer(caps::ImpressionOutcome::kUnapplied);
   EXPECT_EQ(kept_of("u1"), 1u);
@@ -143,6 +155,7 @@ TEST_F(SharedImpressionCounterTest, KeptOnesSentAgainTakeAtMostHalfTheCallsSoNew
   EXPECT_EQ(store_.calls.size(), 2u) << "half of 4 calls";
   ReplyWaiting reply(*log_);
   EXPECT_FALSE(shared->count(notice(11, "u2"), &reply)) << "a new impression finds a call";
+  loop_turn();
   EXPECT_EQ(store_.calls.size(), 3u);
 }
 
