@@ -311,8 +311,8 @@ void CoreServices::run_peer_drained(runtime::Reactor&, const runtime::Message& m
 
 void CoreServices::peer_drained() {
   if (++drained_peers_ < view_.cores.size()) return;
-  // Cluster mode: impressions still waiting for the store are logged unapplied now (the
-  // next start applies them), so that their lines too reach the disk.
+  // Cluster mode: impressions still waiting for the store are given up on now; their
+  // unapplied lines, written ahead, make the next start apply them.
   if (cluster_) cluster_->stop();
   // Every accepted event reaches the disk before the core stops.
   log_.close([this] { access_log_.close([this] { reactor_.request_stop(); }); });

@@ -24,7 +24,7 @@ class ClusterCaps {
   ~ClusterCaps();
 
   // Connects, and keeps to apply again what this core's share of the event log says was
-  // logged unapplied and never reapplied (tracking/shared_impressions/unapplied_scan.h).
+  // logged unapplied and never answered (tracking/shared_impressions/unapplied_scan.h).
   void start(const ServiceConfig& config, uint32_t core, int64_t now_s);
   void stop() { client_.stop(); }
   caps::SharedCapStore* store() { return &store_; }

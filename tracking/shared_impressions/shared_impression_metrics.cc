@@ -12,7 +12,7 @@ constexpr runtime::Metric<C> kMetrics[] = {
     runtime::counter("decisiond_shared_impression_duplicates_total",
                      "Cluster mode: impressions the shared cap store recognised as repeats, by core", &C::duplicates),
     runtime::counter("decisiond_shared_impressions_unapplied_total",
-                     "Cluster mode: impressions the shared cap store did not take in time, logged unapplied and kept",
+                     "Cluster mode: impressions the shared cap store did not take in time, kept to apply again",
                      &C::unapplied),
     runtime::counter("decisiond_shared_impressions_reapplied_total",
                      "Cluster mode: kept impressions the shared cap store has since taken", &C::reapplied),

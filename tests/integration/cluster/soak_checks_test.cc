@@ -137,14 +137,28 @@ TEST(SoakChecks, OnlyAttemptsNotAnsweredWithinTheDeadlineAreCountedAsKept) {
   EXPECT_EQ(f.unapplied_no_primary_fault, 2u) << "b and c were kept; a was answered in time";
 }
 
-TEST(SoakChecks, ANodeReapplyingAgainWhatItLoggedUnappliedTwiceIsDoubledWhateverFailedOver) {
+TEST(SoakChecks, TwoCallsOfOneImpressionOnANodeCountedTwiceAcrossAFailoverAreBlamedOnIt) {
   Story s;
   s.served(0, 3, "a", kT0);
-  s.impression(1, 3, "a", kT0 + 1, kT0 + 30, false, "unapplied");
-  s.impression(1, 3, "a", kT0 + 2, kT0 + 30, false, "unapplied");
-  s.impression(1, 3, "a", kT0 + 1, kT0 + 900, false, "reapplied");
-  s.impression(1, 3, "a", kT0 + 2, kT0 + 900, true, "reapplied");
-  s.impression(1, 3, "a", kT0 + 1, kT0 + 5000, false, "reapplied");
+  s.impression(1, 3, "a", kT0 + 1, kT0 + 1, false, "unapplied", "s1");
+  s.impression(1, 3, "a", kT0 + 1, kT0 + 900, false, "reapplied", "s1");
+  s.impression(1, 3, "a", kT0 + 2, kT0 + 2, false, "unapplied", "s2");
+  s.impression(1, 3, "a", kT0 + 2, kT0 + 2500, false, "reapplied", "s2");  // the new primary forgot s1's count
+  s.evidence.faults.push_back(failover_of_every_slot(kT0 + 2000, kT0 + 4000));
+  const SoakFindings f = s.check();
+  EXPECT_EQ(f.doubled.count, 0u);
+  EXPECT_EQ(f.doubled_restart_resend, 0u) << "two attempts, each answered once";
+  EXPECT_EQ(f.doubled_after_failover.count, 1u);
+}
+
+TEST(SoakChecks, ANodeAnsweringOneAttemptTwiceIsDoubledWhateverFailedOver) {
+  Story s;
+  s.served(0, 3, "a", kT0);
+  s.impression(1, 3, "a", kT0 + 1, kT0 + 30, false, "unapplied", "s1");
+  s.impression(1, 3, "a", kT0 + 2, kT0 + 30, false, "unapplied", "s2");
+  s.impression(1, 3, "a", kT0 + 1, kT0 + 900, false, "reapplied", "s1");
+  s.impression(1, 3, "a", kT0 + 2, kT0 + 900, true, "reapplied", "s2");
+  s.impression(1, 3, "a", kT0 + 1, kT0 + 5000, false, "reapplied", "s1");  // s1 re-sent at a restart
   s.evidence.faults.push_back(failover_of_every_slot(kT0 + 2000, kT0 + 4000));
   const SoakFindings f = s.check();
   EXPECT_EQ(f.doubled.count, 1u);

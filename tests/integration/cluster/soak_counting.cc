@@ -177,7 +177,7 @@ void check_counting(const SoakEvidence& evidence, SoakFindings& findings) {
       findings.doubled_restart_resend += !blamed && restart_resend_signature(lines) ? 1 : 0;
       (blamed ? findings.doubled_after_failover : findings.doubled)
           .add(who + " counted " + std::to_string(lines.counted.size()) + " times" +
-               (restart_resend_signature(lines) ? " (re-sent by a node holding two unapplied lines)" : "") +
+               (restart_resend_signature(lines) ? " (one attempt answered twice: re-sent after its answer)" : "") +
                (blamed ? " after " + describe(*failover) : "") + ":" + describe(lines));
       continue;
     }

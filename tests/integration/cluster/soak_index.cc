@@ -56,10 +56,14 @@ std::string describe(const FaultRecord& fault) {
 }
 
 bool restart_resend_signature(const IdentityLines& lines) {
-  if (lines.counted.size() < 2 || lines.counted[1]->store != "reapplied") return false;
-  size_t unapplied_there = 0;
-  for (const SoakLine* u : lines.unapplied) unapplied_there += u->node == lines.counted[1]->node ? 1 : 0;
-  return unapplied_there >= 2;
+  for (size_t i = 0; i < lines.counted.size(); ++i) {
+    for (size_t j = i + 1; j < lines.counted.size(); ++j) {
+      const SoakLine& a = *lines.counted[i];
+      const SoakLine& b = *lines.counted[j];
+      if (!a.attempt.empty() && a.attempt == b.attempt && a.node == b.node) return true;
+    }
+  }
+  return false;
 }
 
 int user_slot(const std::string& user) { return redis_cluster::key_slot(user_hash_key(user)); }

@@ -25,9 +25,11 @@ std::string describe(const IdentityLines& lines);
 // A fault, for a finding's example: "primary_paused 45699 t=1795918937590..1795918939800".
 std::string describe(const FaultRecord& fault);
 
-// Counted again by a node re-sending an impression it had logged unapplied twice (issue
-// 29 point 1): the second count is a reapplied line on a node holding two or more unapplied
-// lines of the identity. Such a double is not blamed on a failover.
+// Counted again by a node re-sending an attempt that was answered already (issue 29 point
+// 1: a restart's scan that left one of two attempts of an identity waiting): two counted
+// lines carry the same attempt's stamp on one node. Such a double is not blamed on a
+// failover. (Every attempt has its unapplied line, written ahead, so two unapplied lines of
+// one identity on a node are two calls of it, not a sign of this.)
 bool restart_resend_signature(const IdentityLines& lines);
 
 // The hash slot of the user's keys in the cluster.
