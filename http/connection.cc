@@ -283,7 +283,7 @@ void Connection::flush() {
   sent_ = 0;
   sending_.swap(queued_);
   send_in_flight_ = true;
-  server_.reactor().send(socket_, sending_.data(), sending_.size());
+  server_.sockets().send(socket_, sending_.data(), sending_.size());
 }
 
 void Connection::on_send_complete(int result) {
@@ -299,7 +299,7 @@ void Connection::on_send_complete(int result) {
   sent_since_idle_armed_ = true;
   if (sent_ < sending_.size()) {
     send_in_flight_ = true;
-    server_.reactor().send(socket_, sending_.data() + sent_, sending_.size() - sent_);
+    server_.sockets().send(socket_, sending_.data() + sent_, sending_.size() - sent_);
     return;
   }
   if (!held_input_.empty() && !output_backlogged() && !close_after_flush_ && !awaiting_reply_) {
@@ -322,7 +322,7 @@ void Connection::begin_close() {
     return;
   }
   phase_ = Phase::kLingering;
-  server_.reactor().shutdown_write(socket_);
+  server_.sockets().shutdown_write(socket_);
   arm(TimerKind::kLinger, server_.limits().linger_timeout_ms);
 }
 
@@ -331,7 +331,7 @@ void Connection::abort() {
   phase_ = Phase::kClosing;
   server_.reactor().timers().cancel(*this);
   timer_kind_ = TimerKind::kNone;
-  server_.reactor().close(socket_);
+  server_.sockets().close(socket_);
 }
 
 void Connection::on_peer_closed(int error) {

@@ -18,6 +18,14 @@ void append_error_envelope(std::string& out, std::span<const ErrorItem> errors) 
   json.end_array().key("warnings").null().end_object();
 }
 
+void append_error_with_reason(std::string& out, int code, std::string_view message, std::string_view reason) {
+  JsonWriter json(out);
+  json.begin_object().key("success").boolean(false).key("data").null().key("errors").begin_array();
+  json.begin_object().key("code").number(code).key("message").string(message);
+  json.key("details").begin_object().key("reason").string(reason).end_object().end_object();
+  json.end_array().key("warnings").null().end_object();
+}
+
 void set_error(Response& response, int status, int code, std::string_view message,
                std::string_view field) {
   response.set_json(status);

@@ -16,6 +16,8 @@ struct ErrorItem {
 };
 
 void append_error_envelope(std::string& out, std::span<const ErrorItem> errors);
+// One error whose details say why in words ({"reason": reason}) rather than by a field.
+void append_error_with_reason(std::string& out, int code, std::string_view message, std::string_view reason);
 // Replaces the response with one error.
 void set_error(Response& response, int status, int code, std::string_view message,
                std::string_view field = {});

@@ -7,7 +7,10 @@
 namespace http {
 
 Server::Server(runtime::Reactor& reactor, const Router& router, const HttpLimits& limits)
-    : reactor_(reactor), router_(router), limits_(limits), metrics_(router.route_names()) {}
+    : Server(reactor, reactor, router, limits) {}
+
+Server::Server(runtime::Reactor& reactor, runtime::SocketIo& sockets, const Router& router, const HttpLimits& limits)
+    : reactor_(reactor), sockets_(sockets), router_(router), limits_(limits), metrics_(router.route_names()) {}
 
 Server::~Server() = default;
 
@@ -28,11 +31,11 @@ void Server::on_accept(int fd) {
   if (in_use_ >= limits_.max_connections + kRefusalSlots) {
     // Not even room to say no: drop it.
     metrics_.connections_refused.add();
-    reactor_.close_fd(fd);
+    sockets_.close_fd(fd);
     return;
   }
   Connection* connection = take_connection();
-  const std::optional<runtime::SocketId> socket = reactor_.attach(fd, *connection);
+  const std::optional<runtime::SocketId> socket = sockets_.attach(fd, *connection);
   if (!socket) {
     metrics_.connections_refused.add();
     free_.push_back(connection);

@@ -24,7 +24,10 @@ class Server final : public runtime::Acceptor {
   // Extra connections that may be held while being refused (503) beyond the limit.
   static constexpr uint32_t kRefusalSlots = 64;
 
+  // Plain HTTP on the reactor's own sockets.
   Server(runtime::Reactor& reactor, const Router& router, const HttpLimits& limits);
+  // Over sockets: another transport that hands the connections plaintext (TLS).
+  Server(runtime::Reactor& reactor, runtime::SocketIo& sockets, const Router& router, const HttpLimits& limits);
   ~Server() override;
 
   void on_accept(int fd) override;
@@ -56,6 +59,7 @@ class Server final : public runtime::Acceptor {
 
   // For connections.
   runtime::Reactor& reactor() { return reactor_; }
+  runtime::SocketIo& sockets() { return sockets_; }
   const Router& router() const { return router_; }
   const HttpLimits& limits() const { return limits_; }
   Response& response() { return response_; }
@@ -66,6 +70,7 @@ class Server final : public runtime::Acceptor {
   Connection* take_connection();
 
   runtime::Reactor& reactor_;
+  runtime::SocketIo& sockets_;
   const Router& router_;
   const HttpLimits limits_;
   ServerMetrics metrics_;

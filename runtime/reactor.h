@@ -16,6 +16,7 @@
 #include "runtime/core_counter.h"
 #include "runtime/file_io.h"
 #include "runtime/mailbox.h"
+#include "runtime/socket_io.h"
 #include "runtime/message.h"
 #include "runtime/timer_wheel.h"
 
@@ -38,13 +39,6 @@ struct ReactorConfig {
   std::vector<int> worker_cpus;
 };
 
-// Identifies a socket slot and its generation, so a late completion for a reused slot is
-// recognised and dropped.
-struct SocketId {
-  uint32_t slot = 0;
-  uint32_t generation = 0;
-  friend bool operator==(SocketId, SocketId) = default;
-};
 
 // Where a reactor's wall time goes, in monotonic nanoseconds: waiting is the time from
 // finding no completion ready to having work again (the mailbox poll before sleeping and
@@ -56,19 +50,6 @@ struct ReactorLoad {
   CoreCounter wait_ns;
 };
 
-// Callbacks of one attached socket, all on the reactor's thread.
-class SocketEvents {
- public:
-  virtual ~SocketEvents() = default;
-  // Bytes are valid only during the call.
-  virtual void on_receive(std::string_view bytes) = 0;
-  // End of the receive side: 0 for an orderly EOF, -errno otherwise. No more on_receive.
-  virtual void on_peer_closed(int error) = 0;
-  // The one outstanding send finished: bytes sent, or -errno.
-  virtual void on_send_complete(int result) = 0;
-  // Closed, and no operation on it is left in the ring: the owner may reuse its memory.
-  virtual void on_released() = 0;
-};
 
 class Acceptor {
  public:
@@ -77,7 +58,7 @@ class Acceptor {
   virtual void on_accept(int fd) = 0;
 };
 
-class Reactor final : public FileIo {
+class Reactor final : public FileIo, public SocketIo {
  public:
   Reactor(uint32_t index, Mailbox& mailbox, const Clock& clock, const ReactorConfig& config);
   Reactor(const Reactor&) = delete;
@@ -113,15 +94,15 @@ class Reactor final : public FileIo {
   void stop_listening();
 
   // Starts receiving on fd. nullopt when the socket table is full; fd is closed then.
-  std::optional<SocketId> attach(int fd, SocketEvents& events);
+  std::optional<SocketId> attach(int fd, SocketEvents& events) override;
   // One send at a time per socket; data must stay valid until on_send_complete.
-  void send(SocketId id, const char* data, size_t length);
+  void send(SocketId id, const char* data, size_t length) override;
   // Sends FIN after queued data; receiving goes on (for a lingering close).
-  void shutdown_write(SocketId id);
+  void shutdown_write(SocketId id) override;
   // Stops receiving and closes; on_released follows once nothing is in flight.
-  void close(SocketId id);
+  void close(SocketId id) override;
   // Closes a descriptor that was never attached.
-  void close_fd(int fd);
+  void close_fd(int fd) override;
 
   // Queues a message for another core (or this one) and wakes it at the end of this
   // loop iteration. False when that queue is full.

@@ -7,6 +7,7 @@
 #include "decision/pacing/redis_ledger/ledger_metrics.h"
 #include "decision/video/endpoint/vast_tag_metrics.h"
 #include "http/server_metric_table.h"
+#include "tls/tls_metrics.h"
 #include "runtime/check.h"
 #include "runtime/reactor_load_metrics.h"
 #include "service/access_log/access_log_metrics.h"
@@ -152,7 +153,8 @@ CoreServices::CoreServices(runtime::Reactor& reactor, ProcessView& view, trackin
       admin_router_(admin_routes(guarded_health_, guarded_ready_, guarded_metrics_, guarded_catalog_upload_,
                                  guarded_explain_, preview_)),
       public_server_(reactor, public_router_, view.config.public_limits),
-      admin_server_(reactor, admin_router_, view.config.admin_limits) {
+      admin_server_(reactor, admin_router_, view.config.admin_limits),
+      tls_(TlsEdge::make(reactor, view.config, public_router_, view.take_tls_context(reactor.index()))) {
   channel_.set_answer_gate(&answer_gate_);
   public_server_.set_reply_gate(&after_lines_);
   state_.caps->set_serve_window(absl::ToInt64Seconds(view.config.cluster.cap_serve_window));
@@ -177,6 +179,7 @@ void CoreServices::register_metrics() {
   if (view_.nats_catalog != nullptr) metrics.add(core, kNatsCatalogMetricTable, *view_.nats_catalog);
   metrics.add(core, http::kServerMetricTable, public_server_.metrics(), R"(listener="public")");
   metrics.add(core, http::kServerMetricTable, admin_server_.metrics(), R"(listener="admin")");
+  if (tls_) metrics.add(core, http::kServerMetricTable, tls_->server().metrics(), R"(listener="tls")");
   metrics.add(core, decision::endpoint::kDecisionMetricTable, decision_.counters());
   metrics.add(core, decision::endpoint::kDecisionAskMetricTable, decision_.ask_counters());
   metrics.add(core, decision::endpoint::kPlacementMetricTable, placement_counts_);
@@ -195,6 +198,7 @@ void CoreServices::register_metrics() {
   metrics.add(core, tracking::state::kSnapshotMetricTable, snapshots_.counters());
   metrics.add(core, access_log::kAccessLogMetricTable, access_log_.counters());
   metrics.add(core, runtime::kReactorLoadMetricTable, reactor_.load());
+  if (tls_) metrics.add(core, tls::kTlsMetricTable, tls_->counters());
   if (cluster_) cluster_->register_metrics(metrics, core);
   if (cluster_) {
     // Every core lists the same tables; only the coordinating core leases (the others' zeros).
@@ -220,6 +224,7 @@ absl::Status CoreServices::start() {
   }
   access_log_.observe(public_server_, "public");
   access_log_.observe(admin_server_, "admin");
+  if (tls_) access_log_.observe(tls_->server(), "tls");
   snapshots_.start();
   reactor_.timers().schedule(sweeper_, 100);
   if (cluster_) cluster_->start(view_.config, reactor_.index(), reactor_.clock().wall_s());
@@ -269,9 +274,10 @@ void CoreServices::adopt(Publication& publication) {
   }
 }
 
-void CoreServices::listen(int public_fd, int admin_fd) {
-  reactor_.listen(public_fd, public_server_);
+void CoreServices::listen(int public_fd, int admin_fd, int tls_fd) {
+  if (public_fd >= 0) reactor_.listen(public_fd, public_server_);
   reactor_.listen(admin_fd, admin_server_);
+  if (tls_fd >= 0 && tls_) reactor_.listen(tls_fd, tls_->server());
 }
 
 void CoreServices::shut_down() {
@@ -279,10 +285,11 @@ void CoreServices::shut_down() {
   draining_ = true;
   pacing_rounds_.stop();
   reactor_.stop_listening();
-  servers_draining_ = 2;
+  servers_draining_ = tls_ ? 3 : 2;
   reactor_.timers().schedule(drain_deadline_, absl::ToInt64Milliseconds(view_.config.drain_timeout));
   public_server_.begin_drain([this] { server_drained(); });
   admin_server_.begin_drain([this] { server_drained(); });
+  if (tls_) tls_->server().begin_drain([this] { server_drained(); });
 }
 
 void CoreServices::server_drained() {
@@ -321,6 +328,7 @@ void CoreServices::peer_drained() {
 void CoreServices::DrainDeadline::on_expire() {
   owner_.public_server_.close_all();
   owner_.admin_server_.close_all();
+  if (owner_.tls_) owner_.tls_->server().close_all();
 }
 
 }  // namespace service

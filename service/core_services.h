@@ -35,6 +35,7 @@
 #include "runtime/answer_gate.h"
 #include "service/catalog_updates/swap_allotment_wait.h"
 #include "service/cluster/cluster_caps.h"
+#include "service/tls/tls_edge.h"
 #include "service/preview/preview_site.h"
 #include "service/process_view.h"
 
@@ -47,7 +48,8 @@ class CoreServices {
   // Opens the event log and starts the background work (snapshots, reclaiming expired
   // state); at set-up, before serving.
   absl::Status start();
-  void listen(int public_fd, int admin_fd);
+  // public_fd -1: no plain listener (--listen=none); tls_fd -1: no TLS listener.
+  void listen(int public_fd, int admin_fd, int tls_fd);
   // Shutdown: stop accepting, finish in-flight requests, then stop the reactor; after
   // the drain timeout whatever is left is closed.
   void shut_down();
@@ -154,6 +156,7 @@ class CoreServices {
   http::Router admin_router_;
   http::Server public_server_;
   http::Server admin_server_;
+  std::unique_ptr<TlsEdge> tls_;  // --tls-listen only
   // What the catalog and per-placement families read (their tables' object types).
   CatalogInForce catalog_in_force_{catalog_, view_.updates};
   decision::endpoint::PlacementCounts placement_counts_{decision_.counters(), view_.placement_labels};

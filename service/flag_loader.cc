@@ -26,10 +26,16 @@ constexpr absl::string_view kEnvPrefix = "DECISIOND_";
 bool is_ours(const absl::CommandLineFlag& flag) {
   return absl::StrContains(flag.Filename(), "service/flags.cc") ||
          absl::StrContains(flag.Filename(), "service/cluster_flags.cc") ||
+         absl::StrContains(flag.Filename(), "service/tls/tls_flags.cc") ||
          absl::StrContains(flag.Filename(), "service/events_sink_flags.cc");
 }
 
 std::string dashed(absl::string_view name) { return absl::StrReplaceAll(name, {{"_", "-"}}); }
+
+// Flags given once per item (a list flag's items, one occurrence each).
+bool is_repeatable(const absl::CommandLineFlag& flag) {
+  return flag.Name() == "tls_cert" || flag.Name() == "tls_key";
+}
 
 absl::CommandLineFlag* find_ours(absl::string_view name) {
   const std::string key = absl::StrReplaceAll(name, {{"-", "_"}});
@@ -112,6 +118,9 @@ absl::Status load_args(const std::vector<std::string>& args, absl::string_view s
       } else {
         return absl::InvalidArgumentError(absl::StrCat("--", dashed(flag->Name()), " needs a value"));
       }
+    }
+    if (is_repeatable(*flag) && !result.repeated.insert(std::string(flag->Name())).second) {
+      value = absl::StrCat(flag->CurrentValue(), ",", *value);
     }
     if (absl::Status s = set(*flag, *value, source); !s.ok()) return s;
   }

@@ -6,6 +6,7 @@
 // abseil names are identifiers (admin_listen), also inside flag files; and abseil exits
 // with status 1 on a bad value where we must exit 2. Values are still parsed and checked
 // by abseil's own flag types (CommandLineFlag::ParseFrom).
+#include <set>
 #include <string>
 
 #include "absl/status/status.h"
@@ -15,6 +16,9 @@ namespace service {
 struct FlagLoadResult {
   bool help_requested = false;
   bool version_requested = false;  // --version: print it and exit, nothing else
+  // Repeatable flags (--tls-cert, --tls-key) met so far on the command line and in flag
+  // files: each later occurrence adds to the list instead of replacing it.
+  std::set<std::string> repeated;
 };
 
 // environ: "NAME=value" strings, null-terminated.

@@ -16,7 +16,8 @@
 #include "service/flag_error.h"
 #include "service/nats_login.h"
 
-ABSL_FLAG(std::string, listen, "0.0.0.0:8080", "public listener (decision, tracking, VAST tag), host:port");
+ABSL_FLAG(std::string, listen, "0.0.0.0:8080",
+          "public listener (decision, tracking, VAST tag), host:port; none: no plain HTTP (with --tls-listen)");
 ABSL_FLAG(std::string, admin_listen, "127.0.0.1:9090", "admin plane listener: metrics, health, catalog reload, explain");
 ABSL_FLAG(std::string, admin_token, "", "bearer token required on admin writes; empty = loopback only");
 ABSL_FLAG(int32_t, cores, 0, "number of reactors; 0 = every CPU this process may run on");
@@ -120,9 +121,13 @@ absl::Status check_whole_seconds(absl::string_view flag, absl::Duration d) {
 
 // --listen, --admin-listen, --admin-token.
 absl::Status resolve_listeners(ServiceConfig& c) {
-  auto listen = runtime::SocketAddress::parse(absl::GetFlag(FLAGS_listen));
-  if (!listen.ok()) return invalid_flag("listen", listen.status().message());
-  c.listen = *listen;
+  const std::string plain = absl::GetFlag(FLAGS_listen);
+  c.listen_plain = plain != "none";
+  if (c.listen_plain) {
+    auto listen = runtime::SocketAddress::parse(plain);
+    if (!listen.ok()) return invalid_flag("listen", listen.status().message());
+    c.listen = *listen;
+  }
   auto admin = runtime::SocketAddress::parse(absl::GetFlag(FLAGS_admin_listen));
   if (!admin.ok()) return invalid_flag("admin-listen", admin.status().message());
   c.admin_listen = *admin;
@@ -194,6 +199,7 @@ absl::Status resolve_input_files(ServiceConfig& c) {
 // What tracking URLs and tokens carry: --base-url, --tracking-ttl, --vast-tag-ttl.
 absl::Status resolve_tracking(ServiceConfig& c) {
   c.base_url = absl::GetFlag(FLAGS_base_url);
+  c.base_url_default = c.base_url == absl::GetFlagReflectionHandle(FLAGS_base_url).DefaultValue();
   if (!absl::StartsWith(c.base_url, "http://") && !absl::StartsWith(c.base_url, "https://")) {
     return invalid_flag("base-url", "must start with http:// or https://");
   }
@@ -282,6 +288,8 @@ absl::StatusOr<ServiceConfig> resolve_config() {
   }
   if (absl::Status s = resolve_cluster_flags(c.cluster); !s.ok()) return s;
   if (absl::Status s = resolve_events_sink_flags(c.cluster.node_id, c.events_sink); !s.ok()) return s;
+  if (absl::Status s = resolve_tls_flags(c.tls); !s.ok()) return s;
+  if (!c.listen_plain && !c.tls.on()) return invalid_flag("listen", "none needs --tls-listen: no public listener left");
   return c;
 }
 

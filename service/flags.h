@@ -14,11 +14,13 @@
 #include "runtime/socket_address.h"
 #include "service/cluster_flags.h"
 #include "service/events_sink_flags.h"
+#include "service/tls/tls_flags.h"
 
 namespace service {
 
 struct ServiceConfig {
   runtime::SocketAddress listen;
+  bool listen_plain = true;  // false: --listen=none, plain HTTP off
   runtime::SocketAddress admin_listen;
   std::string admin_token;
   uint32_t cores = 1;
@@ -33,6 +35,7 @@ struct ServiceConfig {
   std::string geonames_dir;      // empty: none
   std::string state_dir;
   std::string base_url;
+  bool base_url_default = true;  // --base-url left at its default (with TLS: https on the TLS port)
   absl::Duration tracking_ttl;
   absl::Duration vast_tag_ttl;
   std::string versions_path;     // empty: built-in table
@@ -51,6 +54,7 @@ struct ServiceConfig {
   http::HttpLimits admin_limits;
   ClusterSettings cluster;
   EventsSinkSettings events_sink;
+  TlsListenSettings tls;
 };
 
 // Reads the flags (already loaded by load_flags) into a checked configuration; the error

@@ -9,6 +9,7 @@
 #include <optional>
 #include <vector>
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "api_versions/schedule_minimums.h"
 #include "decision/selection/core_random.h"
@@ -23,6 +24,7 @@
 #include "service/build_info.h"
 #include "service/catalog_updates/catalog_build.h"
 #include "service/catalog_updates/update_loop.h"
+#include "tls/server_context.h"
 #include "service/core_services.h"
 #include "service/events_sink.h"
 #include "service/flag_loader.h"
@@ -201,18 +203,30 @@ int load_inputs(const service::ServiceConfig& config, Inputs& inputs) {
 }
 
 struct Listeners {
-  std::vector<int> public_fds;  // one per core
+  std::vector<int> public_fds;  // one per core; empty with --listen=none
   std::vector<int> admin_fds;
+  std::vector<int> tls_fds;     // one per core; empty without --tls-listen
   runtime::SocketAddress public_bound;
   runtime::SocketAddress admin_bound;
+  runtime::SocketAddress tls_bound;
 };
 
-// Both listeners, one socket per core each; false (and said why) when either cannot be had.
+// Every listener, one socket per core each; false (and said why) when one cannot be had.
 bool open_all_listeners(const service::ServiceConfig& config, Listeners& listeners) {
-  absl::StatusOr<std::vector<int>> public_fds = open_listeners(config.listen, config.cores, listeners.public_bound);
+  absl::StatusOr<std::vector<int>> public_fds = std::vector<int>();
+  if (config.listen_plain) public_fds = open_listeners(config.listen, config.cores, listeners.public_bound);
   if (!public_fds.ok()) {
     std::fprintf(stderr, "decisiond: cannot listen on --listen: %s\n", std::string(public_fds.status().message()).c_str());
     return false;
+  }
+  if (config.tls.on()) {
+    absl::StatusOr<std::vector<int>> tls_fds = open_listeners(*config.tls.listen, config.cores, listeners.tls_bound);
+    if (!tls_fds.ok()) {
+      std::fprintf(stderr, "decisiond: cannot listen on --tls-listen: %s\n",
+                   std::string(tls_fds.status().message()).c_str());
+      return false;
+    }
+    listeners.tls_fds = *std::move(tls_fds);
   }
   absl::StatusOr<std::vector<int>> admin_fds = open_listeners(config.admin_listen, config.cores, listeners.admin_bound);
   if (!admin_fds.ok()) {
@@ -313,7 +327,8 @@ absl::Status start_cores(runtime::CoreGroup& group, service::ProcessView& view, 
         const uint32_t index = reactor.index();
         auto core = std::make_unique<service::CoreServices>(reactor, view, std::move((*view.recovered)[index]));
         if (absl::Status s = core->start(); !s.ok()) return s;
-        core->listen(listeners.public_fds[index], listeners.admin_fds[index]);
+        core->listen(listeners.public_fds.empty() ? -1 : listeners.public_fds[index], listeners.admin_fds[index],
+                     listeners.tls_fds.empty() ? -1 : listeners.tls_fds[index]);
         view.cores[index] = core.get();
         if (reactor.index() == 0) view.io_uring_mode = std::string(reactor.setup_mode());
         owned[reactor.index()] = std::move(core);
@@ -356,7 +371,8 @@ runtime::CpuPlan place_threads(const service::ServiceConfig& config) {
   return cpus;
 }
 
-int serve(const service::ServiceConfig& config) {
+// By value: the issued URLs' default base follows the TLS listener's bound port.
+int serve(service::ServiceConfig config) {
   const runtime::CpuPlan cpus = place_threads(config);
   // The robot matcher compiles its RE2 set here, once, rather than on a core's first request.
   invalid_traffic::RobotMatcher::instance();
@@ -367,12 +383,31 @@ int serve(const service::ServiceConfig& config) {
   raise_open_files_limit(config);
   Inputs inputs;
   if (const int refused = load_inputs(config, inputs); refused != 0) return refused;
+  // Each core's own OpenSSL contexts, loaded here so that a file that does not load stops
+  // the start naming it (exit 2).
+  std::vector<std::unique_ptr<tls::ServerContext>> tls_contexts;
+  for (uint32_t core = 0; config.tls.on() && core < config.cores; ++core) {
+    absl::StatusOr<std::unique_ptr<tls::ServerContext>> tls = tls::ServerContext::load(config.tls.certificates);
+    if (!tls.ok()) {
+      std::fprintf(stderr, "decisiond: --tls-cert/--tls-key: %s\n", std::string(tls.status().message()).c_str());
+      return 2;
+    }
+    tls_contexts.push_back(*std::move(tls));
+  }
   Listeners listeners;
   if (!open_all_listeners(config, listeners)) return 1;
+  if (config.tls.on() && config.base_url_default) {
+    // Issued URLs point at the TLS listener (docs/tls.md), as a client on the open network reaches it.
+    std::string where = listeners.tls_bound.to_string();
+    if (absl::StartsWith(where, "0.0.0.0:")) where = "127.0.0.1:" + std::to_string(listeners.tls_bound.port());
+    if (absl::StartsWith(where, "[::]:")) where = "[::1]:" + std::to_string(listeners.tls_bound.port());
+    config.base_url = "https://" + where;
+  }
 
   const runtime::Clock& clock = runtime::SystemClock::instance();
   service::ProcessView view(config, *inputs.versions);
   fill_view(view, config, clock, inputs);
+  view.tls_contexts = std::move(tls_contexts);
   tracking::state::Recovered recovered;
   if (!recover(config, clock, *inputs.catalog.served, recovered)) return 1;
   view.recovered = &recovered.cores;
@@ -388,9 +423,11 @@ int serve(const service::ServiceConfig& config) {
     return 1;
   }
   if (shipper) shipper->start();
-  std::fprintf(stderr, "decisiond: serving public=%s admin=%s cores=%u io_uring=%s catalog=%s\n",
-               listeners.public_bound.to_string().c_str(), listeners.admin_bound.to_string().c_str(), config.cores,
-               view.io_uring_mode.c_str(), view.catalog->snapshot->revision().data());
+  std::fprintf(stderr, "decisiond: serving public=%s admin=%s cores=%u io_uring=%s catalog=%s%s\n",
+               config.listen_plain ? listeners.public_bound.to_string().c_str() : "none",
+               listeners.admin_bound.to_string().c_str(), config.cores,
+               view.io_uring_mode.c_str(), view.catalog->snapshot->revision().data(),
+               config.tls.on() ? (" tls=" + listeners.tls_bound.to_string()).c_str() : "");
 
   // From here on each core holds its own reference to the catalog and its own codecs; only
   // the update loop keeps the catalog and the key ring besides, so that an update can free

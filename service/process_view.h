@@ -25,6 +25,7 @@
 #include "tracking/event_shipping/event_shipper.h"
 #include "tracking/tokens/key_ring.h"
 #include "tracking/state/core_state.h"
+#include "tls/server_context.h"
 
 namespace service {
 
@@ -54,6 +55,12 @@ struct ProcessView {
   runtime::AskPeers<decision::explain::ExplainAsk> explain_asks;
   runtime::AskPeers<decision::pacing::PacingAsk> pacing_asks;
   runtime::AskPeers<caps::KeptNewsAsk> kept_news_asks;  // cluster mode only
+  // --tls-listen: each core's OpenSSL contexts, loaded by main (one per core: no SSL_CTX is
+  // shared between threads); each core takes its own during set-up. Empty without TLS.
+  std::vector<std::unique_ptr<tls::ServerContext>> tls_contexts;
+  std::unique_ptr<tls::ServerContext> take_tls_context(uint32_t core) {
+    return core < tls_contexts.size() ? std::move(tls_contexts[core]) : nullptr;
+  }
   // Rebuilt at start by recovery; each core takes its own during set-up.
   std::vector<tracking::state::CoreState>* recovered = nullptr;
   // What every log has counted by ad (recovery): the delivery goals' start (docs/pacing.md).

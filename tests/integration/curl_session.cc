@@ -36,6 +36,7 @@ std::string CurlReply::header(const std::string& name) const {
 
 CurlSession::CurlSession() : handle_(curl_easy_init()) {}
 
+
 CurlSession::~CurlSession() { curl_easy_cleanup(handle_); }
 
 CurlReply CurlSession::get(const std::string& url) { return perform(url, nullptr, {}); }
@@ -60,6 +61,11 @@ CurlReply CurlSession::perform(const std::string& url, const std::string* post_b
   curl_easy_setopt(handle_, CURLOPT_URL, url.c_str());
   curl_easy_setopt(handle_, CURLOPT_NOSIGNAL, 1L);
   curl_easy_setopt(handle_, CURLOPT_TIMEOUT_MS, 5000L);
+  if (!ca_file_.empty()) {
+    curl_easy_setopt(handle_, CURLOPT_CAINFO, ca_file_.c_str());
+    curl_easy_setopt(handle_, CURLOPT_SSL_VERIFYPEER, 1L);
+    curl_easy_setopt(handle_, CURLOPT_SSL_VERIFYHOST, 2L);
+  }
   curl_easy_setopt(handle_, CURLOPT_WRITEFUNCTION, &append_body);
   curl_easy_setopt(handle_, CURLOPT_WRITEDATA, &reply.body);
   curl_easy_setopt(handle_, CURLOPT_HEADERFUNCTION, &append_header);

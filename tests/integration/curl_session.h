@@ -36,6 +36,8 @@ class CurlSession {
   // no value stops curl sending a header of its own, such as its default Content-Type.
   CurlReply post_with_headers(const std::string& url, const std::string& body,
                               const std::vector<std::string>& header_lines);
+  // HTTPS: verify the server's certificate against this CA file (and its name), from now on.
+  void trust(const std::string& ca_file) { ca_file_ = ca_file; }
 
  private:
   CurlReply perform(const std::string& url, const std::string* post_body,
@@ -43,6 +45,7 @@ class CurlSession {
   void log_reply(const std::string& url, const std::vector<std::string>& header_lines, const CurlReply& reply);
 
   CURL* handle_;
+  std::string ca_file_;
 };
 
 }  // namespace integration

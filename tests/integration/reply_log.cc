@@ -176,12 +176,13 @@ bool is_token(std::string_view s) {
 
 bool enabled() { return log_dir() != nullptr; }
 
-void note_listeners(uint16_t public_port, uint16_t admin_port) {
+void note_listeners(uint16_t public_port, uint16_t admin_port, uint16_t tls_port) {
   if (!enabled()) return;
   LogFile& file = log_file();
   std::lock_guard lock(file.mutex);
-  file.listeners[public_port] = "public";
+  if (public_port != 0) file.listeners[public_port] = "public";
   file.listeners[admin_port] = "admin";
+  if (tls_port != 0) file.listeners[tls_port] = "public";
 }
 
 bool is_logged_request_header(std::string_view name) {

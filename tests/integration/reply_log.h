@@ -17,7 +17,8 @@ namespace integration::reply_log {
 bool enabled();
 
 // Which listener a port is: ServerProcess notes both once a server says where it serves.
-void note_listeners(uint16_t public_port, uint16_t admin_port);
+// tls_port: the TLS listener, serving the public routes (0: none).
+void note_listeners(uint16_t public_port, uint16_t admin_port, uint16_t tls_port = 0);
 
 // The request a reply answers, as far as the client knows it.
 struct LoggedRequest {

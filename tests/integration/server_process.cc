@@ -171,20 +171,35 @@ void ServerProcess::read_stderr(std::chrono::steady_clock::time_point deadline, 
 }
 
 bool ServerProcess::parse_serving_line() {
+  // public=none with --listen=none; " tls=host:port" at the end with --tls-listen.
   static const std::regex kServing(
-      R"(decisiond: serving public=([0-9.]+):([0-9]+) admin=([0-9.]+):([0-9]+) cores=[0-9]+ io_uring=\S+[^\n]*\n)");
+      R"(decisiond: serving public=(none|([0-9.]+):([0-9]+)) admin=([0-9.]+):([0-9]+) cores=[0-9]+ io_uring=\S+([^\n]*)\n)");
+  static const std::regex kTls(R"( tls=([0-9.]+):([0-9]+))");
   std::smatch match;
   if (!std::regex_search(stderr_, match, kServing)) return false;
-  public_host_ = match[1];
-  public_port_ = static_cast<uint16_t>(std::stoi(match[2]));
-  admin_host_ = match[3];
-  admin_port_ = static_cast<uint16_t>(std::stoi(match[4]));
-  reply_log::note_listeners(public_port_, admin_port_);
-  return public_port_ != 0 && admin_port_ != 0;
+  const bool plain = match[1] != "none";
+  if (plain) {
+    public_host_ = match[2];
+    public_port_ = static_cast<uint16_t>(std::stoi(match[3]));
+  }
+  admin_host_ = match[4];
+  admin_port_ = static_cast<uint16_t>(std::stoi(match[5]));
+  const std::string rest = match[6];
+  std::smatch tls;
+  if (std::regex_search(rest, tls, kTls)) {
+    tls_host_ = tls[1];
+    tls_port_ = static_cast<uint16_t>(std::stoi(tls[2]));
+  }
+  reply_log::note_listeners(public_port_, admin_port_, tls_port_);
+  return (public_port_ != 0 || tls_port_ != 0) && admin_port_ != 0;
 }
 
 std::string ServerProcess::admin_url(const std::string& path) const {
   return "http://" + admin_host_ + ":" + std::to_string(admin_port_) + path;
+}
+
+std::string ServerProcess::tls_url(const std::string& path) const {
+  return "https://" + tls_host_ + ":" + std::to_string(tls_port_) + path;
 }
 
 std::string ServerProcess::public_url(const std::string& path) const {

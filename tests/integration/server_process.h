@@ -52,6 +52,9 @@ class ServerProcess {
   uint16_t admin_port() const { return admin_port_; }
   std::string admin_url(const std::string& path) const;
   std::string public_url(const std::string& path) const;
+  // The TLS listener (--tls-listen), 0 / empty without one.
+  uint16_t tls_port() const { return tls_port_; }
+  std::string tls_url(const std::string& path) const;
 
   // The server's process id (for /proc reads and signals of its own), -1 if it never started.
   pid_t pid() const { return pid_; }
@@ -79,6 +82,8 @@ class ServerProcess {
   uint16_t public_port_ = 0;
   std::string admin_host_;
   uint16_t admin_port_ = 0;
+  std::string tls_host_;
+  uint16_t tls_port_ = 0;
 };
 
 // Runs the binary to its end, for the cases where it must refuse to start.

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The shape of the tree that docs/architecture.md promises, checked on every test run.
 
-  layers      no include points up a layer: runtime < http < libraries < endpoints < service
+  layers      no include points up a layer: runtime < tls < http < libraries < endpoints < service
               (tools, tests and perf sit on top and may include anything);
   file_sizes  no source file over 600 lines;
   function_sizes
@@ -26,6 +26,8 @@ TOP = ("tools/", "tests/", "perf/", "clients/", "packaging/", "build")
 # Longest prefix wins. Endpoints are the HTTP handlers and what only they use.
 LAYERS = [
     ("runtime/", 0, "runtime"),
+    # A transport over the reactor's sockets; http/ is handed it and never names it.
+    ("tls/", 0.5, "tls"),
     ("http/", 1, "http"),
     ("caps/", 2, "libraries"),
     ("cel/", 2, "libraries"),
@@ -45,6 +47,8 @@ LAYERS = [
 # Within the libraries, what one side must never see of another: tracking (tokens, dedup,
 # the event log) sits under deciding, and the general libraries know neither.
 NEVER = [
+    # http/ reads and writes plaintext and does not know which transport carries it.
+    ("http/", "tls/"),
     ("tracking/", "decision/"),
     ("caps/", "decision/"), ("caps/", "tracking/"),
     ("cel/", "decision/"), ("cel/", "tracking/"), ("cel/", "caps/"),

@@ -1,0 +1,38 @@
+#include "service/tls/tls_edge.h"
+
+#include "http/error_body.h"
+#include "http/error_codes.h"
+#include "http/reply_writer.h"
+#include "http/response.h"
+
+namespace service {
+
+namespace {
+
+// 400 10007 for plain HTTP sent to the HTTPS port, as nginx answers the same mistake.
+std::string plain_http_reply(http::Server& server) {
+  http::Response response;
+  response.set_json(400);
+  http::append_error_with_reason(response.body(), http::error_code::kMalformedRequest, "malformed HTTP request",
+                                 "plain HTTP sent to the HTTPS port");
+  std::string out;
+  http::append_reply(out, response, server.date(), /*close_connection=*/true);
+  return out;
+}
+
+}  // namespace
+
+std::unique_ptr<TlsEdge> TlsEdge::make(runtime::Reactor& reactor, const ServiceConfig& config,
+                                       const http::Router& public_router, std::unique_ptr<tls::ServerContext> context) {
+  if (context == nullptr) return nullptr;
+  return std::unique_ptr<TlsEdge>(new TlsEdge(reactor, config, public_router, std::move(context)));
+}
+
+TlsEdge::TlsEdge(runtime::Reactor& reactor, const ServiceConfig& config, const http::Router& public_router,
+                 std::unique_ptr<tls::ServerContext> context)
+    : context_(std::move(context)),
+      sockets_(reactor, *context_,
+               tls::TlsSettings{config.public_limits.request_timeout_ms, [this] { return plain_http_reply(server_); }}),
+      server_(reactor, sockets_, public_router, config.public_limits) {}
+
+}  // namespace service

@@ -1,0 +1,54 @@
+#pragma once
+// The OpenSSL server configuration of one core (docs/tls.md): its certificates and keys,
+// and the protocol rules every connection follows. TLS 1.2 and 1.3 only, the suites of
+// Mozilla's "intermediate" profile (AEAD with forward secrecy), X25519 and P-256, ALPN
+// http/1.1, no renegotiation, no TLS compression, no early data.
+//
+// Certificates come in pairs (a PEM chain and its key). Consecutive pairs for the same
+// names share one SSL_CTX, so that an ECDSA and an RSA certificate stand side by side and
+// OpenSSL picks the one the client can verify; pairs for other names get their own
+// SSL_CTX, chosen by the client's SNI. The first pair's names are the default, also for a
+// client that sends no SNI or a name no certificate covers.
+//
+// Each core loads its own (no SSL_CTX is shared between threads), before it serves.
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <openssl/ssl.h>
+
+#include "absl/status/statusor.h"
+
+namespace tls {
+
+struct CertificateFiles {
+  std::string chain;  // PEM: the leaf first, then its intermediates
+  std::string key;    // PEM private key; mode 0600 or stricter
+};
+
+class ServerContext {
+ public:
+  ~ServerContext();
+  ServerContext(const ServerContext&) = delete;
+  ServerContext& operator=(const ServerContext&) = delete;
+
+  // Loads every pair. An error names the file: unreadable, not PEM, a key that does not
+  // match its certificate, a key file others may read.
+  static absl::StatusOr<std::unique_ptr<ServerContext>> load(const std::vector<CertificateFiles>& pairs);
+
+  // What a new connection starts with: the default names' context.
+  SSL_CTX* default_context() const { return identities_.front().context; }
+
+ private:
+  struct Identity {
+    SSL_CTX* context = nullptr;
+    X509* leaf = nullptr;  // of its first pair, to match SNI against (not owned: the context's)
+  };
+
+  ServerContext() = default;
+  static int on_server_name(SSL* ssl, int* alert, void* arg);
+
+  std::vector<Identity> identities_;
+};
+
+}  // namespace tls

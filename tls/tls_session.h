@@ -1,0 +1,88 @@
+#pragma once
+// One TLS connection between the ring and the connection above it (tls_sockets.h): the
+// bytes the reactor receives go into OpenSSL through a memory BIO, what OpenSSL makes of
+// them (the handshake's replies, then plaintext) comes out to the reactor and to the
+// connection, and the connection's replies go through SSL_write to the reactor. Nothing
+// blocks: OpenSSL only ever reads and writes memory, and the ring does the I/O.
+//
+// The first bytes decide what the client speaks: a TLS handshake record, plain HTTP (it
+// gets the configured 400 and the connection closes), or neither (closed). Counted.
+#include <openssl/ssl.h>
+
+#include <string>
+#include <string_view>
+
+#include "runtime/reactor.h"
+#include "runtime/socket_io.h"
+#include "runtime/timer_wheel.h"
+#include "tls/tls_counters.h"
+
+namespace tls {
+
+class TlsSockets;
+
+class TlsSession final : public runtime::SocketEvents, private runtime::Timer {
+ public:
+  TlsSession(TlsSockets& owner, uint32_t index) : owner_(owner), index_(index) {}
+  ~TlsSession() override;
+
+  // Starts the server side of a handshake on fd for upper. False: no socket could be taken.
+  bool open(int fd, SSL_CTX* context, runtime::SocketEvents& upper);
+  uint32_t generation() const { return generation_; }
+  uint32_t index() const { return index_; }
+  bool in_use() const { return ssl_ != nullptr; }
+
+  // The connection above's calls (runtime::SocketIo).
+  void send(const char* data, size_t length);
+  void shutdown_write();
+  void close();
+
+  // The reactor's callbacks for the TCP socket below.
+  void on_receive(std::string_view bytes) override;
+  void on_peer_closed(int error) override;
+  void on_send_complete(int result) override;
+  void on_released() override;
+
+ private:
+  enum class Speaks : uint8_t { kUnknown, kTls, kPlainHttp, kNeither };
+
+  void on_expire() override;  // the handshake's deadline
+  Speaks sniff(std::string_view first) const;
+  void answer_plain_http();
+  // Runs OpenSSL over what has arrived: the handshake, then records into plaintext.
+  void advance();
+  bool handshake();
+  void read_records();
+  void write_plaintext(const char* data, size_t length);
+  // Hands OpenSSL's output to the reactor, one send at a time; when all of it is out,
+  // completes the connection's send and sends a FIN that was asked for.
+  void flush();
+  // Tells the connection its peer is gone, once.
+  void tell_closed(int error);
+
+  TlsSockets& owner_;
+  const uint32_t index_;
+  runtime::SocketEvents* upper_ = nullptr;
+  runtime::SocketId lower_;
+  uint32_t generation_ = 0;
+  SSL* ssl_ = nullptr;
+  BIO* in_ = nullptr;   // what the client sent, for OpenSSL to read (owned by ssl_)
+  BIO* out_ = nullptr;  // what OpenSSL wrote, for the reactor to send (owned by ssl_)
+  Speaks speaks_ = Speaks::kUnknown;
+  bool established_ = false;
+  bool told_closed_ = false;
+  bool closing_ = false;         // close() called: nothing more is read or written
+  bool close_after_send_ = false;  // plain HTTP's 400 is on its way; then close
+  bool want_fin_ = false;        // shutdown_write() called
+  bool fin_sent_ = false;
+  bool lower_send_in_flight_ = false;
+  // The connection's send, until every record it made is out.
+  const char* held_send_ = nullptr;  // made before the handshake finished
+  size_t held_length_ = 0;
+  size_t upper_send_length_ = 0;
+  bool upper_send_outstanding_ = false;
+  std::string sending_;  // records handed to the reactor
+  size_t sent_ = 0;
+};
+
+}  // namespace tls

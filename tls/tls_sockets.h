@@ -1,0 +1,64 @@
+#pragma once
+// TLS as a transport (docs/tls.md): runtime::SocketIo over the reactor's sockets, each
+// connection a TlsSession that turns records into the plaintext the HTTP connection above
+// reads and writes. http/ sees the same calls and callbacks as over plain TCP and does not
+// know which carries its bytes.
+//
+// Per core, single-threaded; sessions are pooled and reused, their ids carry a generation
+// so a call for a session since reused is ignored.
+#include <array>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "runtime/reactor.h"
+#include "runtime/socket_io.h"
+#include "tls/server_context.h"
+#include "tls/tls_counters.h"
+#include "tls/tls_session.h"
+
+namespace tls {
+
+struct TlsSettings {
+  // A handshake not finished within this long is closed and counted.
+  int64_t handshake_timeout_ms = 10'000;
+  // Made for, and sent whole to, a client that speaks plain HTTP to the TLS port, before
+  // closing (the service's 400 10007: http/ builds it, this layer only carries it).
+  std::function<std::string()> plain_http_reply;
+};
+
+class TlsSockets final : public runtime::SocketIo {
+ public:
+  TlsSockets(runtime::Reactor& reactor, const ServerContext& context, TlsSettings settings);
+  ~TlsSockets() override;
+
+  std::optional<runtime::SocketId> attach(int fd, runtime::SocketEvents& events) override;
+  void send(runtime::SocketId id, const char* data, size_t length) override;
+  void shutdown_write(runtime::SocketId id) override;
+  void close(runtime::SocketId id) override;
+  void close_fd(int fd) override { reactor_.close_fd(fd); }
+
+  const TlsCounters& counters() const { return counters_; }
+
+  // For sessions.
+  runtime::Reactor& reactor() { return reactor_; }
+  const TlsSettings& settings() const { return settings_; }
+  TlsCounters& counters() { return counters_; }
+  // Where a session's plaintext is read to, valid during the connection's on_receive.
+  std::array<char, 16384>& plaintext() { return plaintext_; }
+  void release(TlsSession& session);
+
+ private:
+  TlsSession* find(runtime::SocketId id);
+
+  runtime::Reactor& reactor_;
+  const ServerContext& context_;
+  const TlsSettings settings_;
+  TlsCounters counters_;
+  std::vector<std::unique_ptr<TlsSession>> sessions_;
+  std::vector<uint32_t> free_;
+  std::array<char, 16384> plaintext_{};
+};
+
+}  // namespace tls
