@@ -109,6 +109,12 @@ std::unique_ptr<decision::pacing::redis_ledger::RedisGoalLedger> make_goal_ledge
                                                                            kLeaseTimeoutNs);
 }
 
+// The admin plane's transport: TLS with --admin-tls, else the reactor's own sockets.
+runtime::SocketIo& admin_sockets(runtime::Reactor& reactor, TlsEdge* tls) {
+  if (tls != nullptr && tls->admin_sockets() != nullptr) return *tls->admin_sockets();
+  return reactor;
+}
+
 // Slots of each table visited per tick when reclaiming expired entries: 10 ticks a second
 // reach every slot of a 15 M-entry partition in a few minutes, at tens of microseconds a tick.
 constexpr uint32_t kSweepSlotsPerTick = 8192;
@@ -153,8 +159,8 @@ CoreServices::CoreServices(runtime::Reactor& reactor, ProcessView& view, trackin
       admin_router_(admin_routes(guarded_health_, guarded_ready_, guarded_metrics_, guarded_catalog_upload_,
                                  guarded_explain_, preview_)),
       public_server_(reactor, public_router_, view.config.public_limits),
-      admin_server_(reactor, admin_router_, view.config.admin_limits),
-      tls_(TlsEdge::make(reactor, view.config, public_router_, view.take_tls_context(reactor.index()))) {
+      tls_(TlsEdge::make(reactor, view.config, public_router_, view.take_tls_context(reactor.index()))),
+      admin_server_(reactor, admin_sockets(reactor, tls_.get()), admin_router_, view.config.admin_limits) {
   channel_.set_answer_gate(&answer_gate_);
   public_server_.set_reply_gate(&after_lines_);
   state_.caps->set_serve_window(absl::ToInt64Seconds(view.config.cluster.cap_serve_window));
@@ -179,7 +185,9 @@ void CoreServices::register_metrics() {
   if (view_.nats_catalog != nullptr) metrics.add(core, kNatsCatalogMetricTable, *view_.nats_catalog);
   metrics.add(core, http::kServerMetricTable, public_server_.metrics(), R"(listener="public")");
   metrics.add(core, http::kServerMetricTable, admin_server_.metrics(), R"(listener="admin")");
-  if (tls_) metrics.add(core, http::kServerMetricTable, tls_->server().metrics(), R"(listener="tls")");
+  if (tls_ && tls_->server()) {
+    metrics.add(core, http::kServerMetricTable, tls_->server()->metrics(), R"(listener="tls")");
+  }
   metrics.add(core, decision::endpoint::kDecisionMetricTable, decision_.counters());
   metrics.add(core, decision::endpoint::kDecisionAskMetricTable, decision_.ask_counters());
   metrics.add(core, decision::endpoint::kPlacementMetricTable, placement_counts_);
@@ -198,7 +206,10 @@ void CoreServices::register_metrics() {
   metrics.add(core, tracking::state::kSnapshotMetricTable, snapshots_.counters());
   metrics.add(core, access_log::kAccessLogMetricTable, access_log_.counters());
   metrics.add(core, runtime::kReactorLoadMetricTable, reactor_.load());
-  if (tls_) metrics.add(core, tls::kTlsMetricTable, tls_->counters());
+  if (tls_ && tls_->counters()) metrics.add(core, tls::kTlsMetricTable, *tls_->counters(), R"(listener="tls")");
+  if (tls_ && tls_->admin_sockets()) {
+    metrics.add(core, tls::kTlsMetricTable, tls_->admin_sockets()->counters(), R"(listener="admin")");
+  }
   if (cluster_) cluster_->register_metrics(metrics, core);
   if (cluster_) {
     // Every core lists the same tables; only the coordinating core leases (the others' zeros).
@@ -224,7 +235,7 @@ absl::Status CoreServices::start() {
   }
   access_log_.observe(public_server_, "public");
   access_log_.observe(admin_server_, "admin");
-  if (tls_) access_log_.observe(tls_->server(), "tls");
+  if (tls_ && tls_->server()) access_log_.observe(*tls_->server(), "tls");
   snapshots_.start();
   reactor_.timers().schedule(sweeper_, 100);
   if (cluster_) cluster_->start(view_.config, reactor_.index(), reactor_.clock().wall_s());
@@ -277,7 +288,7 @@ void CoreServices::adopt(Publication& publication) {
 void CoreServices::listen(int public_fd, int admin_fd, int tls_fd) {
   if (public_fd >= 0) reactor_.listen(public_fd, public_server_);
   reactor_.listen(admin_fd, admin_server_);
-  if (tls_fd >= 0 && tls_) reactor_.listen(tls_fd, tls_->server());
+  if (tls_fd >= 0 && tls_ && tls_->server()) reactor_.listen(tls_fd, *tls_->server());
 }
 
 void CoreServices::shut_down() {
@@ -285,11 +296,12 @@ void CoreServices::shut_down() {
   draining_ = true;
   pacing_rounds_.stop();
   reactor_.stop_listening();
-  servers_draining_ = tls_ ? 3 : 2;
+  const bool https = tls_ && tls_->server();
+  servers_draining_ = https ? 3 : 2;
   reactor_.timers().schedule(drain_deadline_, absl::ToInt64Milliseconds(view_.config.drain_timeout));
   public_server_.begin_drain([this] { server_drained(); });
   admin_server_.begin_drain([this] { server_drained(); });
-  if (tls_) tls_->server().begin_drain([this] { server_drained(); });
+  if (https) tls_->server()->begin_drain([this] { server_drained(); });
 }
 
 void CoreServices::server_drained() {
@@ -328,7 +340,7 @@ void CoreServices::peer_drained() {
 void CoreServices::DrainDeadline::on_expire() {
   owner_.public_server_.close_all();
   owner_.admin_server_.close_all();
-  if (owner_.tls_) owner_.tls_->server().close_all();
+  if (owner_.tls_ && owner_.tls_->server()) owner_.tls_->server()->close_all();
 }
 
 }  // namespace service

@@ -155,8 +155,10 @@ class CoreServices {
   http::Router public_router_;
   http::Router admin_router_;
   http::Server public_server_;
+  // --tls-listen, --admin-tls: this core's TLS; null without either. Before the admin
+  // server, which it may carry.
+  std::unique_ptr<TlsEdge> tls_;
   http::Server admin_server_;
-  std::unique_ptr<TlsEdge> tls_;  // --tls-listen only
   // What the catalog and per-placement families read (their tables' object types).
   CatalogInForce catalog_in_force_{catalog_, view_.updates};
   decision::endpoint::PlacementCounts placement_counts_{decision_.counters(), view_.placement_labels};

@@ -386,13 +386,18 @@ int serve(service::ServiceConfig config) {
   // Each core's own OpenSSL contexts, loaded here so that a file that does not load stops
   // the start naming it (exit 2).
   std::vector<std::unique_ptr<tls::ServerContext>> tls_contexts;
-  for (uint32_t core = 0; config.tls.on() && core < config.cores; ++core) {
+  for (uint32_t core = 0; config.tls.any() && core < config.cores; ++core) {
     absl::StatusOr<std::unique_ptr<tls::ServerContext>> tls = tls::ServerContext::load(config.tls.certificates);
     if (!tls.ok()) {
       std::fprintf(stderr, "decisiond: --tls-cert/--tls-key: %s\n", std::string(tls.status().message()).c_str());
       return 2;
     }
     tls_contexts.push_back(*std::move(tls));
+  }
+  if (!config.admin_listen.is_loopback() && !config.tls.admin_tls) {
+    std::fprintf(stderr, "decisiond: warning: --admin-listen=%s is not a loopback address and --admin-tls is off: "
+                         "the admin bearer token crosses the network in clear\n",
+                 config.admin_listen.to_string().c_str());
   }
   Listeners listeners;
   if (!open_all_listeners(config, listeners)) return 1;

@@ -10,13 +10,13 @@ namespace service {
 namespace {
 
 // 400 10007 for plain HTTP sent to the HTTPS port, as nginx answers the same mistake.
-std::string plain_http_reply(http::Server& server) {
+std::string plain_http_reply(std::string_view date) {
   http::Response response;
   response.set_json(400);
   http::append_error_with_reason(response.body(), http::error_code::kMalformedRequest, "malformed HTTP request",
                                  "plain HTTP sent to the HTTPS port");
   std::string out;
-  http::append_reply(out, response, server.date(), /*close_connection=*/true);
+  http::append_reply(out, response, date, /*close_connection=*/true);
   return out;
 }
 
@@ -30,9 +30,17 @@ std::unique_ptr<TlsEdge> TlsEdge::make(runtime::Reactor& reactor, const ServiceC
 
 TlsEdge::TlsEdge(runtime::Reactor& reactor, const ServiceConfig& config, const http::Router& public_router,
                  std::unique_ptr<tls::ServerContext> context)
-    : context_(std::move(context)),
-      sockets_(reactor, *context_,
-               tls::TlsSettings{config.public_limits.request_timeout_ms, [this] { return plain_http_reply(server_); }}),
-      server_(reactor, sockets_, public_router, config.public_limits) {}
+    : reactor_(reactor), context_(std::move(context)) {
+  const auto reply = [this] { return plain_http_reply(date_.at(reactor_.clock().wall_s())); };
+  if (config.tls.on()) {
+    public_ = std::make_unique<tls::TlsSockets>(reactor, *context_,
+                                                tls::TlsSettings{config.public_limits.request_timeout_ms, reply});
+    server_ = std::make_unique<http::Server>(reactor, *public_, public_router, config.public_limits);
+  }
+  if (config.tls.admin_tls) {
+    admin_ = std::make_unique<tls::TlsSockets>(reactor, *context_,
+                                               tls::TlsSettings{config.admin_limits.request_timeout_ms, reply});
+  }
+}
 
 }  // namespace service

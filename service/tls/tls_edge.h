@@ -1,10 +1,12 @@
 #pragma once
-// One core's HTTPS listener (docs/tls.md): its own OpenSSL contexts (one per core, no
-// SSL_CTX shared between threads), TLS over the core's ring (tls/), and an HTTP server on
-// it with the public routes, exactly as the plain listener serves them.
+// One core's TLS (docs/tls.md): its own OpenSSL contexts (one per core, no SSL_CTX shared
+// between threads), and what is served with them: the HTTPS listener (--tls-listen), an
+// HTTP server over TLS on the core's ring (tls/) with the public routes exactly as the
+// plain listener serves them; and the TLS transport the admin plane's server is built on
+// (--admin-tls).
 #include <memory>
 
-#include "absl/status/statusor.h"
+#include "http/http_date.h"
 #include "http/router.h"
 #include "http/server.h"
 #include "runtime/reactor.h"
@@ -16,21 +18,27 @@ namespace service {
 
 class TlsEdge {
  public:
-  // context: this core's own (loaded by main before the cores start); null: no TLS
-  // listener, and so no edge.
+  // context: this core's own (loaded by main before the cores start); null: neither
+  // --tls-listen nor --admin-tls, and so no edge.
   static std::unique_ptr<TlsEdge> make(runtime::Reactor& reactor, const ServiceConfig& config,
                                        const http::Router& public_router, std::unique_ptr<tls::ServerContext> context);
 
-  http::Server& server() { return server_; }
-  const tls::TlsCounters& counters() const { return sockets_.counters(); }
+  // The HTTPS listener's server; null without --tls-listen.
+  http::Server* server() { return server_.get(); }
+  const tls::TlsCounters* counters() const { return public_ ? &public_->counters() : nullptr; }
+  // What the admin plane's server is built on; null without --admin-tls.
+  tls::TlsSockets* admin_sockets() { return admin_.get(); }
 
  private:
   TlsEdge(runtime::Reactor& reactor, const ServiceConfig& config, const http::Router& public_router,
           std::unique_ptr<tls::ServerContext> context);
 
+  runtime::Reactor& reactor_;
+  http::HttpDate date_;  // of the plain-HTTP answer
   std::unique_ptr<tls::ServerContext> context_;
-  tls::TlsSockets sockets_;
-  http::Server server_;
+  std::unique_ptr<tls::TlsSockets> public_;
+  std::unique_ptr<http::Server> server_;
+  std::unique_ptr<tls::TlsSockets> admin_;
 };
 
 }  // namespace service

@@ -11,6 +11,9 @@ ABSL_FLAG(std::vector<std::string>, tls_cert, {},
           "certificate side by side, or several names chosen by SNI; the first is the default)");
 ABSL_FLAG(std::vector<std::string>, tls_key, {},
           "PEM private key of the --tls-cert of the same rank (mode 0600 or stricter); repeatable");
+ABSL_FLAG(bool, admin_tls, false,
+          "the admin plane serves TLS with the certificates of --tls-cert (its bearer token never crosses a network "
+          "in clear)");
 
 namespace service {
 
@@ -22,14 +25,19 @@ absl::Status resolve_tls_flags(TlsListenSettings& settings) {
     return invalid_flag("tls-key", absl::StrCat("one --tls-key per --tls-cert, in the same order (", certs.size(),
                                                 " certificates, ", keys.size(), " keys)"));
   }
-  if (listen.empty()) {
-    if (!certs.empty()) return invalid_flag("tls-cert", "given without --tls-listen");
+  settings.admin_tls = absl::GetFlag(FLAGS_admin_tls);
+  if (!listen.empty()) {
+    auto address = runtime::SocketAddress::parse(listen);
+    if (!address.ok()) return invalid_flag("tls-listen", address.status().message());
+    settings.listen = *address;
+  }
+  if (!settings.any()) {
+    if (!certs.empty()) return invalid_flag("tls-cert", "given without --tls-listen or --admin-tls");
     return absl::OkStatus();
   }
-  auto address = runtime::SocketAddress::parse(listen);
-  if (!address.ok()) return invalid_flag("tls-listen", address.status().message());
-  if (certs.empty()) return invalid_flag("tls-listen", "needs a certificate: --tls-cert and --tls-key");
-  settings.listen = *address;
+  if (certs.empty()) {
+    return invalid_flag(settings.on() ? "tls-listen" : "admin-tls", "needs a certificate: --tls-cert and --tls-key");
+  }
   for (size_t i = 0; i < certs.size(); ++i) settings.certificates.push_back({certs[i], keys[i]});
   return absl::OkStatus();
 }

@@ -13,7 +13,10 @@ namespace service {
 struct TlsListenSettings {
   std::optional<runtime::SocketAddress> listen;   // --tls-listen
   std::vector<tls::CertificateFiles> certificates;  // --tls-cert and --tls-key, in pairs
+  bool admin_tls = false;                           // --admin-tls: the admin plane over TLS too
   bool on() const { return listen.has_value(); }
+  // Whether the cores need OpenSSL contexts at all.
+  bool any() const { return on() || admin_tls; }
 };
 
 // Reads the TLS flags into settings; the error is one line naming the flag. The files are

@@ -121,6 +121,26 @@ TEST_F(TlsListener, BytesThatAreNeitherTlsNorHttpAreClosedAndCounted) {
   EXPECT_EQ(curl.post(server.tls_url("/v1/decision"), kDecision).status, 200) << "and the listener serves on";
 }
 
+// Slowloris at the TLS layer: a ClientHello that never finishes, and a connection that
+// never sends one, are closed at --request-timeout and counted, while a client that does
+// finish is served.
+TEST_F(TlsListener, AHandshakeThatStallsIsClosedAtTheRequestTimeoutAndCounted) {
+  ServerProcess server(tls_flags({"--request-timeout=1s"}));
+  ASSERT_TRUE(server.serving()) << server.start_error();
+  RawConnection partial(server.tls_port());
+  ASSERT_TRUE(partial.send(std::string("\x16\x03\x01\x02\x00\x01\x00\x01\xfc\x03\x03", 11)));
+  RawConnection silent(server.tls_port());
+  ASSERT_TRUE(silent.connected());
+  CurlSession curl;
+  curl.trust(certs_.ecdsa_cert());
+  EXPECT_EQ(curl.post(server.tls_url("/v1/decision"), kDecision).status, 200);
+  // Well before the 60 s idle timeout.
+  EXPECT_TRUE(partial.wait_for_close(std::chrono::seconds(5)));
+  EXPECT_TRUE(silent.wait_for_close(std::chrono::seconds(5)));
+  EXPECT_EQ(wait_for_metric(server, "decisiond_tls_handshakes_total", {{"outcome", "timed_out"}}, 2), 2.0);
+  EXPECT_EQ(curl.post(server.tls_url("/v1/decision"), kDecision).status, 200) << "and the listener serves on";
+}
+
 TEST_F(TlsListener, OnlyTls12And13WithForwardSecretAeadSuitesAndAlpnHttp11) {
   ServerProcess server(tls_flags());
   ASSERT_TRUE(server.serving()) << server.start_error();
@@ -153,6 +173,38 @@ TEST_F(TlsListener, AnRsaCertificateBesideTheEcdsaOneServesClientsThatAskForRsa)
   EXPECT_NE(rsa.out.find("Verify return code: 0 (ok)"), std::string::npos) << rsa.out;
   const CommandOutput ecdsa = s_client(server, "-tls1_2 -CAfile " + certs_.ecdsa_cert());
   EXPECT_NE(ecdsa.out.find("New, TLSv1.2, Cipher is ECDHE-ECDSA-"), std::string::npos) << ecdsa.out;
+}
+
+TEST_F(TlsListener, WithAdminTlsTheAdminPlaneServesHttpsWithTheSameCertificate) {
+  ServerProcess server(tls_flags({"--admin-tls"}));
+  ASSERT_TRUE(server.serving()) << server.start_error();
+  CurlSession curl;
+  curl.trust(certs_.ecdsa_cert());
+  const std::string admin = "https://127.0.0.1:" + std::to_string(server.admin_port());
+  const CurlReply metrics = curl.get(admin + "/metrics");
+  ASSERT_EQ(metrics.status, 200) << metrics.body;
+  EXPECT_GE(sum_samples(metrics.body, "decisiond_tls_handshakes_total", {{"listener", "admin"}, {"outcome", "completed"}})
+                .value_or(0),
+            1.0)
+      << metrics.body;
+  EXPECT_EQ(curl.get(admin + "/healthz").status, 200);
+  RawConnection plain(server.admin_port());
+  ASSERT_TRUE(plain.send("GET /metrics HTTP/1.1\r\nHost: localhost\r\n\r\n"));
+  const std::optional<HttpReply> refused = plain.read_reply();
+  ASSERT_TRUE(refused.has_value());
+  EXPECT_EQ(refused->status, 400) << "the admin plane's token never crosses in clear";
+}
+
+TEST_F(TlsListener, AnAdminPlaneOnTheNetworkWithoutTlsIsWarnedAbout) {
+  ServerProcess open_admin(standard_flags({"--admin-listen=0.0.0.0:0"}));
+  ASSERT_TRUE(open_admin.serving()) << open_admin.start_error();
+  EXPECT_NE(open_admin.stderr_text().find("--admin-tls is off"), std::string::npos) << open_admin.stderr_text();
+  ServerProcess loopback(standard_flags({}));
+  ASSERT_TRUE(loopback.serving()) << loopback.start_error();
+  EXPECT_EQ(loopback.stderr_text().find("--admin-tls is off"), std::string::npos) << loopback.stderr_text();
+  ServerProcess with_tls(tls_flags({"--admin-listen=0.0.0.0:0", "--admin-tls"}));
+  ASSERT_TRUE(with_tls.serving()) << with_tls.start_error();
+  EXPECT_EQ(with_tls.stderr_text().find("--admin-tls is off"), std::string::npos) << with_tls.stderr_text();
 }
 
 TEST_F(TlsListener, CertificateFilesThatDoNotLoadStopTheStartWithExit2NamingTheFile) {
