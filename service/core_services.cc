@@ -210,6 +210,7 @@ void CoreServices::register_metrics() {
   if (tls_ && tls_->admin_sockets()) {
     metrics.add(core, tls::kTlsMetricTable, tls_->admin_sockets()->counters(), R"(listener="admin")");
   }
+  if (tls_) metrics.add(core, kTlsCertificateMetricTable, view_.tls_certificates);
   if (cluster_) cluster_->register_metrics(metrics, core);
   if (cluster_) {
     // Every core lists the same tables; only the coordinating core leases (the others' zeros).
@@ -277,6 +278,10 @@ void CoreServices::adopt(Publication& publication) {
     DECISIOND_CHECK(reactor_.index() < publication.codecs.size());
     std::unique_ptr<tracking::RingCodecs>& slot = publication.codecs[reactor_.index()];
     slot = keys_.adopt(std::move(slot));
+  }
+  if (!publication.tls_contexts.empty() && tls_) {
+    DECISIOND_CHECK(reactor_.index() < publication.tls_contexts.size());
+    tls_->adopt(std::move(publication.tls_contexts[reactor_.index()]));
   }
   if (publication.catalog) {
     swap_wait_.count_off_when_allotted(publication);

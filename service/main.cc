@@ -412,6 +412,7 @@ int serve(service::ServiceConfig config) {
   const runtime::Clock& clock = runtime::SystemClock::instance();
   service::ProcessView view(config, *inputs.versions);
   fill_view(view, config, clock, inputs);
+  if (!tls_contexts.empty()) view.tls_certificates.set(tls_contexts.front()->certificates());
   view.tls_contexts = std::move(tls_contexts);
   tracking::state::Recovered recovered;
   if (!recover(config, clock, *inputs.catalog.served, recovered)) return 1;

@@ -25,6 +25,7 @@
 #include "tracking/event_shipping/event_shipper.h"
 #include "tracking/tokens/key_ring.h"
 #include "tracking/state/core_state.h"
+#include "service/tls/tls_certificates_in_force.h"
 #include "tls/server_context.h"
 
 namespace service {
@@ -61,6 +62,8 @@ struct ProcessView {
   std::unique_ptr<tls::ServerContext> take_tls_context(uint32_t core) {
     return core < tls_contexts.size() ? std::move(tls_contexts[core]) : nullptr;
   }
+  // What they serve, for /metrics; set by main and SIGHUP's reloads.
+  TlsCertificatesInForce tls_certificates;
   // Rebuilt at start by recovery; each core takes its own during set-up.
   std::vector<tracking::state::CoreState>* recovered = nullptr;
   // What every log has counted by ad (recovery): the delivery goals' start (docs/pacing.md).

@@ -7,6 +7,7 @@
 #include <openssl/x509v3.h>
 
 #include <algorithm>
+#include <ctime>
 #include <cstdio>
 #include <cstring>
 
@@ -134,6 +135,19 @@ bool same_names(X509* a, X509* b) {
   return names(a) == names(b);
 }
 
+CertificateFact fact_of(X509* leaf) {
+  CertificateFact fact;
+  BIO* out = BIO_new(BIO_s_mem());
+  X509_NAME_print_ex(out, X509_get_subject_name(leaf), 0, XN_FLAG_RFC2253);
+  char* text = nullptr;
+  const long length = BIO_get_mem_data(out, &text);
+  fact.subject.assign(text, static_cast<size_t>(length));
+  BIO_free(out);
+  std::tm expiry{};
+  fact.not_after_s = ASN1_TIME_to_tm(X509_get0_notAfter(leaf), &expiry) == 1 ? timegm(&expiry) : 0;
+  return fact;
+}
+
 }  // namespace
 
 ServerContext::~ServerContext() {
@@ -149,6 +163,7 @@ absl::StatusOr<std::unique_ptr<ServerContext>> ServerContext::load(const std::ve
   for (const CertificateFiles& pair : pairs) {
     absl::StatusOr<X509*> leaf = read_leaf(pair.chain);
     if (!leaf.ok()) return leaf.status();
+    loaded->facts_.push_back(fact_of(*leaf));
     const bool joins_last = !loaded->identities_.empty() && same_names(loaded->identities_.back().leaf, *leaf);
     if (!joins_last) {
       absl::StatusOr<SSL_CTX*> ctx = new_context();

@@ -11,6 +11,7 @@
 // client that sends no SNI or a name no certificate covers.
 //
 // Each core loads its own (no SSL_CTX is shared between threads), before it serves.
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
@@ -26,6 +27,12 @@ struct CertificateFiles {
   std::string key;    // PEM private key; mode 0600 or stricter
 };
 
+// What an operator watches of a certificate in force (docs/operations.md alerts on it).
+struct CertificateFact {
+  std::string subject;   // the leaf's subject, RFC 2253 ("CN=ads.example.com")
+  int64_t not_after_s;   // its expiry, seconds since the epoch
+};
+
 class ServerContext {
  public:
   ~ServerContext();
@@ -38,6 +45,8 @@ class ServerContext {
 
   // What a new connection starts with: the default names' context.
   SSL_CTX* default_context() const { return identities_.front().context; }
+  // Every pair's leaf, in the order given.
+  const std::vector<CertificateFact>& certificates() const { return facts_; }
 
  private:
   struct Identity {
@@ -49,6 +58,7 @@ class ServerContext {
   static int on_server_name(SSL* ssl, int* alert, void* arg);
 
   std::vector<Identity> identities_;
+  std::vector<CertificateFact> facts_;
 };
 
 }  // namespace tls

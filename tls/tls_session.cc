@@ -30,8 +30,8 @@ TlsSession::~TlsSession() {
   if (ssl_ != nullptr) SSL_free(ssl_);
 }
 
-bool TlsSession::open(int fd, SSL_CTX* context, runtime::SocketEvents& upper) {
-  ssl_ = SSL_new(context);
+bool TlsSession::open(int fd, std::shared_ptr<const ServerContext> context, runtime::SocketEvents& upper) {
+  ssl_ = SSL_new(context->default_context());
   if (ssl_ == nullptr) {
     owner_.reactor().close_fd(fd);
     ERR_clear_error();
@@ -49,6 +49,7 @@ bool TlsSession::open(int fd, SSL_CTX* context, runtime::SocketEvents& upper) {
   }
   lower_ = *lower;
   upper_ = &upper;
+  context_ = std::move(context);
   speaks_ = Speaks::kUnknown;
   established_ = told_closed_ = closing_ = close_after_send_ = false;
   want_fin_ = fin_sent_ = lower_send_in_flight_ = upper_send_outstanding_ = false;
@@ -261,6 +262,7 @@ void TlsSession::on_released() {
   ssl_ = nullptr;
   in_ = out_ = nullptr;
   upper_ = nullptr;
+  context_.reset();
   ++generation_;
   sending_.clear();
   sending_.shrink_to_fit();

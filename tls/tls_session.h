@@ -9,12 +9,14 @@
 // gets the configured 400 and the connection closes), or neither (closed). Counted.
 #include <openssl/ssl.h>
 
+#include <memory>
 #include <string>
 #include <string_view>
 
 #include "runtime/reactor.h"
 #include "runtime/socket_io.h"
 #include "runtime/timer_wheel.h"
+#include "tls/server_context.h"
 #include "tls/tls_counters.h"
 
 namespace tls {
@@ -27,7 +29,7 @@ class TlsSession final : public runtime::SocketEvents, private runtime::Timer {
   ~TlsSession() override;
 
   // Starts the server side of a handshake on fd for upper. False: no socket could be taken.
-  bool open(int fd, SSL_CTX* context, runtime::SocketEvents& upper);
+  bool open(int fd, std::shared_ptr<const ServerContext> context, runtime::SocketEvents& upper);
   uint32_t generation() const { return generation_; }
   uint32_t index() const { return index_; }
   bool in_use() const { return ssl_ != nullptr; }
@@ -65,6 +67,9 @@ class TlsSession final : public runtime::SocketEvents, private runtime::Timer {
   runtime::SocketEvents* upper_ = nullptr;
   runtime::SocketId lower_;
   uint32_t generation_ = 0;
+  // Kept while the connection lives: its SNI callback reads it, and a reload may have
+  // replaced it for new connections meanwhile.
+  std::shared_ptr<const ServerContext> context_;
   SSL* ssl_ = nullptr;
   BIO* in_ = nullptr;   // what the client sent, for OpenSSL to read (owned by ssl_)
   BIO* out_ = nullptr;  // what OpenSSL wrote, for the reactor to send (owned by ssl_)

@@ -2,8 +2,8 @@
 
 namespace tls {
 
-TlsSockets::TlsSockets(runtime::Reactor& reactor, const ServerContext& context, TlsSettings settings)
-    : reactor_(reactor), context_(context), settings_(std::move(settings)) {}
+TlsSockets::TlsSockets(runtime::Reactor& reactor, std::shared_ptr<const ServerContext> context, TlsSettings settings)
+    : reactor_(reactor), context_(std::move(context)), settings_(std::move(settings)) {}
 
 TlsSockets::~TlsSockets() = default;
 
@@ -13,7 +13,7 @@ std::optional<runtime::SocketId> TlsSockets::attach(int fd, runtime::SocketEvent
     free_.push_back(sessions_.back()->index());
   }
   TlsSession& session = *sessions_[free_.back()];
-  if (!session.open(fd, context_.default_context(), events)) return std::nullopt;
+  if (!session.open(fd, context_, events)) return std::nullopt;
   free_.pop_back();
   return runtime::SocketId{session.index(), session.generation()};
 }

@@ -30,7 +30,7 @@ struct TlsSettings {
 
 class TlsSockets final : public runtime::SocketIo {
  public:
-  TlsSockets(runtime::Reactor& reactor, const ServerContext& context, TlsSettings settings);
+  TlsSockets(runtime::Reactor& reactor, std::shared_ptr<const ServerContext> context, TlsSettings settings);
   ~TlsSockets() override;
 
   std::optional<runtime::SocketId> attach(int fd, runtime::SocketEvents& events) override;
@@ -40,6 +40,9 @@ class TlsSockets final : public runtime::SocketIo {
   void close_fd(int fd) override { reactor_.close_fd(fd); }
 
   const TlsCounters& counters() const { return counters_; }
+  // New handshakes use context from now on; open connections keep the one they began with
+  // (each holds its own reference, freed here when the last of them closes).
+  void set_context(std::shared_ptr<const ServerContext> context) { context_ = std::move(context); }
 
   // For sessions.
   runtime::Reactor& reactor() { return reactor_; }
@@ -53,7 +56,7 @@ class TlsSockets final : public runtime::SocketIo {
   TlsSession* find(runtime::SocketId id);
 
   runtime::Reactor& reactor_;
-  const ServerContext& context_;
+  std::shared_ptr<const ServerContext> context_;
   const TlsSettings settings_;
   TlsCounters counters_;
   std::vector<std::unique_ptr<TlsSession>> sessions_;

@@ -17,6 +17,7 @@
 
 #include "decision/endpoint/served_catalog.h"
 #include "decision/geo/geoip_database.h"
+#include "tls/server_context.h"
 #include "tracking/core_keys/ring_codecs.h"
 
 namespace service {
@@ -28,6 +29,9 @@ struct Publication {
   // New keys: one slot per core (empty: unchanged). Core i adopts codecs[i] and puts its
   // previous codecs there; no core touches another's slot.
   std::vector<std::unique_ptr<tracking::RingCodecs>> codecs;
+  // Reloaded certificates: one slot per core (empty: unchanged). Core i takes tls_contexts[i];
+  // the one it served before lives on with its open connections.
+  std::vector<std::unique_ptr<tls::ServerContext>> tls_contexts;
   std::atomic<uint32_t> pending{0};  // cores yet to adopt it
   int done_fd = -1;                  // eventfd the last core writes
 };

@@ -157,6 +157,28 @@ void UpdateLoop::reload_from_files() {
   // Last: what was published above is in force on every core by now, whatever becomes of
   // the keys.
   reload_keys();
+  reload_tls();
+}
+
+void UpdateLoop::reload_tls() {
+  if (!config_.tls.any()) return;
+  Publication publication;
+  // Loaded here, off the reactors, one per core: a core only swaps a pointer.
+  for (uint32_t core = 0; core < group_.cores(); ++core) {
+    absl::StatusOr<std::unique_ptr<tls::ServerContext>> loaded = tls::ServerContext::load(config_.tls.certificates);
+    if (!loaded.ok()) {
+      view_.tls_certificates.reloads_refused.fetch_add(1);
+      std::fprintf(stderr, "decisiond: TLS certificates refused, the ones in force stay: %s\n",
+                   std::string(loaded.status().message()).c_str());
+      return;
+    }
+    publication.tls_contexts.push_back(*std::move(loaded));
+  }
+  std::vector<tls::CertificateFact> facts = publication.tls_contexts.front()->certificates();
+  deliver(publication);
+  view_.tls_certificates.set(std::move(facts));
+  view_.tls_certificates.reloads_applied.fetch_add(1);
+  std::fprintf(stderr, "decisiond: TLS certificates reloaded on every core; open connections keep theirs\n");
 }
 
 void UpdateLoop::reload_keys() {

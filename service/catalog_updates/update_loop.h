@@ -59,6 +59,8 @@ class UpdateLoop {
                std::unique_ptr<decision::geo::GeoIpDatabase> geoip, bool geoip_changed);
   // SIGHUP's part for keys.json (tracking/core_keys/key_reload.h).
   void reload_keys();
+  // SIGHUP's part for the TLS certificates and keys (docs/tls.md "Reloading").
+  void reload_tls();
   // Builds every core's codecs of ring here and publishes them; the previous ones are
   // freed here once every core has switched.
   void publish_keys(const tracking::KeyRing& ring);

@@ -33,14 +33,20 @@ TlsEdge::TlsEdge(runtime::Reactor& reactor, const ServiceConfig& config, const h
     : reactor_(reactor), context_(std::move(context)) {
   const auto reply = [this] { return plain_http_reply(date_.at(reactor_.clock().wall_s())); };
   if (config.tls.on()) {
-    public_ = std::make_unique<tls::TlsSockets>(reactor, *context_,
+    public_ = std::make_unique<tls::TlsSockets>(reactor, context_,
                                                 tls::TlsSettings{config.public_limits.request_timeout_ms, reply});
     server_ = std::make_unique<http::Server>(reactor, *public_, public_router, config.public_limits);
   }
   if (config.tls.admin_tls) {
-    admin_ = std::make_unique<tls::TlsSockets>(reactor, *context_,
+    admin_ = std::make_unique<tls::TlsSockets>(reactor, context_,
                                                tls::TlsSettings{config.admin_limits.request_timeout_ms, reply});
   }
+}
+
+void TlsEdge::adopt(std::unique_ptr<tls::ServerContext> context) {
+  context_ = std::move(context);
+  if (public_) public_->set_context(context_);
+  if (admin_) admin_->set_context(context_);
 }
 
 }  // namespace service

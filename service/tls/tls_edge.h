@@ -28,6 +28,8 @@ class TlsEdge {
   const tls::TlsCounters* counters() const { return public_ ? &public_->counters() : nullptr; }
   // What the admin plane's server is built on; null without --admin-tls.
   tls::TlsSockets* admin_sockets() { return admin_.get(); }
+  // Certificates reloaded (SIGHUP): new handshakes get these, open connections keep theirs.
+  void adopt(std::unique_ptr<tls::ServerContext> context);
 
  private:
   TlsEdge(runtime::Reactor& reactor, const ServiceConfig& config, const http::Router& public_router,
@@ -35,7 +37,7 @@ class TlsEdge {
 
   runtime::Reactor& reactor_;
   http::HttpDate date_;  // of the plain-HTTP answer
-  std::unique_ptr<tls::ServerContext> context_;
+  std::shared_ptr<const tls::ServerContext> context_;
   std::unique_ptr<tls::TlsSockets> public_;
   std::unique_ptr<http::Server> server_;
   std::unique_ptr<tls::TlsSockets> admin_;

@@ -45,6 +45,15 @@ TestCertificates::~TestCertificates() {
   if (!dir_.empty()) std::filesystem::remove_all(dir_, ignored);
 }
 
+bool TestCertificates::make_ecdsa(const std::string& name, const std::string& common_name) {
+  const std::string key = dir_ + "/" + name + ".key";
+  const bool made = run("openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -subj /CN=" + common_name +
+                        " -addext subjectAltName=DNS:localhost,IP:127.0.0.1 -days 2 -nodes -keyout " + key +
+                        " -out " + dir_ + "/" + name + ".pem");
+  chmod(key.c_str(), 0600);
+  return made;
+}
+
 bool TestCertificates::run(const std::string& command) {
   const CommandOutput out = run_command(command);
   if (out.status != 0) error_ = command + ": " + out.out;

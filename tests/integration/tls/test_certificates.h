@@ -22,6 +22,8 @@ class TestCertificates {
   std::string rsa_cert() const { return dir_ + "/rsa.pem"; }
   std::string rsa_key() const { return dir_ + "/rsa.key"; }
   const std::string& dir() const { return dir_; }
+  // Another ECDSA P-256 pair for the same names, its subject CN=common_name: name.pem, name.key.
+  bool make_ecdsa(const std::string& name, const std::string& common_name);
   // A file in the folder, written with mode.
   std::string write(const std::string& name, const std::string& text, unsigned mode) const;
 
