@@ -3,7 +3,10 @@
 #include <sys/stat.h>
 
 #include <openssl/err.h>
+#include <openssl/core_names.h>
+#include <openssl/params.h>
 #include <openssl/pem.h>
+#include <openssl/rand.h>
 #include <openssl/x509v3.h>
 
 #include <algorithm>
@@ -71,7 +74,8 @@ absl::StatusOr<SSL_CTX*> new_context() {
   SSL_CTX_set_min_proto_version(ctx, TLS1_2_VERSION);
   SSL_CTX_set_max_proto_version(ctx, TLS1_3_VERSION);
   SSL_CTX_set_options(ctx, SSL_OP_NO_RENEGOTIATION | SSL_OP_NO_COMPRESSION | SSL_OP_NO_TICKET);
-  // Resumption across nodes comes with shared ticket keys; until then, none.
+  // No server-side session cache: resumption is by tickets only (use_tickets), whose keys
+  // every node can share; without ticket keys, none.
   SSL_CTX_set_session_cache_mode(ctx, SSL_SESS_CACHE_OFF);
   SSL_CTX_set_num_tickets(ctx, 0);
   SSL_CTX_set_max_early_data(ctx, 0);
@@ -151,15 +155,21 @@ CertificateFact fact_of(X509* leaf) {
 }  // namespace
 
 ServerContext::~ServerContext() {
+  for (TicketKey& key : ticket_keys_) {
+    OPENSSL_cleanse(key.aes.data(), key.aes.size());
+    OPENSSL_cleanse(key.hmac.data(), key.hmac.size());
+  }
   for (Identity& identity : identities_) {
     X509_free(identity.leaf);
     SSL_CTX_free(identity.context);
   }
 }
 
-absl::StatusOr<std::unique_ptr<ServerContext>> ServerContext::load(const std::vector<CertificateFiles>& pairs) {
+absl::StatusOr<std::unique_ptr<ServerContext>> ServerContext::load(const std::vector<CertificateFiles>& pairs,
+                                                                   std::vector<TicketKey> ticket_keys) {
   if (pairs.empty()) return absl::InvalidArgumentError("no certificate");
   std::unique_ptr<ServerContext> loaded(new ServerContext());
+  loaded->ticket_keys_ = std::move(ticket_keys);
   for (const CertificateFiles& pair : pairs) {
     absl::StatusOr<X509*> leaf = read_leaf(pair.chain);
     if (!leaf.ok()) return leaf.status();
@@ -179,7 +189,44 @@ absl::StatusOr<std::unique_ptr<ServerContext>> ServerContext::load(const std::ve
   }
   SSL_CTX_set_tlsext_servername_callback(loaded->default_context(), on_server_name);
   SSL_CTX_set_tlsext_servername_arg(loaded->default_context(), loaded.get());
+  if (!loaded->ticket_keys_.empty()) {
+    for (Identity& identity : loaded->identities_) loaded->use_tickets(identity.context);
+  }
   return loaded;
+}
+
+void ServerContext::use_tickets(SSL_CTX* ctx) {
+  SSL_CTX_clear_options(ctx, SSL_OP_NO_TICKET);
+  SSL_CTX_set_num_tickets(ctx, 1);
+  SSL_CTX_set_timeout(ctx, kTicketLifetimeS);
+  SSL_CTX_set_app_data(ctx, this);
+  SSL_CTX_set_tlsext_ticket_key_evp_cb(ctx, on_ticket_key);
+}
+
+// RFC 5077's construction as OpenSSL runs it: the ticket is encrypted with AES-256-CBC and
+// authenticated with HMAC-SHA256 under the key the name points to.
+int ServerContext::on_ticket_key(SSL* ssl, unsigned char key_name[16], unsigned char iv[EVP_MAX_IV_LENGTH],
+                                 EVP_CIPHER_CTX* cipher, EVP_MAC_CTX* mac, int encrypt) {
+  const auto* self = static_cast<const ServerContext*>(SSL_CTX_get_app_data(SSL_get_SSL_CTX(ssl)));
+  if (self == nullptr || self->ticket_keys_.empty()) return 0;
+  char digest[] = "SHA256";
+  const OSSL_PARAM params[] = {OSSL_PARAM_construct_utf8_string("digest", digest, 0), OSSL_PARAM_construct_end()};
+  if (encrypt == 1) {
+    const TicketKey& key = self->ticket_keys_.front();
+    std::memcpy(key_name, key.name.data(), key.name.size());
+    if (RAND_bytes(iv, 16) != 1) return -1;
+    if (EVP_EncryptInit_ex(cipher, EVP_aes_256_cbc(), nullptr, key.aes.data(), iv) != 1) return -1;
+    if (EVP_MAC_init(mac, key.hmac.data(), key.hmac.size(), params) != 1) return -1;
+    return 1;
+  }
+  for (size_t i = 0; i < self->ticket_keys_.size(); ++i) {
+    const TicketKey& key = self->ticket_keys_[i];
+    if (std::memcmp(key_name, key.name.data(), key.name.size()) != 0) continue;
+    if (EVP_MAC_init(mac, key.hmac.data(), key.hmac.size(), params) != 1) return -1;
+    if (EVP_DecryptInit_ex(cipher, EVP_aes_256_cbc(), nullptr, key.aes.data(), iv) != 1) return -1;
+    return i == 0 ? 1 : 2;  // 2: resumed, and a new ticket under the encrypting key
+  }
+  return 0;  // a key no longer held (or never): a full handshake
 }
 
 int ServerContext::on_server_name(SSL* ssl, int*, void* arg) {

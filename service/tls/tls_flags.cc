@@ -11,6 +11,9 @@ ABSL_FLAG(std::vector<std::string>, tls_cert, {},
           "certificate side by side, or several names chosen by SNI; the first is the default)");
 ABSL_FLAG(std::vector<std::string>, tls_key, {},
           "PEM private key of the --tls-cert of the same rank (mode 0600 or stricter); repeatable");
+ABSL_FLAG(std::string, tls_ticket_keys, "",
+          "session ticket keys file (keys.json's format; created on first start, mode 0600): one file shared by "
+          "every node lets a client resume on any node (default: <state-dir>/tls-ticket-keys.json)");
 ABSL_FLAG(bool, admin_tls, false,
           "the admin plane serves TLS with the certificates of --tls-cert (its bearer token never crosses a network "
           "in clear)");
@@ -26,6 +29,7 @@ absl::Status resolve_tls_flags(TlsListenSettings& settings) {
                                                 " certificates, ", keys.size(), " keys)"));
   }
   settings.admin_tls = absl::GetFlag(FLAGS_admin_tls);
+  settings.ticket_keys = absl::GetFlag(FLAGS_tls_ticket_keys);
   if (!listen.empty()) {
     auto address = runtime::SocketAddress::parse(listen);
     if (!address.ok()) return invalid_flag("tls-listen", address.status().message());

@@ -14,6 +14,7 @@ struct TlsListenSettings {
   std::optional<runtime::SocketAddress> listen;   // --tls-listen
   std::vector<tls::CertificateFiles> certificates;  // --tls-cert and --tls-key, in pairs
   bool admin_tls = false;                           // --admin-tls: the admin plane over TLS too
+  std::string ticket_keys;                          // --tls-ticket-keys (empty: in the state directory)
   bool on() const { return listen.has_value(); }
   // Whether the cores need OpenSSL contexts at all.
   bool any() const { return on() || admin_tls; }

@@ -24,6 +24,8 @@ constexpr std::string_view kUsage =
     "  promote --id=N   make key N the signing key (second phase); the old one still verifies\n"
     "  retire --id=N    drop key N (never the signing key); what it signed is refused after\n"
     "  --state-dir      decisiond's --state-dir; default: $DECISIOND_STATE_DIR\n"
+    "  --key-file=FILE  work on FILE instead of DIR/keys.json: the TLS session ticket keys\n"
+    "                   (decisiond's --tls-ticket-keys, DIR/tls-ticket-keys.json), same format\n"
     "  --json           list or fingerprint as one JSON object\n"
     "decisiond reads keys.json when it starts and on SIGHUP (systemctl reload decisiond):\n"
     "send it one after rotate, promote and retire; no restart is needed.\n"
@@ -71,6 +73,11 @@ absl::Status parse_valued_flag(std::span<const std::string_view> args, size_t& i
     line.state_dir = std::string(value);
     return absl::OkStatus();
   }
+  if (name == "--key-file") {
+    if (value.empty()) return absl::InvalidArgumentError("--key-file must name a file");
+    line.key_file = std::string(value);
+    return absl::OkStatus();
+  }
   if (name == "--id") return parse_id(value, line.id);
   return absl::InvalidArgumentError(absl::StrCat("unknown flag ", runtime::av(name)));
 }
@@ -89,8 +96,8 @@ absl::Status set_command(std::string_view name, CommandLine& line) {
 absl::Status check_command(CommandLine& line, std::optional<std::string_view> state_dir_from_env) {
   const Command command = line.command;
   if (command == Command::kCompare) {
-    if (!line.state_dir.empty()) {
-      return absl::InvalidArgumentError("compare takes two files, not --state-dir (name DIR/keys.json)");
+    if (!line.state_dir.empty() || !line.key_file.empty()) {
+      return absl::InvalidArgumentError("compare takes two files, not --state-dir or --key-file (name DIR/keys.json)");
     }
     if (line.files.size() != kCompareFiles) {
       return absl::InvalidArgumentError("compare needs two files: FILE_A FILE_B");
@@ -99,7 +106,9 @@ absl::Status check_command(CommandLine& line, std::optional<std::string_view> st
     if (line.state_dir.empty() && state_dir_from_env && !state_dir_from_env->empty()) {
       line.state_dir = std::string(*state_dir_from_env);
     }
-    if (line.state_dir.empty()) return absl::InvalidArgumentError("--state-dir is required (or DECISIOND_STATE_DIR)");
+    if (line.state_dir.empty() && line.key_file.empty()) {
+      return absl::InvalidArgumentError("--state-dir is required (or DECISIOND_STATE_DIR, or --key-file)");
+    }
   }
   const bool takes_id = command == Command::kRetire || command == Command::kPromote;
   if (takes_id && !line.id) {

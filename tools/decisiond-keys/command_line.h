@@ -16,7 +16,8 @@ enum class Command { kCreate, kList, kFingerprint, kCompare, kRotate, kPromote, 
 
 struct CommandLine {
   Command command = Command::kList;
-  std::string state_dir;           // every command but compare
+  std::string state_dir;           // every command but compare (unless --key-file)
+  std::string key_file;            // --key-file: another file of keys.json's format (the TLS ticket keys)
   std::optional<uint16_t> id;      // retire's and promote's key
   bool json = false;               // list and fingerprint as JSON
   bool no_sign = false;            // rotate: the new key only verifies

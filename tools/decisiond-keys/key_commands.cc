@@ -81,11 +81,19 @@ size_t index_of(const std::vector<KeyEntry>& entries, uint16_t id) {
 
 }  // namespace
 
-absl::StatusOr<KeyInfo> create_keys(const std::string& state_dir, int64_t now_s) {
-  if (absl::Status made = tracking::make_directories(state_dir, kStateDirMode); !made.ok()) return made;
-  absl::StatusOr<StateDirLock> lock = StateDirLock::take(state_dir);
+KeyPlace::KeyPlace(const std::string& state_dir) : dir(state_dir), path(tracking::key_file_path(state_dir)) {}
+
+KeyPlace key_place(const std::string& state_dir, const std::string& key_file) {
+  if (key_file.empty()) return KeyPlace(state_dir);
+  const size_t slash = key_file.rfind('/');
+  return KeyPlace(slash == std::string::npos ? "." : slash == 0 ? "/" : key_file.substr(0, slash), key_file);
+}
+
+absl::StatusOr<KeyInfo> create_keys(const KeyPlace& place, int64_t now_s) {
+  if (absl::Status made = tracking::make_directories(place.dir, kStateDirMode); !made.ok()) return made;
+  absl::StatusOr<StateDirLock> lock = StateDirLock::take(place.dir);
   if (!lock.ok()) return lock.status();
-  const std::string path = tracking::key_file_path(state_dir);
+  const std::string& path = place.path;
   absl::StatusOr<KeyEntry> entry = tracking::generate_key_entry(kFirstKeyId, now_s);
   if (!entry.ok()) return entry.status();
   const KeyInfo info = info_of(*entry, true);
@@ -102,10 +110,10 @@ absl::StatusOr<KeyInfo> create_keys(const std::string& state_dir, int64_t now_s)
   return info;
 }
 
-absl::StatusOr<KeyListing> list_keys(const std::string& state_dir) {
-  absl::StatusOr<StateDirLock> lock = StateDirLock::take(state_dir);
+absl::StatusOr<KeyListing> list_keys(const KeyPlace& place) {
+  absl::StatusOr<StateDirLock> lock = StateDirLock::take(place.dir);
   if (!lock.ok()) return lock.status();
-  absl::StatusOr<KeyFileContents> contents = read_key_file(tracking::key_file_path(state_dir));
+  absl::StatusOr<KeyFileContents> contents = read_key_file(place.path);
   if (!contents.ok()) return contents.status();
   KeyListing listing;
   listing.last_id = contents->last_id;
@@ -113,10 +121,10 @@ absl::StatusOr<KeyListing> list_keys(const std::string& state_dir) {
   return listing;
 }
 
-absl::StatusOr<KeyInfo> rotate_keys(const std::string& state_dir, int64_t now_s, NewKeyRole role) {
-  absl::StatusOr<StateDirLock> lock = StateDirLock::take(state_dir);
+absl::StatusOr<KeyInfo> rotate_keys(const KeyPlace& place, int64_t now_s, NewKeyRole role) {
+  absl::StatusOr<StateDirLock> lock = StateDirLock::take(place.dir);
   if (!lock.ok()) return lock.status();
-  const std::string path = tracking::key_file_path(state_dir);
+  const std::string& path = place.path;
   absl::StatusOr<KeyFileContents> contents = read_key_file(path);
   if (!contents.ok()) return contents.status();
   if (contents->entries.size() >= tracking::KeyRing::kMaxKeys) {
@@ -150,10 +158,10 @@ absl::StatusOr<KeyInfo> rotate_keys(const std::string& state_dir, int64_t now_s,
   return info;
 }
 
-absl::Status retire_key(const std::string& state_dir, uint16_t id) {
-  absl::StatusOr<StateDirLock> lock = StateDirLock::take(state_dir);
+absl::Status retire_key(const KeyPlace& place, uint16_t id) {
+  absl::StatusOr<StateDirLock> lock = StateDirLock::take(place.dir);
   if (!lock.ok()) return lock.status();
-  const std::string path = tracking::key_file_path(state_dir);
+  const std::string& path = place.path;
   absl::StatusOr<KeyFileContents> contents = read_key_file(path);
   if (!contents.ok()) return contents.status();
   std::vector<KeyEntry>& entries = contents->entries;
@@ -173,10 +181,10 @@ absl::Status retire_key(const std::string& state_dir, uint16_t id) {
   return write_key_file(path, *contents);
 }
 
-absl::StatusOr<PromoteResult> promote_key(const std::string& state_dir, uint16_t id) {
-  absl::StatusOr<StateDirLock> lock = StateDirLock::take(state_dir);
+absl::StatusOr<PromoteResult> promote_key(const KeyPlace& place, uint16_t id) {
+  absl::StatusOr<StateDirLock> lock = StateDirLock::take(place.dir);
   if (!lock.ok()) return lock.status();
-  const std::string path = tracking::key_file_path(state_dir);
+  const std::string& path = place.path;
   absl::StatusOr<KeyFileContents> contents = read_key_file(path);
   if (!contents.ok()) return contents.status();
   std::vector<KeyEntry>& entries = contents->entries;

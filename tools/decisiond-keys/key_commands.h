@@ -8,11 +8,23 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/status/statusor.h"
 
 namespace tools::decisiond_keys {
+
+// Which key file a command works on, and the directory whose lock it takes: keys.json in
+// the state directory, or --key-file (the TLS ticket keys, docs/tls.md) in its own.
+struct KeyPlace {
+  // keys.json in state_dir (implicit: a state directory is where keys live by default).
+  KeyPlace(const std::string& state_dir);  // NOLINT(google-explicit-constructor)
+  KeyPlace(std::string dir, std::string path) : dir(std::move(dir)), path(std::move(path)) {}
+  std::string dir;
+  std::string path;
+};
+KeyPlace key_place(const std::string& state_dir, const std::string& key_file);
 
 // What `list` shows of a key.
 struct KeyInfo {
@@ -28,9 +40,9 @@ struct KeyListing {
 
 // Writes keys.json with one fresh key, id 1, creating the state directory (mode 0750, as
 // decisiond does) if need be. AlreadyExists when the file exists: keys are never replaced.
-absl::StatusOr<KeyInfo> create_keys(const std::string& state_dir, int64_t now_s);
+absl::StatusOr<KeyInfo> create_keys(const KeyPlace& place, int64_t now_s);
 
-absl::StatusOr<KeyListing> list_keys(const std::string& state_dir);
+absl::StatusOr<KeyListing> list_keys(const KeyPlace& place);
 
 // What a key added by rotate does once decisiond re-reads the file (SIGHUP or a start).
 enum class NewKeyRole {
@@ -42,7 +54,7 @@ enum class NewKeyRole {
 // Adds a fresh key with id last_id + 1; every other key stays. A signing key goes first, a
 // verifying key right after the signing key. FailedPrecondition when the file already holds
 // KeyRing::kMaxKeys keys, ResourceExhausted when id 65535 was given.
-absl::StatusOr<KeyInfo> rotate_keys(const std::string& state_dir, int64_t now_s,
+absl::StatusOr<KeyInfo> rotate_keys(const KeyPlace& place, int64_t now_s,
                                     NewKeyRole role = NewKeyRole::kSigning);
 
 struct PromoteResult {
@@ -53,10 +65,10 @@ struct PromoteResult {
 // Makes key id the signing key by moving it first; the previous signing key stays and
 // verifies. NotFound for an id the file does not hold. The second phase of a rotation across
 // several nodes, once every node holds the key (docs/keys.md, "Several nodes").
-absl::StatusOr<PromoteResult> promote_key(const std::string& state_dir, uint16_t id);
+absl::StatusOr<PromoteResult> promote_key(const KeyPlace& place, uint16_t id);
 
 // Drops key id. FailedPrecondition for the signing key (rotate first), NotFound for an id
 // the file does not hold. lastId keeps the id, so it is never given again.
-absl::Status retire_key(const std::string& state_dir, uint16_t id);
+absl::Status retire_key(const KeyPlace& place, uint16_t id);
 
 }  // namespace tools::decisiond_keys

@@ -91,8 +91,8 @@ KeySetFingerprint fingerprint_of(std::span<const KeyEntry> entries) {
   return result;
 }
 
-absl::StatusOr<KeySetFingerprint> fingerprint_keys(const std::string& state_dir) {
-  absl::StatusOr<tracking::KeyFileContents> contents = read_key_file(tracking::key_file_path(state_dir));
+absl::StatusOr<KeySetFingerprint> fingerprint_keys(const KeyPlace& place) {
+  absl::StatusOr<tracking::KeyFileContents> contents = read_key_file(place.path);
   if (!contents.ok()) return contents.status();
   return fingerprint_of(contents->entries);
 }

@@ -44,7 +44,7 @@ KeySetFingerprint fingerprint_of(std::span<const tracking::KeyEntry> entries);
 
 // <state_dir>/keys.json's fingerprint. Takes no lock: like decisiond, it reads a file that
 // changes only by rename, so it sees the old one or the new one whole.
-absl::StatusOr<KeySetFingerprint> fingerprint_keys(const std::string& state_dir);
+absl::StatusOr<KeySetFingerprint> fingerprint_keys(const KeyPlace& place);
 
 // How two files differ (tracking/tokens/key_set_difference.h, which the server's SIGHUP reload
 // weighs too).

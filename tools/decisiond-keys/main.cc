@@ -29,9 +29,11 @@ int refused(const absl::Status& status, int exit = kRefusedExit) {
 
 void print(const std::string& text) { std::fputs(text.c_str(), stdout); }
 
+keys::KeyPlace place_of(const keys::CommandLine& line) { return keys::key_place(line.state_dir, line.key_file); }
+
 int run_rotate(const keys::CommandLine& line, int64_t now_s) {
   const keys::NewKeyRole role = line.no_sign ? keys::NewKeyRole::kVerifying : keys::NewKeyRole::kSigning;
-  const absl::StatusOr<keys::KeyInfo> key = keys::rotate_keys(line.state_dir, now_s, role);
+  const absl::StatusOr<keys::KeyInfo> key = keys::rotate_keys(place_of(line), now_s, role);
   if (!key.ok()) return refused(key.status());
   const unsigned id = key->id;
   if (line.no_sign) {
@@ -51,7 +53,7 @@ int run_rotate(const keys::CommandLine& line, int64_t now_s) {
 }
 
 int run_promote(const keys::CommandLine& line) {
-  const absl::StatusOr<keys::PromoteResult> promoted = keys::promote_key(line.state_dir, *line.id);
+  const absl::StatusOr<keys::PromoteResult> promoted = keys::promote_key(place_of(line), *line.id);
   if (!promoted.ok()) return refused(promoted.status());
   const unsigned id = *line.id;
   if (!promoted->changed) {
@@ -77,19 +79,19 @@ int run(const keys::CommandLine& line) {
   const int64_t now_s = absl::ToUnixSeconds(absl::Now());
   switch (line.command) {
     case keys::Command::kCreate: {
-      const absl::StatusOr<keys::KeyInfo> key = keys::create_keys(line.state_dir, now_s);
+      const absl::StatusOr<keys::KeyInfo> key = keys::create_keys(place_of(line), now_s);
       if (!key.ok()) return refused(key.status());
-      std::printf("created %s/keys.json: key %u signs\n", line.state_dir.c_str(), static_cast<unsigned>(key->id));
+      std::printf("created %s: key %u signs\n", place_of(line).path.c_str(), static_cast<unsigned>(key->id));
       return 0;
     }
     case keys::Command::kList: {
-      const absl::StatusOr<keys::KeyListing> listing = keys::list_keys(line.state_dir);
+      const absl::StatusOr<keys::KeyListing> listing = keys::list_keys(place_of(line));
       if (!listing.ok()) return refused(listing.status());
       print(keys::listing_text(*listing, line.json));
       return 0;
     }
     case keys::Command::kFingerprint: {
-      const absl::StatusOr<keys::KeySetFingerprint> fingerprint = keys::fingerprint_keys(line.state_dir);
+      const absl::StatusOr<keys::KeySetFingerprint> fingerprint = keys::fingerprint_keys(place_of(line));
       if (!fingerprint.ok()) return refused(fingerprint.status());
       print(keys::fingerprint_text(*fingerprint, line.json));
       return 0;
@@ -101,7 +103,7 @@ int run(const keys::CommandLine& line) {
     case keys::Command::kPromote:
       return run_promote(line);
     case keys::Command::kRetire: {
-      const absl::Status retired = keys::retire_key(line.state_dir, *line.id);
+      const absl::Status retired = keys::retire_key(place_of(line), *line.id);
       if (!retired.ok()) return refused(retired);
       std::printf(
           "key %u retired; its id is never given again. Reload decisiond (SIGHUP): what it signed is then "

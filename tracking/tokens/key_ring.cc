@@ -71,8 +71,13 @@ std::string key_file_path(std::string_view state_dir) {
   return path;
 }
 
-absl::StatusOr<KeyRing> KeyRing::load(std::string_view state_dir) {
-  const std::string path = key_file_path(state_dir);
+absl::StatusOr<KeyRing> KeyRing::load(std::string_view state_dir) { return load_file(key_file_path(state_dir)); }
+
+absl::StatusOr<KeyRing> KeyRing::load_or_create(std::string_view state_dir, const runtime::Clock& clock) {
+  return load_or_create_file(key_file_path(state_dir), clock);
+}
+
+absl::StatusOr<KeyRing> KeyRing::load_file(const std::string& path) {
   absl::StatusOr<std::string> text = read_secret_file(path, kMaxKeyFileBytes);
   if (!text.ok()) return text.status();
   absl::StatusOr<KeyRing> ring = read_ring(path, *text);
@@ -80,10 +85,9 @@ absl::StatusOr<KeyRing> KeyRing::load(std::string_view state_dir) {
   return ring;
 }
 
-absl::StatusOr<KeyRing> KeyRing::load_or_create(std::string_view state_dir,
-                                                const runtime::Clock& clock) {
-  const std::string directory(state_dir.empty() ? "." : state_dir);
-  const std::string path = key_file_path(state_dir);
+absl::StatusOr<KeyRing> KeyRing::load_or_create_file(const std::string& path, const runtime::Clock& clock) {
+  const size_t slash = path.rfind('/');
+  const std::string directory = slash == std::string::npos ? "." : slash == 0 ? "/" : path.substr(0, slash);
   absl::StatusOr<std::string> text = read_secret_file(path, kMaxKeyFileBytes);
   if (absl::IsNotFound(text.status())) {
     if (absl::Status made = make_directories(directory, kStateDirMode); !made.ok()) return made;

@@ -77,6 +77,12 @@ class KeyRing {
   // load_or_create: for a reload, where a missing file is a mistake, not a first start.
   static absl::StatusOr<KeyRing> load(std::string_view state_dir);
 
+  // The same, for a key file of this format anywhere (the TLS ticket keys, docs/tls.md):
+  // load_or_create_file creates its directory and the file with one fresh key.
+  static absl::StatusOr<KeyRing> load_file(const std::string& path);
+  static absl::StatusOr<KeyRing> load_or_create_file(const std::string& path,
+                                                     const runtime::Clock& clock = runtime::SystemClock::instance());
+
   // A ring of entries, first one signing: 1..kMaxKeys entries, ids non-zero and unique.
   static absl::StatusOr<KeyRing> from_entries(std::vector<KeyEntry> entries);
 

@@ -82,6 +82,20 @@ TEST(DecisiondKeysNodesCommandLine, ReadsTheNewCommands) {
   EXPECT_EQ(promote->id, 4);
 }
 
+TEST(DecisiondKeysNodesCommandLine, KeyFileNamesAnotherFileOfTheFormatAndItsFolderIsLocked) {
+  const std::vector<std::string_view> args = {"--key-file=/var/lib/d/tls-ticket-keys.json", "rotate"};
+  const absl::StatusOr<CommandLine> line = parse_command_line(args);
+  ASSERT_TRUE(line.ok()) << line.status();
+  EXPECT_EQ(line->key_file, "/var/lib/d/tls-ticket-keys.json");
+  const KeyPlace place = key_place(line->state_dir, line->key_file);
+  EXPECT_EQ(place.dir, "/var/lib/d");
+  EXPECT_EQ(place.path, "/var/lib/d/tls-ticket-keys.json");
+  const KeyPlace keys_json = key_place("/var/lib/d", "");
+  EXPECT_EQ(keys_json.path, "/var/lib/d/keys.json");
+  const std::vector<std::string_view> with_compare = {"--key-file=f", "compare", "a", "b"};
+  EXPECT_FALSE(parse_command_line(with_compare).ok());
+}
+
 TEST(DecisiondKeysNodesCommandLine, MistakesAreRefusedNamingTheArgument) {
   const auto message = [](std::vector<std::string_view> args) {
     const absl::StatusOr<CommandLine> line = parse_command_line(args);
@@ -90,7 +104,7 @@ TEST(DecisiondKeysNodesCommandLine, MistakesAreRefusedNamingTheArgument) {
   EXPECT_EQ(message({"compare", "a"}), "compare needs two files: FILE_A FILE_B");
   EXPECT_EQ(message({"compare", "a", "b", "c"}), "compare needs two files: FILE_A FILE_B");
   EXPECT_EQ(message({"--state-dir=d", "compare", "a", "b"}),
-            "compare takes two files, not --state-dir (name DIR/keys.json)");
+            "compare takes two files, not --state-dir or --key-file (name DIR/keys.json)");
   EXPECT_EQ(message({"--state-dir=d", "promote"}), "promote needs --id=N");
   EXPECT_EQ(message({"--state-dir=d", "list", "--no-sign"}), "--no-sign goes with rotate only");
   EXPECT_EQ(message({"--state-dir=d", "fingerprint", "--id=1"}), "--id goes with retire and promote only");
