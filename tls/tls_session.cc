@@ -2,7 +2,9 @@
 
 #include <openssl/err.h>
 
+#include <algorithm>
 #include <cerrno>
+#include <cstring>
 
 #include "runtime/check.h"
 #include "tls/tls_sockets.h"
@@ -12,6 +14,46 @@ namespace tls {
 namespace {
 
 constexpr uint8_t kHandshakeRecord = 0x16;
+// An idle connection keeps buffers up to this size (a decision's reply fits); larger ones,
+// made by a large reply, are given back once it is sent.
+constexpr size_t kIdleBufferBytes = 8192;
+
+// The one BIO of every session: reads come from the ring's bytes, writes go to the buffer the
+// ring sends (TlsSession::bio_read, bio_write). Made once, shared by every thread (a
+// BIO_METHOD is read-only once made).
+int session_write(BIO* bio, const char* data, int length) {
+  return static_cast<TlsSession*>(BIO_get_data(bio))->bio_write(data, length);
+}
+int session_read(BIO* bio, char* out, int length) {
+  BIO_clear_retry_flags(bio);
+  const int n = static_cast<TlsSession*>(BIO_get_data(bio))->bio_read(out, length);
+  if (n <= 0) BIO_set_retry_read(bio);
+  return n;
+}
+long session_ctrl(BIO* bio, int command, long, void*) {
+  switch (command) {
+    case BIO_CTRL_FLUSH:
+      return 1;
+    case BIO_CTRL_PENDING:
+      return static_cast<long>(static_cast<TlsSession*>(BIO_get_data(bio))->bio_pending_input());
+    default:
+      return 0;
+  }
+}
+const BIO_METHOD* session_method() {
+  static BIO_METHOD* method = [] {
+    BIO_METHOD* m = BIO_meth_new(BIO_get_new_index() | BIO_TYPE_SOURCE_SINK, "decisiond ring");
+    BIO_meth_set_write(m, session_write);
+    BIO_meth_set_read(m, session_read);
+    BIO_meth_set_ctrl(m, session_ctrl);
+    return m;
+  }();
+  return method;
+}
+
+void give_back_large(std::string& buffer) {
+  if (buffer.capacity() > kIdleBufferBytes) std::string().swap(buffer);
+}
 
 // "GET /", "POST /", "OPTIONS *"...: upper-case letters, then a space, within a method's length.
 bool looks_like_http(std::string_view first) {
@@ -37,9 +79,10 @@ bool TlsSession::open(int fd, std::shared_ptr<const ServerContext> context, runt
     ERR_clear_error();
     return false;
   }
-  in_ = BIO_new(BIO_s_mem());
-  out_ = BIO_new(BIO_s_mem());
-  SSL_set_bio(ssl_, in_, out_);
+  BIO* bio = BIO_new(session_method());
+  BIO_set_data(bio, this);
+  BIO_set_init(bio, 1);
+  SSL_set_bio(ssl_, bio, bio);  // one BIO both ways; the SSL owns it
   SSL_set_accept_state(ssl_);
   const std::optional<runtime::SocketId> lower = owner_.reactor().attach(fd, *this);
   if (!lower) {
@@ -80,8 +123,35 @@ void TlsSession::on_receive(std::string_view bytes) {
     }
   }
   if (speaks_ != Speaks::kTls) return;  // the plain HTTP answer is on its way; the rest is not read
-  BIO_write(in_, bytes.data(), static_cast<int>(bytes.size()));
+  arrived_ = bytes;
   advance();
+  // What OpenSSL did not read (it stopped: an error, a close) outlives this callback.
+  if (!arrived_.empty() && ssl_ != nullptr && !closing_ && !told_closed_) held_input_.append(arrived_);
+  arrived_ = {};
+}
+
+int TlsSession::bio_read(char* out, int length) {
+  size_t wanted = static_cast<size_t>(length);
+  size_t n = 0;
+  if (held_read_ < held_input_.size()) {
+    n = std::min(wanted, held_input_.size() - held_read_);
+    std::memcpy(out, held_input_.data() + held_read_, n);
+    held_read_ += n;
+    if (held_read_ == held_input_.size()) {
+      held_input_.clear();
+      held_read_ = 0;
+    }
+    return static_cast<int>(n);
+  }
+  n = std::min(wanted, arrived_.size());
+  std::memcpy(out, arrived_.data(), n);
+  arrived_.remove_prefix(n);
+  return static_cast<int>(n);
+}
+
+int TlsSession::bio_write(const char* data, int length) {
+  written_.append(data, static_cast<size_t>(length));
+  return length;
 }
 
 void TlsSession::answer_plain_http() {
@@ -176,15 +246,18 @@ void TlsSession::write_plaintext(const char* data, size_t length) {
 
 void TlsSession::flush() {
   if (lower_send_in_flight_ || closing_) return;
-  const size_t pending = BIO_ctrl_pending(out_);
-  if (pending > 0) {
-    sending_.resize(pending);
-    BIO_read(out_, sending_.data(), static_cast<int>(pending));
+  if (!written_.empty()) {
+    sending_.swap(written_);
+    written_.clear();
     sent_ = 0;
     lower_send_in_flight_ = true;
     owner_.reactor().send(lower_, sending_.data(), sending_.size());
     return;
   }
+  // Everything is out: a large reply's buffers go back (OpenSSL's own record buffers go
+  // with SSL_MODE_RELEASE_BUFFERS).
+  give_back_large(sending_);
+  give_back_large(written_);
   if (upper_send_outstanding_) {
     upper_send_outstanding_ = false;
     upper_->on_send_complete(static_cast<int>(upper_send_length_));  // may send again
@@ -258,9 +331,12 @@ void TlsSession::on_expire() {
 void TlsSession::on_released() {
   owner_.reactor().timers().cancel(*this);
   runtime::SocketEvents* upper = upper_;
-  SSL_free(ssl_);  // and its BIOs
+  SSL_free(ssl_);  // and its BIO
   ssl_ = nullptr;
-  in_ = out_ = nullptr;
+  arrived_ = {};
+  held_input_.clear();
+  held_read_ = 0;
+  written_.clear();
   upper_ = nullptr;
   context_.reset();
   ++generation_;

@@ -1,9 +1,10 @@
 #pragma once
 // One TLS connection between the ring and the connection above it (tls_sockets.h): the
-// bytes the reactor receives go into OpenSSL through a memory BIO, what OpenSSL makes of
-// them (the handshake's replies, then plaintext) comes out to the reactor and to the
-// connection, and the connection's replies go through SSL_write to the reactor. Nothing
-// blocks: OpenSSL only ever reads and writes memory, and the ring does the I/O.
+// bytes the reactor receives go into OpenSSL through a BIO of our own that reads them where
+// the ring put them, what OpenSSL makes of them (the handshake's replies, then plaintext)
+// comes out to the reactor and to the connection, and the connection's replies go through
+// SSL_write straight into the buffer the reactor sends from. Nothing blocks: OpenSSL only
+// ever reads and writes memory, and the ring does the I/O.
 //
 // The first bytes decide what the client speaks: a TLS handshake record, plain HTTP (it
 // gets the configured 400 and the connection closes), or neither (closed). Counted.
@@ -45,6 +46,11 @@ class TlsSession final : public runtime::SocketEvents, private runtime::Timer {
   void on_send_complete(int result) override;
   void on_released() override;
 
+  // The BIO's two ends (tls_session.cc): OpenSSL reads what arrived, and writes records out.
+  int bio_read(char* out, int length);
+  int bio_write(const char* data, int length);
+  size_t bio_pending_input() const { return held_input_.size() - held_read_ + arrived_.size(); }
+
  private:
   enum class Speaks : uint8_t { kUnknown, kTls, kPlainHttp, kNeither };
 
@@ -71,8 +77,12 @@ class TlsSession final : public runtime::SocketEvents, private runtime::Timer {
   // replaced it for new connections meanwhile.
   std::shared_ptr<const ServerContext> context_;
   SSL* ssl_ = nullptr;
-  BIO* in_ = nullptr;   // what the client sent, for OpenSSL to read (owned by ssl_)
-  BIO* out_ = nullptr;  // what OpenSSL wrote, for the reactor to send (owned by ssl_)
+  // What the client sent and OpenSSL has not read yet: the bytes of the reactor's current
+  // callback, then what is kept of them past it (rarely anything: a record is read whole).
+  std::string_view arrived_;
+  std::string held_input_;
+  size_t held_read_ = 0;
+  std::string written_;  // records OpenSSL made since the last send
   Speaks speaks_ = Speaks::kUnknown;
   bool established_ = false;
   bool told_closed_ = false;
