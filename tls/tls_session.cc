@@ -75,7 +75,7 @@ TlsSession::~TlsSession() {
 bool TlsSession::open(int fd, std::shared_ptr<const ServerContext> context, runtime::SocketEvents& upper) {
   ssl_ = SSL_new(context->default_context());
   if (ssl_ == nullptr) {
-    owner_.reactor().close_fd(fd);
+    owner_.lower().close_fd(fd);
     ERR_clear_error();
     return false;
   }
@@ -84,7 +84,7 @@ bool TlsSession::open(int fd, std::shared_ptr<const ServerContext> context, runt
   BIO_set_init(bio, 1);
   SSL_set_bio(ssl_, bio, bio);  // one BIO both ways; the SSL owns it
   SSL_set_accept_state(ssl_);
-  const std::optional<runtime::SocketId> lower = owner_.reactor().attach(fd, *this);
+  const std::optional<runtime::SocketId> lower = owner_.lower().attach(fd, *this);
   if (!lower) {
     SSL_free(ssl_);
     ssl_ = nullptr;
@@ -99,7 +99,7 @@ bool TlsSession::open(int fd, std::shared_ptr<const ServerContext> context, runt
   held_send_ = nullptr;
   held_length_ = upper_send_length_ = sent_ = 0;
   sending_.clear();
-  owner_.reactor().timers().schedule(*this, owner_.settings().handshake_timeout_ms);
+  owner_.timers().schedule(*this, owner_.settings().handshake_timeout_ms);
   return true;
 }
 
@@ -160,7 +160,7 @@ void TlsSession::answer_plain_http() {
   sending_ = owner_.settings().plain_http_reply();
   sent_ = 0;
   lower_send_in_flight_ = true;
-  owner_.reactor().send(lower_, sending_.data(), sending_.size());
+  owner_.lower().send(lower_, sending_.data(), sending_.size());
   tell_closed(-EPROTO);  // the connection above closes; the close waits for the 400 to leave
 }
 
@@ -174,7 +174,7 @@ bool TlsSession::handshake() {
   const int result = SSL_do_handshake(ssl_);
   if (result == 1) {
     established_ = true;
-    owner_.reactor().timers().cancel(*this);
+    owner_.timers().cancel(*this);
     (SSL_version(ssl_) == TLS1_3_VERSION ? owner_.counters().handshakes_tls13 : owner_.counters().handshakes_tls12)
         .add();
     if (held_send_ != nullptr) {
@@ -251,7 +251,7 @@ void TlsSession::flush() {
     written_.clear();
     sent_ = 0;
     lower_send_in_flight_ = true;
-    owner_.reactor().send(lower_, sending_.data(), sending_.size());
+    owner_.lower().send(lower_, sending_.data(), sending_.size());
     return;
   }
   // Everything is out: a large reply's buffers go back (OpenSSL's own record buffers go
@@ -265,7 +265,7 @@ void TlsSession::flush() {
   }
   if (want_fin_ && !fin_sent_) {
     fin_sent_ = true;
-    owner_.reactor().shutdown_write(lower_);
+    owner_.lower().shutdown_write(lower_);
   }
 }
 
@@ -281,14 +281,14 @@ void TlsSession::on_send_complete(int result) {
   sent_ += static_cast<size_t>(result);
   if (sent_ < sending_.size()) {
     lower_send_in_flight_ = true;
-    owner_.reactor().send(lower_, sending_.data() + sent_, sending_.size() - sent_);
+    owner_.lower().send(lower_, sending_.data() + sent_, sending_.size() - sent_);
     return;
   }
   if (close_after_send_) {
     if (!closing_) {
       closing_ = true;
-      owner_.reactor().shutdown_write(lower_);
-      owner_.reactor().close(lower_);
+      owner_.lower().shutdown_write(lower_);
+      owner_.lower().close(lower_);
     }
     return;
   }
@@ -305,10 +305,10 @@ void TlsSession::shutdown_write() {
 
 void TlsSession::close() {
   if (closing_) return;
-  owner_.reactor().timers().cancel(*this);
+  owner_.timers().cancel(*this);
   if (close_after_send_ && lower_send_in_flight_) return;  // the 400 first; closed after it
   closing_ = true;
-  owner_.reactor().close(lower_);
+  owner_.lower().close(lower_);
 }
 
 void TlsSession::on_peer_closed(int error) {
@@ -329,7 +329,7 @@ void TlsSession::on_expire() {
 }
 
 void TlsSession::on_released() {
-  owner_.reactor().timers().cancel(*this);
+  owner_.timers().cancel(*this);
   runtime::SocketEvents* upper = upper_;
   SSL_free(ssl_);  // and its BIO
   ssl_ = nullptr;

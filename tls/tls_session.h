@@ -14,7 +14,6 @@
 #include <string>
 #include <string_view>
 
-#include "runtime/reactor.h"
 #include "runtime/socket_io.h"
 #include "runtime/timer_wheel.h"
 #include "tls/server_context.h"

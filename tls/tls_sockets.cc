@@ -2,8 +2,9 @@
 
 namespace tls {
 
-TlsSockets::TlsSockets(runtime::Reactor& reactor, std::shared_ptr<const ServerContext> context, TlsSettings settings)
-    : reactor_(reactor), context_(std::move(context)), settings_(std::move(settings)) {}
+TlsSockets::TlsSockets(runtime::SocketIo& lower, runtime::TimerWheel& timers,
+                       std::shared_ptr<const ServerContext> context, TlsSettings settings)
+    : lower_(lower), timers_(timers), context_(std::move(context)), settings_(std::move(settings)) {}
 
 TlsSockets::~TlsSockets() = default;
 

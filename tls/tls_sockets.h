@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "runtime/reactor.h"
+#include "runtime/timer_wheel.h"
 #include "runtime/socket_io.h"
 #include "tls/server_context.h"
 #include "tls/tls_counters.h"
@@ -30,14 +30,17 @@ struct TlsSettings {
 
 class TlsSockets final : public runtime::SocketIo {
  public:
-  TlsSockets(runtime::Reactor& reactor, std::shared_ptr<const ServerContext> context, TlsSettings settings);
+  // lower: the TCP sockets the records travel on (the core's reactor); timers: for the
+  // handshakes' deadlines.
+  TlsSockets(runtime::SocketIo& lower, runtime::TimerWheel& timers, std::shared_ptr<const ServerContext> context,
+             TlsSettings settings);
   ~TlsSockets() override;
 
   std::optional<runtime::SocketId> attach(int fd, runtime::SocketEvents& events) override;
   void send(runtime::SocketId id, const char* data, size_t length) override;
   void shutdown_write(runtime::SocketId id) override;
   void close(runtime::SocketId id) override;
-  void close_fd(int fd) override { reactor_.close_fd(fd); }
+  void close_fd(int fd) override { lower_.close_fd(fd); }
 
   const TlsCounters& counters() const { return counters_; }
   // New handshakes use context from now on; open connections keep the one they began with
@@ -45,7 +48,8 @@ class TlsSockets final : public runtime::SocketIo {
   void set_context(std::shared_ptr<const ServerContext> context) { context_ = std::move(context); }
 
   // For sessions.
-  runtime::Reactor& reactor() { return reactor_; }
+  runtime::SocketIo& lower() { return lower_; }
+  runtime::TimerWheel& timers() { return timers_; }
   const TlsSettings& settings() const { return settings_; }
   TlsCounters& counters() { return counters_; }
   // Where a session's plaintext is read to, valid during the connection's on_receive.
@@ -55,7 +59,8 @@ class TlsSockets final : public runtime::SocketIo {
  private:
   TlsSession* find(runtime::SocketId id);
 
-  runtime::Reactor& reactor_;
+  runtime::SocketIo& lower_;
+  runtime::TimerWheel& timers_;
   std::shared_ptr<const ServerContext> context_;
   const TlsSettings settings_;
   TlsCounters counters_;

@@ -33,12 +33,12 @@ TlsEdge::TlsEdge(runtime::Reactor& reactor, const ServiceConfig& config, const h
     : reactor_(reactor), context_(std::move(context)) {
   const auto reply = [this] { return plain_http_reply(date_.at(reactor_.clock().wall_s())); };
   if (config.tls.on()) {
-    public_ = std::make_unique<tls::TlsSockets>(reactor, context_,
+    public_ = std::make_unique<tls::TlsSockets>(reactor, reactor.timers(), context_,
                                                 tls::TlsSettings{config.public_limits.request_timeout_ms, reply});
     server_ = std::make_unique<http::Server>(reactor, *public_, public_router, config.public_limits);
   }
   if (config.tls.admin_tls) {
-    admin_ = std::make_unique<tls::TlsSockets>(reactor, context_,
+    admin_ = std::make_unique<tls::TlsSockets>(reactor, reactor.timers(), context_,
                                                tls::TlsSettings{config.admin_limits.request_timeout_ms, reply});
   }
 }
