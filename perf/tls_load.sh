@@ -1,0 +1,172 @@
+#!/usr/bin/env bash
+# perf/load.sh TARGET=tls: HTTPS decisions (docs/tls.md) against nginx terminating TLS and
+# serving one of decisiond's decision replies from a file, both on the same CPU with the same
+# self-signed ECDSA P-256 certificate, protocols, suites and groups, session tickets on; and
+# decisiond's plain HTTP in the same run, for the CPU an HTTPS decision costs over a plain
+# one. wrk (perf/decision.lua, keep-alive) on the other CPU, the three kinds of round in
+# rotating order. Then handshakes: `openssl s_time` full (-new) and resumed (-reuse), one
+# connection at a time, against each server. It reports numbers, no thresholds; it fails
+# (exit 1, after printing them) when wrk saw errors. load.sh hands TARGET=tls here; run
+# from the repository's root.
+#
+# Environment (as load.sh): DECISIOND (build/decisiond), ROUNDS (3), DURATION (10s),
+# CONNECTIONS (64), SEED (1), USERS (1000), DECISION_BODY, DECISION_VERSION (2025-11-01),
+# ACCEPT_LANGUAGE (fr-CH, fr;q=0.9, en;q=0.8); HANDSHAKE_SECONDS, s_time -time of each
+# handshake run (5).
+set -euo pipefail
+
+LOAD_SCRIPT=tls_load.sh
+die() {
+  echo "$LOAD_SCRIPT: $*" >&2
+  exit 1
+}
+# shellcheck source=perf/load_common.sh
+source "$(dirname "${BASH_SOURCE[0]}")/load_common.sh"
+
+DECISIOND=${DECISIOND:-build/decisiond}
+ROUNDS=${ROUNDS:-3}
+DURATION=${DURATION:-10s}
+CONNECTIONS=${CONNECTIONS:-64}
+SEED=${SEED:-1}
+USERS=${USERS:-1000}
+DECISION_BODY=${DECISION_BODY:-'{"placements":[{"key":"home_top","count":2}],"user":{"id":"@USER@"}}'}
+DECISION_VERSION=${DECISION_VERSION-2025-11-01}
+ACCEPT_LANGUAGE=${ACCEPT_LANGUAGE-fr-CH, fr;q=0.9, en;q=0.8}
+HANDSHAKE_SECONDS=${HANDSHAKE_SECONDS:-5}
+NGINX=/usr/sbin/nginx
+# The suites of docs/tls.md, for nginx too.
+SUITES="ECDHE-ECDSA-AES128-GCM-SHA256:ECDHE-RSA-AES128-GCM-SHA256:ECDHE-ECDSA-AES256-GCM-SHA384:ECDHE-RSA-AES256-GCM-SHA384:ECDHE-ECDSA-CHACHA20-POLY1305:ECDHE-RSA-CHACHA20-POLY1305"
+
+check_decision_settings tls wrk openssl curl
+[[ -x "$NGINX" ]] || die "no $NGINX: run tools/install-deps (package nginx-light)"
+
+tmp=$(mktemp -d)
+declare -A decisiond_pid public_url admin_url
+nginx_pid=""
+wrk_pid=""
+cleanup() {
+  [[ -z "$wrk_pid" ]] || kill "$wrk_pid" 2>/dev/null || true
+  stop_process "$nginx_pid" nginx
+  stop_process "${decisiond_pid[main]:-}" decisiond
+  rm -rf "$tmp"
+}
+trap cleanup EXIT
+
+assign_cpus "nothing else"
+print_machine "$(wrk -v 2>&1 | head -n1 | awk '{print $1, $2}'), $("$NGINX" -v 2>&1 | sed 's/^nginx version: //'), $(openssl version)"
+echo "cpus:   decisiond and nginx each on CPU $server_cpu in turn, wrk and s_time on CPU $wrk_cpu"
+
+openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -subj /CN=localhost \
+  -addext subjectAltName=DNS:localhost,IP:127.0.0.1 -days 2 -nodes \
+  -keyout "$tmp/key.pem" -out "$tmp/cert.pem" >/dev/null 2>&1 || die "openssl req failed"
+chmod 600 "$tmp/key.pem"
+write_bodies "$tmp/bodies.txt"
+
+next_free_port
+tls_port=$port
+start_decisiond main "$tmp/state" --tls-listen="127.0.0.1:$tls_port" --tls-cert="$tmp/cert.pem" \
+  --tls-key="$tmp/key.pem"
+https_url="https://127.0.0.1:$tls_port/v1/decision"
+
+# nginx serves the reply of the middle user, as load.sh's decision target does.
+median_user=$(((USERS + 1) / 2))
+body=$(sed -n "${median_user}p" "$tmp/bodies.txt")
+mkdir "$tmp/www" "$tmp/nginx-temp"
+curl --noproxy '*' -s --cacert "$tmp/cert.pem" -X POST -H 'Content-Type: application/json' \
+  ${DECISION_VERSION:+-H "X-Decision-Version: $DECISION_VERSION"} \
+  ${ACCEPT_LANGUAGE:+-H "Accept-Language: $ACCEPT_LANGUAGE"} -d "$body" -o "$tmp/www/reply.body" "$https_url" \
+  || die "the sample HTTPS decision failed"
+next_free_port
+nginx_port=$port
+cat >"$tmp/nginx.conf" <<CONF
+master_process off;
+worker_processes 1;
+pid $tmp/nginx.pid;
+error_log $tmp/nginx-error.log warn;
+events { worker_connections $((CONNECTIONS + 64)); }
+http {
+  access_log off;
+  server_tokens off;
+  keepalive_requests 1000000;
+  keepalive_timeout 60s;
+  client_body_temp_path $tmp/nginx-temp/body;
+  proxy_temp_path $tmp/nginx-temp/proxy;
+  fastcgi_temp_path $tmp/nginx-temp/fastcgi;
+  uwsgi_temp_path $tmp/nginx-temp/uwsgi;
+  scgi_temp_path $tmp/nginx-temp/scgi;
+  server {
+    listen 127.0.0.1:$nginx_port ssl;
+    ssl_certificate $tmp/cert.pem;
+    ssl_certificate_key $tmp/key.pem;
+    ssl_protocols TLSv1.2 TLSv1.3;
+    ssl_ciphers $SUITES;
+    ssl_ecdh_curve X25519:prime256v1;
+    ssl_session_tickets on;
+    location = /v1/decision {
+      types { }
+      default_type application/json;
+      etag off;
+      max_ranges 0;
+      error_page 405 =200 \$uri;
+      alias $tmp/www/reply.body;
+    }
+  }
+}
+CONF
+taskset -c "$server_cpu" "$NGINX" -p "$tmp/" -e "$tmp/nginx-error.log" -c "$tmp/nginx.conf" -g 'daemon off;' \
+  >"$tmp/nginx.log" 2>&1 &
+nginx_pid=$!
+nginx_url="https://127.0.0.1:$nginx_port/v1/decision"
+for _ in $(seq 50); do
+  curl --noproxy '*' -s -o /dev/null --cacert "$tmp/cert.pem" -X POST -d x "$nginx_url" && break
+  sleep 0.1
+done
+echo "reply: $(wc -c <"$tmp/www/reply.body") bytes of body (user u$median_user's decision; nginx serves it from a file)"
+
+declare -A rate p50 p99 cpu_us url pid
+url[https]=$https_url
+url[nginx]=$nginx_url
+url[plain]=${public_url[main]}
+pid[https]=${decisiond_pid[main]}
+pid[nginx]=$nginx_pid
+pid[plain]=${decisiond_pid[main]}
+kinds=(https nginx plain)
+clk=$(getconf CLK_TCK)
+for ((r = 1; r <= ROUNDS; r++)); do
+  for ((k = 0; k < 3; k++)); do
+    kind=${kinds[$(((k + r - 1) % 3))]}
+    before=$(process_ticks "${pid[$kind]}")
+    run_wrk_lua "$tmp/wrk-$kind-$r.txt" "$DURATION" perf/decision.lua "${url[$kind]}" -- "$tmp/bodies.txt" \
+      "$DECISION_VERSION" "$ACCEPT_LANGUAGE"
+    after=$(process_ticks "${pid[$kind]}")
+    errors=$(wrk_errors "$tmp/wrk-$kind-$r.txt")
+    [[ -z "$errors" ]] || { cat "$tmp/wrk-$kind-$r.txt" >&2; die "$kind round $r: $errors"; }
+    requests=$(awk '/requests in/ {print $1}' "$tmp/wrk-$kind-$r.txt")
+    rate[$kind,$r]=$(awk '/^Requests\/sec/ {print $2}' "$tmp/wrk-$kind-$r.txt")
+    p50[$kind,$r]=$(to_us "$(awk '$1 == "50%" {print $2}' "$tmp/wrk-$kind-$r.txt")")
+    p99[$kind,$r]=$(to_us "$(awk '$1 == "99%" {print $2}' "$tmp/wrk-$kind-$r.txt")")
+    cpu_us[$kind,$r]=$(awk -v t=$((after - before)) -v n="$requests" -v c="$clk" 'BEGIN { printf "%.2f", t * 1e6 / c / n }')
+    printf 'round %d %-6s %10.0f/s  p50 %6d us  p99 %6d us  cpu %s us/request\n' "$r" "$kind" "${rate[$kind,$r]}" \
+      "${p50[$kind,$r]}" "${p99[$kind,$r]}" "${cpu_us[$kind,$r]}"
+  done
+done
+
+echo
+echo "medians over $ROUNDS rounds of $DURATION, $CONNECTIONS connections (keep-alive):"
+for kind in https nginx plain; do
+  printf '  %-6s %10.0f/s  p50 %6.0f us  p99 %6.0f us  cpu %6.2f us/request\n' "$kind" "$(med_of rate "$kind")" \
+    "$(med_of p50 "$kind")" "$(med_of p99 "$kind")" "$(med_of cpu_us "$kind")"
+done
+awk -v a="$(med_of rate https)" -v b="$(med_of rate nginx)" -v c="$(med_of cpu_us https)" -v d="$(med_of cpu_us plain)" \
+  'BEGIN { printf "decisiond HTTPS / nginx HTTPS: %.2fx the rate; HTTPS / plain CPU per decision: %.2fx\n", a / b, c / d }'
+
+echo
+echo "handshakes, one connection at a time (openssl s_time -time $HANDSHAKE_SECONDS on CPU $wrk_cpu):"
+for target in "decisiond $tls_port" "nginx $nginx_port"; do
+  read -r name target_port <<<"$target"
+  for mode in new reuse; do
+    out=$(taskset -c "$wrk_cpu" openssl s_time -connect "127.0.0.1:$target_port" "-$mode" -time "$HANDSHAKE_SECONDS" 2>&1 \
+      | grep -E 'connections in [0-9.]+s' | tail -n1)
+    printf '  %-9s -%-5s %s\n' "$name" "$mode" "$out"
+  done
+done
