@@ -24,7 +24,7 @@
 #include "service/build_info.h"
 #include "service/catalog_updates/catalog_build.h"
 #include "service/catalog_updates/update_loop.h"
-#include "service/tls/ticket_keys.h"
+#include "service/tls/core_tls_contexts.h"
 #include "tls/server_context.h"
 #include "service/core_services.h"
 #include "service/events_sink.h"
@@ -372,29 +372,6 @@ runtime::CpuPlan place_threads(const service::ServiceConfig& config) {
   return cpus;
 }
 
-// Each core's own OpenSSL contexts (--tls-listen, --admin-tls), loaded here so that a file
-// that does not load stops the start naming it: 2. The ticket keys file is made on a first
-// start.
-int load_tls_contexts(const service::ServiceConfig& config, std::vector<std::unique_ptr<tls::ServerContext>>& out) {
-  if (!config.tls.any()) return 0;
-  const std::string path = service::ticket_key_file(config.tls.ticket_keys, config.state_dir);
-  absl::StatusOr<std::vector<tls::TicketKey>> ticket_keys = service::load_ticket_keys(path, /*create=*/true);
-  if (!ticket_keys.ok()) {
-    std::fprintf(stderr, "decisiond: --tls-ticket-keys: %s\n", std::string(ticket_keys.status().message()).c_str());
-    return 2;
-  }
-  for (uint32_t core = 0; core < config.cores; ++core) {
-    absl::StatusOr<std::unique_ptr<tls::ServerContext>> tls =
-        tls::ServerContext::load(config.tls.certificates, *ticket_keys);
-    if (!tls.ok()) {
-      std::fprintf(stderr, "decisiond: --tls-cert/--tls-key: %s\n", std::string(tls.status().message()).c_str());
-      return 2;
-    }
-    out.push_back(*std::move(tls));
-  }
-  return 0;
-}
-
 // By value: the issued URLs' default base follows the TLS listener's bound port.
 int serve(service::ServiceConfig config) {
   const runtime::CpuPlan cpus = place_threads(config);
@@ -407,8 +384,16 @@ int serve(service::ServiceConfig config) {
   raise_open_files_limit(config);
   Inputs inputs;
   if (const int refused = load_inputs(config, inputs); refused != 0) return refused;
+  // Each core's own OpenSSL contexts: a file that does not load stops the start naming it.
   std::vector<std::unique_ptr<tls::ServerContext>> tls_contexts;
-  if (const int refused = load_tls_contexts(config, tls_contexts); refused != 0) return refused;
+  if (config.tls.any()) {
+    auto loaded = service::load_core_tls_contexts(config.tls, config.state_dir, config.cores, /*first_start=*/true);
+    if (!loaded.ok()) {
+      std::fprintf(stderr, "decisiond: %s\n", std::string(loaded.status().message()).c_str());
+      return 2;
+    }
+    tls_contexts = *std::move(loaded);
+  }
   if (!config.admin_listen.is_loopback() && !config.tls.admin_tls) {
     std::fprintf(stderr, "decisiond: warning: --admin-listen=%s is not a loopback address and --admin-tls is off: "
                          "the admin bearer token crosses the network in clear\n",

@@ -234,7 +234,7 @@ void TlsSession::send(const char* data, size_t length) {
 void TlsSession::write_plaintext(const char* data, size_t length) {
   upper_send_length_ = length;
   upper_send_outstanding_ = true;
-  // A memory BIO takes everything: SSL_write writes the whole buffer as records.
+  // Our BIO takes everything: SSL_write writes the whole buffer as records.
   if (length > 0 && SSL_write(ssl_, data, static_cast<int>(length)) <= 0) {
     ERR_clear_error();
     upper_send_outstanding_ = false;

@@ -20,7 +20,7 @@
 #include "service/catalog_updates/memory_release.h"
 #include "service/core_services.h"
 #include "service/process_view.h"
-#include "service/tls/ticket_keys.h"
+#include "service/tls/core_tls_contexts.h"
 
 namespace service {
 namespace {
@@ -163,27 +163,16 @@ void UpdateLoop::reload_from_files() {
 
 void UpdateLoop::reload_tls() {
   if (!config_.tls.any()) return;
-  absl::StatusOr<std::vector<tls::TicketKey>> ticket_keys =
-      load_ticket_keys(ticket_key_file(config_.tls.ticket_keys, config_.state_dir), /*create=*/false);
-  if (!ticket_keys.ok()) {
+  // Loaded here, off the reactors, one per core: a core only swaps a pointer.
+  auto loaded = load_core_tls_contexts(config_.tls, config_.state_dir, group_.cores(), /*first_start=*/false);
+  if (!loaded.ok()) {
     view_.tls_certificates.reloads_refused.fetch_add(1);
-    std::fprintf(stderr, "decisiond: TLS ticket keys refused, the certificates and keys in force stay: %s\n",
-                 std::string(ticket_keys.status().message()).c_str());
+    std::fprintf(stderr, "decisiond: TLS certificates refused, the ones in force stay: %s\n",
+                 std::string(loaded.status().message()).c_str());
     return;
   }
   Publication publication;
-  // Loaded here, off the reactors, one per core: a core only swaps a pointer.
-  for (uint32_t core = 0; core < group_.cores(); ++core) {
-    absl::StatusOr<std::unique_ptr<tls::ServerContext>> loaded =
-        tls::ServerContext::load(config_.tls.certificates, *ticket_keys);
-    if (!loaded.ok()) {
-      view_.tls_certificates.reloads_refused.fetch_add(1);
-      std::fprintf(stderr, "decisiond: TLS certificates refused, the ones in force stay: %s\n",
-                   std::string(loaded.status().message()).c_str());
-      return;
-    }
-    publication.tls_contexts.push_back(*std::move(loaded));
-  }
+  publication.tls_contexts = *std::move(loaded);
   std::vector<tls::CertificateFact> facts = publication.tls_contexts.front()->certificates();
   deliver(publication);
   view_.tls_certificates.set(std::move(facts));

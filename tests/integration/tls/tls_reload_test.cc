@@ -4,16 +4,15 @@
 #include <signal.h>
 #include <sys/stat.h>
 
-#include <chrono>
 #include <filesystem>
 #include <string>
-#include <thread>
 
 #include "gtest/gtest.h"
 #include "tests/integration/curl_session.h"
 #include "tests/integration/metrics_scrape.h"
 #include "tests/integration/server_process.h"
 #include "tests/integration/tls/test_certificates.h"
+#include "tests/integration/updates/admin_calls.h"
 
 namespace integration {
 namespace {
@@ -26,20 +25,6 @@ std::string served_subject(const ServerProcess& server) {
                                         std::to_string(server.tls_port()) + " -servername localhost");
   const size_t at = out.out.find("subject=");
   return at == std::string::npos ? out.out : out.out.substr(at, out.out.find('\n', at) - at);
-}
-
-bool wait_for_stderr(ServerProcess& server, const std::string& text, size_t count) {
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
-  while (std::chrono::steady_clock::now() < deadline) {
-    size_t found = 0;
-    for (size_t at = server.stderr_text().find(text); at != std::string::npos;
-         at = server.stderr_text().find(text, at + 1)) {
-      ++found;
-    }
-    if (found >= count) return true;
-    std::this_thread::sleep_for(std::chrono::milliseconds(50));
-  }
-  return false;
 }
 
 TEST(TlsReload, SighupServesNewCertificatesToNewHandshakesWhileOpenConnectionsKeepTheirs) {
@@ -71,7 +56,7 @@ TEST(TlsReload, SighupServesNewCertificatesToNewHandshakesWhileOpenConnectionsKe
 
   put("second");
   server.send_signal(SIGHUP);
-  ASSERT_TRUE(wait_for_stderr(server, "TLS certificates reloaded", 1)) << server.stderr_text();
+  ASSERT_TRUE(updates::wait_for_stderr(server, "TLS certificates reloaded")) << server.stderr_text();
   EXPECT_NE(served_subject(server).find("CN = second"), std::string::npos) << served_subject(server);
   const CurlReply kept = open_connection.post(server.tls_url("/v1/decision"), kBody);
   EXPECT_EQ(kept.status, 200);
@@ -89,7 +74,7 @@ TEST(TlsReload, SighupServesNewCertificatesToNewHandshakesWhileOpenConnectionsKe
   // A key others may read: refused, logged and counted; the second certificate stays.
   chmod(live_key.c_str(), 0644);
   server.send_signal(SIGHUP);
-  ASSERT_TRUE(wait_for_stderr(server, "TLS certificates refused", 1)) << server.stderr_text();
+  ASSERT_TRUE(updates::wait_for_stderr(server, "TLS certificates refused")) << server.stderr_text();
   EXPECT_NE(server.stderr_text().find(live_key), std::string::npos) << server.stderr_text();
   EXPECT_NE(served_subject(server).find("CN = second"), std::string::npos) << served_subject(server);
   EXPECT_EQ(sum_samples(scrape_metrics(server), "decisiond_tls_certificate_reloads_total", {{"result", "refused"}}),

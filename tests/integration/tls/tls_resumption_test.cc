@@ -9,29 +9,15 @@
 #include <chrono>
 #include <filesystem>
 #include <string>
-#include <thread>
 
 #include "gtest/gtest.h"
 #include "tests/integration/keys_tool.h"
 #include "tests/integration/server_process.h"
 #include "tests/integration/tls/test_certificates.h"
+#include "tests/integration/updates/admin_calls.h"
 
 namespace integration {
 namespace {
-
-// Whether stderr says "TLS certificates reloaded" count times within 10 s.
-bool wait_for_reloads(ServerProcess& server, size_t count) {
-  const std::string line = "TLS certificates reloaded";
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
-  while (std::chrono::steady_clock::now() < deadline) {
-    size_t found = 0;
-    const std::string& text = server.stderr_text();
-    for (size_t at = text.find(line); at != std::string::npos; at = text.find(line, at + 1)) ++found;
-    if (found >= count) return true;
-    std::this_thread::sleep_for(std::chrono::milliseconds(50));
-  }
-  return false;
-}
 
 class TlsResumption : public ::testing::Test {
  protected:
@@ -96,13 +82,13 @@ TEST_F(TlsResumption, AfterARotationAndSighupTheOldKeyStillOpensItsTickets) {
   const ToolRun rotated = run_keys_binary("--key-file=" + file + " rotate");
   ASSERT_EQ(rotated.status, 0) << rotated.out;
   server.send_signal(SIGHUP);
-  ASSERT_TRUE(wait_for_reloads(server, 1)) << server.stderr_text();
+  ASSERT_TRUE(updates::wait_for_stderr(server, "TLS certificates reloaded")) << server.stderr_text();
   const std::string resumed = exchange(server, "-tls1_3 -sess_in " + session);
   EXPECT_EQ(resumed.rfind("Reused, ", 0), 0u) << resumed;
   // Retired, the old key opens nothing: a full handshake.
   ASSERT_EQ(run_keys_binary("--key-file=" + file + " retire --id=1").status, 0);
   server.send_signal(SIGHUP);
-  ASSERT_TRUE(wait_for_reloads(server, 2)) << server.stderr_text();
+  ASSERT_TRUE(updates::wait_for_stderr(server, "TLS certificates reloaded", std::chrono::seconds(10), 2)) << server.stderr_text();
   const std::string after = exchange(server, "-tls1_3 -sess_in " + session);
   EXPECT_EQ(after.rfind("New, ", 0), 0u) << after;
 }

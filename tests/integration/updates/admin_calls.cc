@@ -41,10 +41,13 @@ double metric_value(const ServerProcess& server, std::string_view metric, const 
   return sum_samples(page, metric, labels).value_or(-1);
 }
 
-bool wait_for_stderr(ServerProcess& server, std::string_view text, std::chrono::milliseconds timeout) {
+bool wait_for_stderr(ServerProcess& server, std::string_view text, std::chrono::milliseconds timeout, size_t times) {
   const auto deadline = std::chrono::steady_clock::now() + timeout;
   for (;;) {
-    if (server.stderr_text().find(text) != std::string::npos) return true;
+    size_t found = 0;
+    const std::string& seen = server.stderr_text();
+    for (size_t at = seen.find(text); at != std::string::npos && found < times; at = seen.find(text, at + 1)) ++found;
+    if (found >= times) return true;
     if (std::chrono::steady_clock::now() >= deadline) return false;
     // Polling interval only; the deadline is the bound.
     std::this_thread::sleep_for(std::chrono::milliseconds(20));

@@ -29,9 +29,9 @@ std::string served_revision(const ServerProcess& server);
 // A metric summed over its samples; -1 when the scrape failed or the page lacks it.
 double metric_value(const ServerProcess& server, std::string_view metric, const Labels& labels = {});
 
-// Whether the process's stderr came to hold `text` before the deadline.
+// Whether the process's stderr came to hold `text` (at least `times` times) before the deadline.
 bool wait_for_stderr(ServerProcess& server, std::string_view text,
-                     std::chrono::milliseconds timeout = std::chrono::seconds(10));
+                     std::chrono::milliseconds timeout = std::chrono::seconds(10), size_t times = 1);
 
 // Replaces the file at path by renaming a sibling over it: a reader opens the old file or
 // the new one, never half of one, and a mapping of the old file stays valid.

@@ -6,36 +6,13 @@
 #include <deque>
 
 #include "gtest/gtest.h"
+#include "tests/unit/runtime/queue_channel.h"
 
 namespace caps {
 namespace {
 
 constexpr uint64_t kSharedUser = 0xabc;
 constexpr uint32_t kNodeCores = 3;
-
-struct PostedNews {
-  uint32_t to = 0;
-  runtime::Message message;
-};
-
-class NewsChannel final : public runtime::CoreChannel {
- public:
-  NewsChannel(uint32_t core, std::deque<PostedNews>& posted) : core_(core), posted_(posted) {}
-  uint32_t core() const override { return core_; }
-  uint32_t cores() const override { return kNodeCores; }
-  bool post(uint32_t to_core, const runtime::Message& message) override {
-    if (refuse) return false;
-    runtime::Message m = message;
-    m.from_core = core_;
-    posted_.push_back({to_core, m});
-    return true;
-  }
-  bool refuse = false;
-
- private:
-  uint32_t core_;
-  std::deque<PostedNews>& posted_;
-};
 
 uint32_t kept_on(const KeptImpressions& kept, uint64_t user, uint64_t ad) {
   uint32_t n = 0;
@@ -47,7 +24,7 @@ class KeptAcrossCoresTest : public ::testing::Test {
  protected:
   KeptAcrossCoresTest() {
     for (uint32_t c = 0; c < kNodeCores; ++c) {
-      channels_.push_back(std::make_unique<NewsChannel>(c, posted_));
+      channels_.push_back(std::make_unique<runtime::QueueChannel>(c, kNodeCores, posted_));
       sharing_.push_back(std::make_unique<KeptAcrossCores>(kept_[c], channels_[c].get(), &peers_, timers_));
     }
   }
@@ -66,8 +43,8 @@ class KeptAcrossCoresTest : public ::testing::Test {
     }
   }
 
-  std::deque<PostedNews> posted_;
-  std::vector<std::unique_ptr<NewsChannel>> channels_;
+  std::deque<runtime::PostedMessage> posted_;
+  std::vector<std::unique_ptr<runtime::QueueChannel>> channels_;
   runtime::AskPeers<KeptNewsAsk> peers_{kNodeCores};
   int64_t now_ms_ = 1000;
   runtime::TimerWheel timers_{now_ms_, 1};

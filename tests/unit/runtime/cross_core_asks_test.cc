@@ -7,6 +7,7 @@
 #include <string>
 
 #include "gtest/gtest.h"
+#include "tests/unit/runtime/queue_channel.h"
 
 namespace runtime {
 namespace {
@@ -19,30 +20,6 @@ struct DoubleAsk {
   static constexpr uint32_t kPerPeer = 3;
   int value = 0;
   uint32_t served_on = UINT32_MAX;
-};
-
-struct Posted {
-  uint32_t to = 0;
-  Message message;
-};
-
-class QueueChannel final : public CoreChannel {
- public:
-  QueueChannel(uint32_t core, std::deque<Posted>& posted) : core_(core), posted_(posted) {}
-  uint32_t core() const override { return core_; }
-  uint32_t cores() const override { return 2; }
-  bool post(uint32_t to_core, const Message& message) override {
-    if (refuse) return false;
-    Message m = message;
-    m.from_core = core_;
-    posted_.push_back({to_core, m});
-    return true;
-  }
-  bool refuse = false;
-
- private:
-  uint32_t core_;
-  std::deque<Posted>& posted_;
 };
 
 struct Doubler {
@@ -83,8 +60,8 @@ class CrossCoreAsksTest : public ::testing::Test {
     return from.asks.send(work);
   }
 
-  std::deque<Posted> posted_;
-  QueueChannel channels_[2] = {{0, posted_}, {1, posted_}};
+  std::deque<PostedMessage> posted_;
+  QueueChannel channels_[2] = {{0, 2, posted_}, {1, 2, posted_}};
   AskPeers<DoubleAsk> peers_{2};
   Doubler cores_[2] = {{0, channels_[0], peers_, 8}, {1, channels_[1], peers_, 8}};
 };
@@ -136,8 +113,8 @@ TEST_F(CrossCoreAsksTest, AFullQueueRefusesTheAskAndReturnsItsWork) {
 
 TEST_F(CrossCoreAsksTest, APoolOfZeroRefusesEveryAsk) {
   AskPeers<DoubleAsk> peers{2};
-  std::deque<Posted> posted;
-  QueueChannel channel{0, posted};
+  std::deque<PostedMessage> posted;
+  QueueChannel channel{0, 2, posted};
   Doubler alone{0, channel, peers, 0};
   EXPECT_EQ(alone.asks.take(1), nullptr);
   EXPECT_EQ(alone.asks.counters().refused.get(), 1u);
@@ -156,15 +133,15 @@ TEST_F(CrossCoreAsksTest, AnAnswerTheQueueHomeRefusesStopsTheProcess) {
 }
 
 TEST(CrossCoreAsksBudget, KindsThatOverflowTheQueueStopTheProcessAtStart) {
-  std::deque<Posted> posted;
-  QueueChannel channel{0, posted};
+  std::deque<PostedMessage> posted;
+  QueueChannel channel{0, 2, posted};
   channel.reserve_queue_slots(channel.queue_capacity() - kQueueSlotsForOtherMessages);  // full
   EXPECT_DEATH(channel.reserve_queue_slots(1), "check failed: .*overflow the message queue");
 }
 
 TEST(CrossCoreAsksPeers, TwoServicesOfOneKindOnOneCoreStopTheProcess) {
-  std::deque<Posted> posted;
-  QueueChannel channel{0, posted};
+  std::deque<PostedMessage> posted;
+  QueueChannel channel{0, 2, posted};
   AskPeers<DoubleAsk> peers{2};
   Doubler first{0, channel, peers, 1};
   EXPECT_DEATH(Doubler(0, channel, peers, 1), "check failed: .*two services of one kind joined on one core");

@@ -9,6 +9,7 @@
 #include "caps/shard_format.h"
 #include "tests/unit/decision/explain/explain_fixture.h"
 #include "tests/unit/decision/response/response_fixtures.h"
+#include "tests/unit/runtime/queue_channel.h"
 
 namespace decision::explain::testing {
 namespace {
@@ -207,30 +208,6 @@ TEST_F(ExplainHandlerTest, TheFactsSayWhatTheRulesRead) {
 // --- Cross-core: the owner of the user explains. ---
 
 // Messages as the reactors would carry them, delivered by the test.
-struct Posted {
-  uint32_t to = 0;
-  runtime::Message message;
-};
-
-class QueueChannel final : public runtime::CoreChannel {
- public:
-  QueueChannel(uint32_t core, std::deque<Posted>& posted) : core_(core), posted_(posted) {}
-  uint32_t core() const override { return core_; }
-  uint32_t cores() const override { return 2; }
-  bool post(uint32_t to_core, const runtime::Message& message) override {
-    if (refuse) return false;
-    runtime::Message m = message;
-    m.from_core = core_;
-    posted_.push_back({to_core, m});
-    return true;
-  }
-  bool refuse = false;
-
- private:
-  uint32_t core_;
-  std::deque<Posted>& posted_;
-};
-
 // The first user id of the form "user-<n>" that core `core` of 2 owns.
 std::string user_owned_by(uint32_t core) {
   for (int n = 0;; ++n) {
@@ -250,8 +227,8 @@ class CrossCoreExplainTest : public ExplainHandlerTest {
     }
   }
 
-  std::deque<Posted> posted_;
-  QueueChannel channels_[2] = {{0, posted_}, {1, posted_}};
+  std::deque<runtime::PostedMessage> posted_;
+  runtime::QueueChannel channels_[2] = {{0, 2, posted_}, {1, 2, posted_}};
   caps::CapPartition partitions_[2];
   // Built before the handlers, which join it, as ProcessView's tables are.
   runtime::AskPeers<ExplainAsk> peers_{2};

@@ -10,6 +10,7 @@
 #include "decision/pacing/pacing_rule.h"
 #include "decision/selection/ad_selector.h"
 #include "gtest/gtest.h"
+#include "tests/unit/runtime/queue_channel.h"
 #include "runtime/clock.h"
 #include "runtime/core_channel.h"
 #include "runtime/timer_wheel.h"
@@ -42,29 +43,6 @@ std::string catalog_json(const SimulationSettings& s) {
     ]})");
 }
 
-struct Posted {
-  uint32_t to_core;
-  runtime::Message message;
-};
-
-class QueueChannel final : public runtime::CoreChannel {
- public:
-  QueueChannel(uint32_t core, uint32_t cores, std::deque<Posted>& posted) : core_(core), cores_(cores), posted_(posted) {}
-  uint32_t core() const override { return core_; }
-  uint32_t cores() const override { return cores_; }
-  bool post(uint32_t to_core, const runtime::Message& message) override {
-    runtime::Message m = message;
-    m.from_core = core_;
-    posted_.push_back({to_core, m});
-    return true;
-  }
-
- private:
-  uint32_t core_;
-  uint32_t cores_;
-  std::deque<Posted>& posted_;
-};
-
 struct FixedGoals final : GoalSource {
   std::vector<PacedGoal> goals;
   std::span<const PacedGoal> paced_goals() const override { return goals; }
@@ -76,7 +54,7 @@ struct PassAll final : selection::EligibilityRule {
 
 struct SimCore {
   SimCore(uint32_t core, uint32_t cores, const runtime::Clock& clock, const GoalSource& goals, int64_t interval_s,
-          std::deque<Posted>& posted, runtime::AskPeers<PacingAsk>& peers, GoalLedger* ledger, uint32_t node)
+          std::deque<runtime::PostedMessage>& posted, runtime::AskPeers<PacingAsk>& peers, GoalLedger* ledger, uint32_t node)
       : node_id("sim-node-" + std::to_string(node)),
         random(7 + node, core),
         selector(random),
@@ -92,7 +70,7 @@ struct SimCore {
   CorePacing book;
   PacingRule rule;
   runtime::TimerWheel wheel;
-  QueueChannel channel;
+  runtime::QueueChannel channel;
   PacingRounds rounds;
 };
 
@@ -118,7 +96,7 @@ SimulationResult simulate_day(const SimulationSettings& settings) {
   runtime::ManualClock clock;
   // Each node's cores, its own message queue and ask peers: messages never cross nodes.
   const uint32_t nodes = std::max<uint32_t>(1, settings.nodes);
-  std::vector<std::deque<Posted>> posted(nodes);
+  std::vector<std::deque<runtime::PostedMessage>> posted(nodes);
   std::vector<std::unique_ptr<runtime::AskPeers<PacingAsk>>> peers;
   std::vector<std::unique_ptr<SimCore>> cores;  // node n's cores at n * settings.cores ...
   for (uint32_t n = 0; n < nodes; ++n) {
@@ -131,16 +109,16 @@ SimulationResult simulate_day(const SimulationSettings& settings) {
   const auto carry = [&] {
     for (bool moved = true; moved;) {
       moved = false;
-      for (std::deque<Posted>& queue : posted) {
+      for (std::deque<runtime::PostedMessage>& queue : posted) {
         while (!queue.empty()) {
-          const Posted p = queue.front();
+          const runtime::PostedMessage p = queue.front();
           queue.pop_front();
           runtime::CrossCoreAsks<PacingAsk>::deliver(p.message);
           moved = true;
         }
       }
       if (settings.deliver_ledger_answers) settings.deliver_ledger_answers();
-      for (const std::deque<Posted>& queue : posted) moved = moved || !queue.empty();
+      for (const std::deque<runtime::PostedMessage>& queue : posted) moved = moved || !queue.empty();
     }
   };
   for (auto& core : cores) core->book.set_goals(goals.goals);
