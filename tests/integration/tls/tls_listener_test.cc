@@ -227,6 +227,23 @@ TEST_F(TlsListener, CertificateFilesThatDoNotLoadStopTheStartWithExit2NamingTheF
   const FinishedRun unpaired = run_to_exit(standard_flags({"--tls-listen=127.0.0.1:0", "--tls-cert=" + certs_.ecdsa_cert()}));
   ASSERT_TRUE(unpaired.exit.has_value());
   EXPECT_EQ(unpaired.exit->code, 2) << unpaired.stderr_text;
+  // Flags that make no sense together: exit 2, naming the flag.
+  struct Refusal {
+    std::vector<std::string> flags;
+    std::string named;
+  };
+  for (const Refusal& r : {Refusal{{"--listen=none"}, "--listen"},
+                           Refusal{{"--tls-cert=" + certs_.ecdsa_cert(), "--tls-key=" + certs_.ecdsa_key()}, "--tls-cert"},
+                           Refusal{{"--tls-listen=127.0.0.1:0"}, "--tls-listen"},
+                           Refusal{{"--admin-tls"}, "--admin-tls"},
+                           Refusal{{"--tls-listen=not-an-address", "--tls-cert=" + certs_.ecdsa_cert(),
+                                    "--tls-key=" + certs_.ecdsa_key()},
+                                   "--tls-listen"}}) {
+    const FinishedRun run = run_to_exit(standard_flags(r.flags));
+    ASSERT_TRUE(run.exit.has_value()) << r.named;
+    EXPECT_EQ(run.exit->code, 2) << r.named << ": " << run.stderr_text;
+    EXPECT_NE(run.stderr_text.find(r.named), std::string::npos) << run.stderr_text;
+  }
 }
 
 }  // namespace

@@ -73,6 +73,24 @@ TEST_F(TlsResumption, ATicketFromOneNodeResumesOnAnotherSharingTheKeyFile) {
   EXPECT_NE(run_keys_binary("compare " + shared + " " + certs_.dir() + "/other-tickets.json").status, 0);
 }
 
+// The ticket keys a first start created are on disk: a node killed with SIGKILL and started
+// again on the same file resumes the tickets it issued before.
+TEST_F(TlsResumption, TicketsIssuedBeforeASigkillResumeAfterTheRestart) {
+  const std::string file = certs_.dir() + "/kept-tickets.json";
+  const std::string session = certs_.dir() + "/before-kill.pem";
+  {
+    ServerProcess before(flags(file));
+    ASSERT_TRUE(before.serving()) << before.start_error();
+    ASSERT_EQ(exchange(before, "-tls1_3 -sess_out " + session).rfind("New, ", 0), 0u);
+    before.send_signal(SIGKILL);
+    ASSERT_TRUE(before.wait_for_exit().has_value());
+  }
+  ServerProcess after(flags(file));
+  ASSERT_TRUE(after.serving()) << after.start_error();
+  const std::string resumed = exchange(after, "-tls1_3 -sess_in " + session);
+  EXPECT_EQ(resumed.rfind("Reused, ", 0), 0u) << resumed;
+}
+
 TEST_F(TlsResumption, AfterARotationAndSighupTheOldKeyStillOpensItsTickets) {
   const std::string file = certs_.dir() + "/tickets.json";
   ServerProcess server(flags(file));
