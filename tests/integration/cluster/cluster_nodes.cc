@@ -57,11 +57,17 @@ bool ClusterNodes::restart(size_t i, int signal) {
 }
 
 bool ClusterNodes::wait_connected(size_t i) {
+  // Each core on its own: a sum over cores would take one core starting (0) and the other
+  // partial (2) for both up, and a decision on either would then fail closed.
+  const auto every_core_up = [](const std::string& page) {
+    for (const char* core : {"0", "1"}) {  // standard_flags: two cores
+      if (sum_samples(page, "decisiond_redis_cluster_state", {{"core", core}}) != 1.0) return false;
+    }
+    return true;
+  };
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
   while (std::chrono::steady_clock::now() < deadline) {
-    const std::string page = scrape_metrics(node(i));
-    const double cores = sum_samples(page, "decisiond_redis_connected_primaries", {}).has_value() ? 2.0 : 0.0;
-    if (cores > 0 && sum_samples(page, "decisiond_redis_cluster_state", {}).value_or(0) == cores) return true;
+    if (every_core_up(scrape_metrics(node(i)))) return true;
     std::this_thread::sleep_for(std::chrono::milliseconds(50));
   }
   return false;
