@@ -6,6 +6,7 @@
 #include <string>
 #include <string_view>
 
+#include "http/client_address.h"
 #include "http/error_body.h"
 #include "http/error_codes.h"
 #include "http/reply_writer.h"
@@ -149,9 +150,26 @@ bool Connection::should_shed(Shedding shedding, int64_t now_ns) const {
   return behind > (shedding == Shedding::kLate ? bound * kShedLateFactor : bound);
 }
 
+bool Connection::body_decoded(Response& response) {
+  using Outcome = content_coding::RequestBodyDecoder::Outcome;
+  content_coding::RequestBodyDecoder& decoder = server_.body_decoder();
+  const size_t limit = server_.limits().max_body_bytes;
+  const Outcome outcome = decoder.decode(parser_.request(), limit);
+  if (outcome == Outcome::kAsSent) return true;
+  if (outcome == Outcome::kDecoded) {
+    parser_.set_decoded_body(decoder.body());
+    return true;
+  }
+  if (outcome == Outcome::kTooLarge) server_.metrics().decoded_bodies_too_large.add();
+  decoder.set_refusal(response, outcome, limit);
+  return false;
+}
+
 void Connection::dispatch() {
   // One request answered at a time: the parser holds the awaited request's view.
   DECISIOND_CHECK_MSG(!awaiting_reply_, "request dispatched while a deferred reply is awaited");
+  parser_.set_client_address(client_address_of(parser_.request(), transport_address_,
+                                                server_.limits().trusted_proxies.get(), server_.client_addresses()));
   const Request& request = parser_.request();
   Response& response = server_.response();
   response.reset();
@@ -167,7 +185,7 @@ void Connection::dispatch() {
       response.add_header("Retry-After", "1");
       response.set_json(503);
       response.body().assign(shed_body());
-    } else if (match.handler != nullptr) {
+    } else if (match.handler != nullptr && body_decoded(response)) {
       response.set_ticket(ReplyTicket(this, generation_));
       const uint64_t mark_before = server_.reply_gate() != nullptr ? server_.reply_gate()->mark() : 0;
       match.handler->handle(request, response);
@@ -183,7 +201,8 @@ void Connection::dispatch() {
   }
   const size_t queued_before = queued_.size();
   const bool close = !request.keep_alive || response.close() || server_.draining();
-  append_reply(queued_, response, server_.date(), close, request.method == Method::kHead, match.reply_headers);
+  append_reply(queued_, response, server_.date(), close, request.method == Method::kHead, match.reply_headers,
+               server_.reply_compressor().code_for(request, response));
   const int64_t latency_ns = server_.reactor().clock().monotonic_ns() - started_ns;
   server_.metrics().record(match.route, response.status(), latency_ns);
   if (server_.sample()) {
@@ -200,7 +219,8 @@ bool Connection::complete_deferred(uint32_t generation, const Response& reply) {
   if (awaited_.after_lines) note_reply_lines(0);
   const size_t queued_before = queued_.size();
   const bool close = !awaited_.keep_alive || reply.close() || server_.draining();
-  append_reply(queued_, reply, server_.date(), close, awaited_.head, awaited_.route_headers);
+  append_reply(queued_, reply, server_.date(), close, awaited_.head, awaited_.route_headers,
+               server_.reply_compressor().code_for(parser_.request(), reply));
   const int64_t latency_ns = server_.reactor().clock().monotonic_ns() - awaited_.started_ns;
   server_.metrics().record(awaited_.route, reply.status(), latency_ns);
   if (server_.sample()) {
@@ -227,6 +247,7 @@ void Connection::observe(const Request* request, uint32_t route, const Response&
   completed.request_bytes = request_bytes;
   completed.reply_bytes = reply_bytes;
   completed.latency_ns = latency_ns;
+  completed.client_address = request != nullptr ? request->client_address : transport_address_;
   server_.observer()->on_request_completed(completed);
 }
 
@@ -388,6 +409,7 @@ void Connection::on_released() {
   held_input_.clear();
   resumed_input_.clear();
   sent_ = 0;
+  transport_address_ = {};
   server_.release(*this);
 }
 

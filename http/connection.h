@@ -31,6 +31,8 @@ class Connection final : public runtime::SocketEvents, private runtime::Timer, p
   void close_now() { abort(); }
   // Set by the server when it notes peers, before open(); copied into every request.
   void set_peer_loopback(bool loopback) { parser_.set_peer_loopback(loopback); }
+  // The transport's address (HttpLimits::note_peers, or the layer below's on_client_address).
+  void set_transport_address(const runtime::IpAddress& address) { transport_address_ = address; }
   bool in_use() const { return phase_ != Phase::kFree; }
   // The deferred reply of the request being waited for (reply_ticket.h). False when the
   // ticket is stale: the connection closed or was reused since it was issued.
@@ -40,6 +42,7 @@ class Connection final : public runtime::SocketEvents, private runtime::Timer, p
   void on_peer_closed(int error) override;
   void on_send_complete(int result) override;
   void on_released() override;
+  void on_client_address(const runtime::IpAddress& address) override { transport_address_ = address; }
 
  private:
   enum class Phase : uint8_t { kFree, kOpen, kLingering, kClosing };
@@ -55,6 +58,9 @@ class Connection final : public runtime::SocketEvents, private runtime::Timer, p
   void dispatch();
   // Whether an overloaded core sheds a request of this route now (HttpLimits::shed_lag_ns).
   bool should_shed(Shedding shedding, int64_t now_ns) const;
+  // Undoes the request body's Content-Encoding, if any (http/content_coding/); false when it
+  // is refused, with the refusal in response.
+  bool body_decoded(Response& response);
   void reply_error(int status, int code, std::string_view message);
   // Hands a sampled request's facts to the server's observer (request_observer.h).
   void observe(const Request* request, uint32_t route, const Response& reply, size_t request_bytes,
@@ -96,6 +102,7 @@ class Connection final : public runtime::SocketEvents, private runtime::Timer, p
   bool linger_on_close_ = false;
   bool sent_since_idle_armed_ = false;  // a reader that takes nothing for a whole idle period is dropped
   RequestParser parser_;
+  runtime::IpAddress transport_address_;  // the peer, or its PROXY header's client; per connection
   size_t receiving_bytes_ = 0;  // of the request being read, so far
   size_t request_bytes_ = 0;    // of the last whole request (the one being answered)
   std::string sending_;  // handed to the kernel; stable until the send completes

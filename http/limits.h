@@ -2,6 +2,10 @@
 // Every bound of the HTTP layer, by name (docs/operations.md "Limits"). Hitting one is counted.
 #include <cstddef>
 #include <cstdint>
+#include <memory>
+
+#include "http/content_coding/coding.h"
+#include "runtime/address_ranges.h"
 
 namespace http {
 
@@ -21,6 +25,13 @@ struct HttpLimits {
   // request), so handlers can tell loopback peers (Request::peer_loopback). For listeners
   // whose routes care, such as an admin plane.
   bool note_peers = false;
+  // --compress: the codings replies of kMinCompressedReplyBytes or more may use for a client
+  // whose Accept-Encoding allows one (http/content_coding/). None: replies go as they are.
+  // Request bodies are decoded whatever this says, bounded by max_body_bytes.
+  content_coding::CodingSet reply_codings;
+  // --trusted-proxies (docs/client_address.md): a request from a peer in these ranges is the
+  // client its Forwarded / X-Forwarded-For header names (http/client_address.h). Null: none.
+  std::shared_ptr<const runtime::AddressRanges> trusted_proxies;
   // Overload: a request whose route may be shed is answered 503 10098 with Retry-After at
   // once, without running its handler, when its core's loop lags by more than this: the
   // current turn of the loop began longer ago (runtime Reactor::turn_started_ns), so the

@@ -6,6 +6,8 @@
 #include <string>
 #include <string_view>
 
+#include "runtime/ip_address.h"
+
 namespace http {
 
 enum class Method : uint8_t { kOther, kGet, kHead, kPost, kPut, kDelete, kOptions, kPatch };
@@ -39,6 +41,10 @@ struct Request {
   // Whether the peer is on a loopback address; known only on servers that note peers
   // (HttpLimits::note_peers), false elsewhere.
   bool peer_loopback = false;
+  // The client this request speaks for (http/client_address.h, docs/client_address.md): the
+  // connection's peer, what a trusted balancer's PROXY header or Forwarded / X-Forwarded-For
+  // said; unknown when nothing told it (a test's request) or the forwarding header hid it.
+  runtime::IpAddress client_address;
 
   // Case-insensitive; the first occurrence, or empty.
   std::string_view header(std::string_view name) const;

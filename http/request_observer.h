@@ -26,6 +26,8 @@ struct CompletedRequest {
   size_t request_bytes = 0;  // bytes of the request as received (head and body)
   size_t reply_bytes = 0;    // bytes of the reply as queued (head and body)
   int64_t latency_ns = 0;    // as in decisiond_http_request_duration_seconds
+  // The request's client (Request::client_address); for an unread request, the connection's.
+  runtime::IpAddress client_address;
 };
 
 class RequestObserver {

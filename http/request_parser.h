@@ -47,6 +47,14 @@ class RequestParser {
   const Request& request() const { return request_; }
   // What the connection knows of its peer, carried by every request parsed after.
   void set_peer_loopback(bool loopback) { request_.peer_loopback = loopback; }
+  // The client of the request parsed last (the connection settles it before dispatching).
+  void set_client_address(const runtime::IpAddress& address) { request_.client_address = address; }
+  // The body its Content-Encoding decoded to (http/content_coding/request_body_decoder.h), in
+  // place of the bytes sent, until the next request; a handler may take it (owned_body).
+  void set_decoded_body(std::string& body) {
+    request_.body = body;
+    request_.owned_body = &body;
+  }
   const ParseError& error() const { return error_; }
   // Some bytes of a request have been seen and it is not complete yet.
   bool in_message() const { return in_message_; }

@@ -10,7 +10,8 @@ Server::Server(runtime::Reactor& reactor, const Router& router, const HttpLimits
     : Server(reactor, reactor, router, limits) {}
 
 Server::Server(runtime::Reactor& reactor, runtime::SocketIo& sockets, const Router& router, const HttpLimits& limits)
-    : reactor_(reactor), sockets_(sockets), router_(router), limits_(limits), metrics_(router.route_names()) {}
+    : reactor_(reactor), sockets_(sockets), router_(router), limits_(limits), metrics_(router.route_names()),
+      reply_compressor_(limits.reply_codings, content_codings_), body_decoder_(content_codings_) {}
 
 Server::~Server() = default;
 
@@ -46,6 +47,7 @@ void Server::on_accept(int fd) {
   if (limits_.note_peers) {
     const absl::StatusOr<runtime::SocketAddress> peer = runtime::peer_address(fd);
     connection->set_peer_loopback(peer.ok() && peer->is_loopback());
+    if (peer.ok()) connection->set_transport_address(runtime::IpAddress::from_sockaddr(peer->storage));
   }
   if (over_limit) {
     metrics_.connections_refused.add();

@@ -6,6 +6,10 @@
 #include <memory>
 #include <vector>
 
+#include "http/client_address.h"
+#include "http/content_coding/content_coding_metrics.h"
+#include "http/content_coding/reply_compressor.h"
+#include "http/content_coding/request_body_decoder.h"
 #include "http/http_date.h"
 #include "http/limits.h"
 #include "http/request_observer.h"
@@ -41,6 +45,10 @@ class Server final : public runtime::Acceptor {
 
   ServerMetrics& metrics() { return metrics_; }
   const ServerMetrics& metrics() const { return metrics_; }
+  // What trusted peers' Forwarded / X-Forwarded-For gave (http/client_address.h).
+  ClientAddressCounters& client_addresses() { return client_addresses_; }
+  // Replies compressed and request bodies decoded (http/content_coding/).
+  const content_coding::ContentCodingMetrics& content_codings() const { return content_codings_; }
 
   // A sample of requests (fraction 0..1) is handed to observer when it completes; null:
   // none. Before serving.
@@ -63,6 +71,8 @@ class Server final : public runtime::Acceptor {
   const Router& router() const { return router_; }
   const HttpLimits& limits() const { return limits_; }
   Response& response() { return response_; }
+  content_coding::ReplyCompressor& reply_compressor() { return reply_compressor_; }
+  content_coding::RequestBodyDecoder& body_decoder() { return body_decoder_; }
   std::string_view date() { return date_.at(reactor_.clock().wall_s()); }
   void release(Connection& connection);
 
@@ -74,6 +84,10 @@ class Server final : public runtime::Acceptor {
   const Router& router_;
   const HttpLimits limits_;
   ServerMetrics metrics_;
+  content_coding::ContentCodingMetrics content_codings_;  // before the two that count in it
+  content_coding::ReplyCompressor reply_compressor_;
+  content_coding::RequestBodyDecoder body_decoder_;
+  ClientAddressCounters client_addresses_;
   HttpDate date_;
   Response response_;
   RequestObserver* observer_ = nullptr;

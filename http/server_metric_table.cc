@@ -38,6 +38,7 @@ constexpr runtime::MetricRow<ServerMetrics> kLimits[] = {
     {R"(limit="connections")", &ServerMetrics::connections_refused},
     {R"(limit="header_bytes")", &ServerMetrics::headers_too_large},
     {R"(limit="body_bytes")", &ServerMetrics::bodies_too_large},
+    {R"(limit="decoded_body_bytes")", &ServerMetrics::decoded_bodies_too_large},  // 413 10003 (http/content_coding/)
     {R"(limit="malformed")", &ServerMetrics::malformed_requests},
     {R"(limit="request_timeout")", &ServerMetrics::request_timeouts},
     {R"(limit="idle_timeout")", &ServerMetrics::idle_timeouts},

@@ -41,6 +41,7 @@ class ServerMetrics {
   Counter connections_refused;  // over the per-core connection limit
   Counter headers_too_large;
   Counter bodies_too_large;
+  Counter decoded_bodies_too_large;  // a Content-Encoding body past the limit once decoded
   Counter malformed_requests;
   Counter request_timeouts;
   Counter idle_timeouts;

@@ -8,6 +8,8 @@
 #include <optional>
 #include <string_view>
 
+#include "runtime/ip_address.h"
+
 namespace runtime {
 
 // Identifies a socket slot and its generation, so a late completion for a reused slot is
@@ -30,6 +32,10 @@ class SocketEvents {
   virtual void on_send_complete(int result) = 0;
   // Closed, and no operation on it is left in the ring: the owner may reuse its memory.
   virtual void on_released() = 0;
+  // Who is at the other end, from a layer that learns it (proxy_protocol/: the TCP peer, or
+  // the client a trusted balancer's PROXY header names), at most once and before the first
+  // on_receive. Layers in between pass it up; a connection that does not care ignores it.
+  virtual void on_client_address(const IpAddress& address) {}
 };
 
 class SocketIo {

@@ -6,8 +6,11 @@
 #include "decision/pacing/pacing_metrics.h"
 #include "decision/pacing/redis_ledger/ledger_metrics.h"
 #include "decision/video/endpoint/vast_tag_metrics.h"
+#include "http/content_coding/content_coding_metric_table.h"
 #include "http/server_metric_table.h"
 #include "tls/tls_metrics.h"
+#include "http/client_address_metrics.h"
+#include "proxy_protocol/proxy_metrics.h"
 #include "runtime/check.h"
 #include "runtime/reactor_load_metrics.h"
 #include "service/access_log/access_log_metrics.h"
@@ -158,7 +161,8 @@ CoreServices::CoreServices(runtime::Reactor& reactor, ProcessView& view, trackin
       public_router_(public_routes(decision_, decision_preflight_, tracking_, vast_)),
       admin_router_(admin_routes(guarded_health_, guarded_ready_, guarded_metrics_, guarded_catalog_upload_,
                                  guarded_explain_, preview_)),
-      public_server_(reactor, public_router_, view.config.public_limits),
+      public_sockets_(reactor, view.config.public_limits.trusted_proxies),
+      public_server_(reactor, public_sockets_, public_router_, view.config.public_limits),
       tls_(TlsEdge::make(reactor, view.config, public_router_, view.take_tls_context(reactor.index()))),
       admin_server_(reactor, admin_sockets(reactor, tls_.get()), admin_router_, view.config.admin_limits) {
   channel_.set_answer_gate(&answer_gate_);
@@ -188,6 +192,14 @@ void CoreServices::register_metrics() {
   if (tls_ && tls_->server()) {
     metrics.add(core, http::kServerMetricTable, tls_->server()->metrics(), R"(listener="tls")");
   }
+  metrics.add(core, http::content_coding::kContentCodingMetricTable, public_server_.content_codings(),
+              R"(listener="public")");
+  metrics.add(core, http::content_coding::kContentCodingMetricTable, admin_server_.content_codings(),
+              R"(listener="admin")");
+  if (tls_ && tls_->server()) {
+    metrics.add(core, http::content_coding::kContentCodingMetricTable, tls_->server()->content_codings(),
+                R"(listener="tls")");
+  }
   metrics.add(core, decision::endpoint::kDecisionMetricTable, decision_.counters());
   metrics.add(core, decision::endpoint::kDecisionAskMetricTable, decision_.ask_counters());
   metrics.add(core, decision::endpoint::kPlacementMetricTable, placement_counts_);
@@ -207,6 +219,14 @@ void CoreServices::register_metrics() {
   metrics.add(core, access_log::kAccessLogMetricTable, access_log_.counters());
   metrics.add(core, runtime::kReactorLoadMetricTable, reactor_.load());
   if (tls_ && tls_->counters()) metrics.add(core, tls::kTlsMetricTable, *tls_->counters(), R"(listener="tls")");
+  metrics.add(core, proxy_protocol::kProxyMetricTable, public_sockets_.counters(), R"(listener="public")");
+  if (tls_ && tls_->proxy_counters()) {
+    metrics.add(core, proxy_protocol::kProxyMetricTable, *tls_->proxy_counters(), R"(listener="tls")");
+  }
+  metrics.add(core, http::kClientAddressMetricTable, public_server_.client_addresses(), R"(listener="public")");
+  if (tls_ && tls_->server()) {
+    metrics.add(core, http::kClientAddressMetricTable, tls_->server()->client_addresses(), R"(listener="tls")");
+  }
   if (tls_ && tls_->admin_sockets()) {
     metrics.add(core, tls::kTlsMetricTable, tls_->admin_sockets()->counters(), R"(listener="admin")");
   }

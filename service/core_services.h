@@ -23,6 +23,7 @@
 #include "http/cors.h"
 #include "http/router.h"
 #include "http/server.h"
+#include "proxy_protocol/proxy_sockets.h"
 #include "runtime/reactor.h"
 #include "runtime/timer_wheel.h"
 #include "service/admin_guard.h"
@@ -154,6 +155,8 @@ class CoreServices {
 
   http::Router public_router_;
   http::Router admin_router_;
+  // The plain listener's client addresses: the TCP peer, or a trusted balancer's PROXY header.
+  proxy_protocol::ProxySockets public_sockets_;
   http::Server public_server_;
   // --tls-listen, --admin-tls: this core's TLS; null without either. Before the admin
   // server, which it may carry.

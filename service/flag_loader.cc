@@ -27,6 +27,8 @@ bool is_ours(const absl::CommandLineFlag& flag) {
   return absl::StrContains(flag.Filename(), "service/flags.cc") ||
          absl::StrContains(flag.Filename(), "service/cluster_flags.cc") ||
          absl::StrContains(flag.Filename(), "service/tls/tls_flags.cc") ||
+         absl::StrContains(flag.Filename(), "service/client_address/client_address_flags.cc") ||
+         absl::StrContains(flag.Filename(), "service/compression_flags.cc") ||
          absl::StrContains(flag.Filename(), "service/events_sink_flags.cc");
 }
 

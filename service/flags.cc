@@ -13,6 +13,8 @@
 #include "absl/strings/str_cat.h"
 #include "decision/catalog/limits.h"
 #include "runtime/cpu_affinity.h"
+#include "service/client_address/client_address_flags.h"
+#include "service/compression_flags.h"
 #include "service/flag_error.h"
 #include "service/nats_login.h"
 
@@ -289,6 +291,8 @@ absl::StatusOr<ServiceConfig> resolve_config() {
   if (absl::Status s = resolve_cluster_flags(c.cluster); !s.ok()) return s;
   if (absl::Status s = resolve_events_sink_flags(c.cluster.node_id, c.events_sink); !s.ok()) return s;
   if (absl::Status s = resolve_tls_flags(c.tls); !s.ok()) return s;
+  if (absl::Status s = resolve_compression_flags(c.public_limits, c.admin_limits); !s.ok()) return s;
+  if (absl::Status s = resolve_client_address_flags(c.public_limits); !s.ok()) return s;
   if (!c.listen_plain && !c.tls.on()) return invalid_flag("listen", "none needs --tls-listen: no public listener left");
   return c;
 }

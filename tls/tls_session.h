@@ -44,6 +44,9 @@ class TlsSession final : public runtime::SocketEvents, private runtime::Timer {
   void on_peer_closed(int error) override;
   void on_send_complete(int result) override;
   void on_released() override;
+  void on_client_address(const runtime::IpAddress& address) override {
+    if (upper_ != nullptr) upper_->on_client_address(address);
+  }
 
   // The BIO's two ends (tls_session.cc): OpenSSL reads what arrived, and writes records out.
   int bio_read(char* out, int length);

@@ -35,7 +35,16 @@ IntakeVerdict DecisionIntake::read(const http::Request& request, int64_t now_s, 
     http::append_error_envelope(response.body(), read.errors);
     return IntakeVerdict::kInvalidBody;
   }
+  set_client_ip(request.client_address);
   return IntakeVerdict::kAccepted;
+}
+
+void DecisionIntake::set_client_ip(const runtime::IpAddress& address) {
+  request::IpAddress& ip = request_.client_ip;
+  ip = {};
+  if (address.family == runtime::IpAddress::Family::kV4) ip.family = request::IpAddress::Family::kV4;
+  if (address.family == runtime::IpAddress::Family::kV6) ip.family = request::IpAddress::Family::kV6;
+  ip.bytes = address.bytes;
 }
 
 void DecisionIntake::refuse_overloaded(http::Response& response, std::string_view message) const {

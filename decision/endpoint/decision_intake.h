@@ -47,6 +47,9 @@ class DecisionIntake {
   const request::RequestReaderCounters& reader_counters() const { return reader_.counters(); }
 
  private:
+  // The transport's client into the request: it places the user when the body has no user.ip.
+  void set_client_ip(const runtime::IpAddress& address);
+
   api_versions::VersionResolver versions_;
   request::RequestReader reader_;
   request::DecisionRequest request_;

@@ -14,6 +14,7 @@ void ForwardedRequest::capture(const http::Request& request, http::Response& res
   const std::optional<std::string_view> languages = request.find_header(localization::kAcceptLanguageHeader);
   has_accept_language_ = languages.has_value();
   accept_language_.assign(languages.value_or(""));
+  client_address_ = request.client_address;
 }
 
 http::Request ForwardedRequest::replay(std::string_view path) const {
@@ -26,6 +27,7 @@ http::Request ForwardedRequest::replay(std::string_view path) const {
     request.headers[request.header_count++] = {localization::kAcceptLanguageHeader, accept_language_};
   }
   request.body = body_;
+  request.client_address = client_address_;
   return request;
 }
 

@@ -42,6 +42,7 @@ class ForwardedRequest {
   bool has_version_ = false;
   std::string accept_language_;  // Accept-Language, when has_accept_language_
   bool has_accept_language_ = false;
+  runtime::IpAddress client_address_;  // the request's client travels with its body
   http::Response reply_;
 };
 

@@ -159,15 +159,23 @@ struct DecisionRequest {
   std::string_view device_json;  // raw JSON object text; empty when absent
   std::string_view device_ua;    // device.ua when a string (unescaped); empty otherwise
   std::string_view app_json;     // raw JSON object text; empty when absent
+  // Not from the body: the client's address as the transport found it (the TCP peer, a
+  // trusted balancer's PROXY header or Forwarded: docs/client_address.md), text empty.
+  // Family kNone when unknown.
+  IpAddress client_ip;
 
   std::span<const PlacementRequest> placements() const {
     return {placement_slots.data(), placement_count};
   }
+  // The address that places the user (geo, time zone, GDPR territory): user.ip when the
+  // body gives one, else the client's.
+  const IpAddress& placing_ip() const { return user.ip.family != IpAddress::Family::kNone ? user.ip : client_ip; }
   void clear() {
     placement_count = 0;
     has_user = false;
     user.clear();
     user_json = device_json = device_ua = app_json = {};
+    client_ip = IpAddress{};
   }
 };
 

@@ -1,5 +1,6 @@
 #include "service/access_log/access_line.h"
 
+#include <array>
 #include <charconv>
 
 #include "http/json_writer.h"
@@ -57,6 +58,10 @@ void append_access_line(const AccessRecord& r, std::string& out) {
   int_member(out, "reply_bytes", static_cast<int64_t>(r.reply_bytes));
   int_member(out, "duration_us", r.duration_us);
   if (!r.user_agent.empty()) string_member(out, "user_agent", cut(r.user_agent, kMaxUserAgentBytes, truncated));
+  if (r.client.known()) {
+    std::array<char, runtime::IpAddress::kMaxTextBytes + 1> text{};
+    string_member(out, "client", runtime::format_ip(r.client, text));
+  }
   if (truncated) out.append(",\"truncated\":true");
   out.push_back('}');
 }
@@ -88,6 +93,7 @@ AccessRecord access_record(const http::CompletedRequest& completed, int64_t time
   r.request_bytes = completed.request_bytes;
   r.reply_bytes = completed.reply_bytes;
   r.duration_us = completed.latency_ns / 1000;
+  r.client = completed.client_address;
   return r;
 }
 

@@ -1,13 +1,15 @@
 #pragma once
 // One line of the access log (docs/access-log.md): a JSON object, members in a fixed order,
 // written without a DOM straight into the log's buffer. No query string (tracking tokens
-// and signed tag parameters are bearer credentials), no peer address, no body.
+// and signed tag parameters are bearer credentials), no body. The client's address is the one
+// the request was placed by (docs/client_address.md).
 #include <cstddef>
 #include <cstdint>
 #include <string>
 #include <string_view>
 
 #include "http/request_observer.h"
+#include "runtime/ip_address.h"
 
 namespace service::access_log {
 
@@ -29,6 +31,7 @@ struct AccessRecord {
   uint64_t reply_bytes = 0;
   int64_t duration_us = 0;
   std::string_view user_agent;  // empty: none sent
+  runtime::IpAddress client;    // the client's address (docs/client_address.md); unknown: none
 };
 
 // Appends the record as one line, without the line feed.

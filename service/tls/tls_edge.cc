@@ -33,7 +33,9 @@ TlsEdge::TlsEdge(runtime::Reactor& reactor, const ServiceConfig& config, const h
     : reactor_(reactor), context_(std::move(context)) {
   const auto reply = [this] { return plain_http_reply(date_.at(reactor_.clock().wall_s())); };
   if (config.tls.on()) {
-    public_ = std::make_unique<tls::TlsSockets>(reactor, reactor.timers(), context_,
+    // A PROXY header comes before the ClientHello: read beneath TLS.
+    proxy_ = std::make_unique<proxy_protocol::ProxySockets>(reactor, config.public_limits.trusted_proxies);
+    public_ = std::make_unique<tls::TlsSockets>(*proxy_, reactor.timers(), context_,
                                                 tls::TlsSettings{config.public_limits.request_timeout_ms, reply});
     server_ = std::make_unique<http::Server>(reactor, *public_, public_router, config.public_limits);
   }

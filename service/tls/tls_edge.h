@@ -9,6 +9,7 @@
 #include "http/http_date.h"
 #include "http/router.h"
 #include "http/server.h"
+#include "proxy_protocol/proxy_sockets.h"
 #include "runtime/reactor.h"
 #include "service/flags.h"
 #include "tls/server_context.h"
@@ -26,6 +27,8 @@ class TlsEdge {
   // The HTTPS listener's server; null without --tls-listen.
   http::Server* server() { return server_.get(); }
   const tls::TlsCounters* counters() const { return public_ ? &public_->counters() : nullptr; }
+  // The HTTPS listener's PROXY headers, read below TLS; null without --tls-listen.
+  const proxy_protocol::ProxyCounters* proxy_counters() const { return proxy_ ? &proxy_->counters() : nullptr; }
   // What the admin plane's server is built on; null without --admin-tls.
   tls::TlsSockets* admin_sockets() { return admin_.get(); }
   // Certificates reloaded (SIGHUP): new handshakes get these, open connections keep theirs.
@@ -38,6 +41,7 @@ class TlsEdge {
   runtime::Reactor& reactor_;
   http::HttpDate date_;  // of the plain-HTTP answer
   std::shared_ptr<const tls::ServerContext> context_;
+  std::unique_ptr<proxy_protocol::ProxySockets> proxy_;  // beneath public_
   std::unique_ptr<tls::TlsSockets> public_;
   std::unique_ptr<http::Server> server_;
   std::unique_ptr<tls::TlsSockets> admin_;

@@ -66,6 +66,7 @@ CurlReply CurlSession::perform(const std::string& url, const std::string* post_b
     curl_easy_setopt(handle_, CURLOPT_SSL_VERIFYPEER, 1L);
     curl_easy_setopt(handle_, CURLOPT_SSL_VERIFYHOST, 2L);
   }
+  if (accept_encoding_) curl_easy_setopt(handle_, CURLOPT_ACCEPT_ENCODING, accept_encoding_->c_str());
   curl_easy_setopt(handle_, CURLOPT_WRITEFUNCTION, &append_body);
   curl_easy_setopt(handle_, CURLOPT_WRITEDATA, &reply.body);
   curl_easy_setopt(handle_, CURLOPT_HEADERFUNCTION, &append_header);

@@ -3,6 +3,7 @@
 // requests reuse the kept-alive connection the way a production client would.
 #include <curl/curl.h>
 
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -38,6 +39,9 @@ class CurlSession {
                               const std::vector<std::string>& header_lines);
   // HTTPS: verify the server's certificate against this CA file (and its name), from now on.
   void trust(const std::string& ca_file) { ca_file_ = ca_file; }
+  // From now on, send Accept-Encoding: codings and decode compressed replies as curl
+  // --compressed does (CURLOPT_ACCEPT_ENCODING; "" offers every coding this libcurl reads).
+  void accept_encoding(const std::string& codings) { accept_encoding_ = codings; }
 
  private:
   CurlReply perform(const std::string& url, const std::string* post_body,
@@ -46,6 +50,7 @@ class CurlSession {
 
   CURL* handle_;
   std::string ca_file_;
+  std::optional<std::string> accept_encoding_;
 };
 
 }  // namespace integration

@@ -26,6 +26,8 @@ TOP = ("tools/", "tests/", "perf/", "clients/", "packaging/", "build")
 # Longest prefix wins. Endpoints are the HTTP handlers and what only they use.
 LAYERS = [
     ("runtime/", 0, "runtime"),
+    # The client's address under TLS: bytes and addresses, the PROXY protocol header.
+    ("proxy_protocol/", 0.25, "proxy_protocol"),
     # A transport over the reactor's sockets; http/ is handed it and never names it.
     ("tls/", 0.5, "tls"),
     ("http/", 1, "http"),
@@ -49,6 +51,8 @@ LAYERS = [
 NEVER = [
     # http/ reads and writes plaintext and does not know which transport carries it.
     ("http/", "tls/"),
+    # The PROXY header is read below TLS; http/ gets the address it carries, never the layer.
+    ("http/", "proxy_protocol/"), ("tls/", "proxy_protocol/"),
     ("tracking/", "decision/"),
     ("caps/", "decision/"), ("caps/", "tracking/"),
     ("cel/", "decision/"), ("cel/", "tracking/"), ("cel/", "caps/"),

@@ -59,7 +59,7 @@ void TargetingRule::begin_request(const request::DecisionRequest& request, int64
                                   bool destination_understood, const CustomPrograms& programs) {
   custom_.begin_request(request, programs);
   destination_understood_ = destination_understood;
-  const std::span<const uint8_t> ip = address_bytes(request.user.ip);
+  const std::span<const uint8_t> ip = address_bytes(request.placing_ip());
   geo::GeoIpRecord& record = ip_record_;
   record = {};
   if (sources_.geoip != nullptr && !ip.empty()) record = geoip_records_.lookup(*sources_.geoip, ip);

@@ -113,6 +113,25 @@ TEST(AccessLine, RecordOfACompletedRequestTakesThePathWithoutTheQuery) {
   EXPECT_EQ(out.find("SECRET"), std::string::npos);
 }
 
+TEST(AccessLine, TheClientsAddressFollowsTheUserAgentWhenKnown) {
+  AccessRecord r = record();
+  r.client = *runtime::IpAddress::parse("2a02:cfc0::1");
+  std::string out;
+  append_access_line(r, out);
+  EXPECT_NE(out.find(R"("user_agent":"Mozilla/5.0 X11","client":"2a02:cfc0::1")"), std::string::npos) << out;
+  r.client = *runtime::IpAddress::parse("::ffff:89.160.20.112");
+  out.clear();
+  append_access_line(r, out);
+  EXPECT_NE(out.find(R"("client":"89.160.20.112")"), std::string::npos) << out;
+  r.client = {};
+  out.clear();
+  append_access_line(r, out);
+  EXPECT_EQ(out.find("client"), std::string::npos) << out;
+  http::CompletedRequest unread;
+  unread.client_address = *runtime::IpAddress::parse("216.160.83.56");
+  EXPECT_EQ(access_record(unread, 1, 0, "tls").client, unread.client_address) << "an unread request's connection";
+}
+
 int taken(double fraction, int requests) {
   http::RequestSampler sampler(fraction);
   int n = 0;
