@@ -54,7 +54,7 @@ deb: configure
 	@deb=$$(packaging/build-deb $(BUILD_DIR) $(BUILD_DIR)) && packaging/lint-deb "$$deb" && echo "make deb: $$deb"
 
 bench: configure
-	@cmake --build $(BUILD_DIR) --target decisiond decisiond_bench decisiond_perf_fixtures decisiond_cross_core_latency decisiond_jetstream_floor -j$(JOBS)
+	@cmake --build $(BUILD_DIR) --target decisiond decisiond_bench decisiond_perf_fixtures decisiond_cross_core_latency decisiond_jetstream_floor decisiond_overload_client -j$(JOBS)
 	$(BUILD_DIR)/perf/decisiond_bench
 	perf/load.sh
 

@@ -146,7 +146,7 @@ void Connection::process(std::string_view bytes) {
 bool Connection::should_shed(Shedding shedding, int64_t now_ns) const {
   const int64_t bound = server_.limits().shed_lag_ns;
   if (shedding == Shedding::kNever || bound <= 0) return false;
-  const int64_t behind = now_ns - server_.reactor().turn_started_ns();
+  const int64_t behind = now_ns - server_.reactor().waiting_since_ns();
   return behind > (shedding == Shedding::kLate ? bound * kShedLateFactor : bound);
 }
 

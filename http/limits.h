@@ -33,11 +33,10 @@ struct HttpLimits {
   // client its Forwarded / X-Forwarded-For header names (http/client_address.h). Null: none.
   std::shared_ptr<const runtime::AddressRanges> trusted_proxies;
   // Overload: a request whose route may be shed is answered 503 10098 with Retry-After at
-  // once, without running its handler, when its core's loop lags by more than this: the
-  // current turn of the loop began longer ago (runtime Reactor::turn_started_ns), so the
-  // core gets requests faster than it answers them. Each turn thus admits at most this much
-  // work of routes shed first; routes shed late wait for kShedLateFactor times as long.
-  // 0: never shed.
+  // once, without running its handler, when it has waited longer than this: since its bytes
+  // reached the socket, by the kernel's receive time (runtime Reactor::waiting_since_ns),
+  // so the wait in the kernel's own backlog counts as well as the wait behind the current
+  // turn. Routes shed late are shed at kShedLateFactor times as long. 0: never shed.
   int64_t shed_lag_ns = 0;
 };
 

@@ -12,7 +12,7 @@
 #   CONNECTIONS   wrk -c                                     (64)
 #   WARMUP        wrk -d of one uncounted run per server     (1s; 0 skips it)
 #   SEED          decisiond --seed                           (1)
-#   TARGET        decision, video, vast, tracking, mixed, cluster, tls, events-sink, event-log or healthz (decision)
+#   TARGET        decision, video, vast, tracking, mixed, cluster, tls, overload, events-sink, event-log or healthz (decision)
 # With TARGET=decision: POST /v1/decision on the public plane, through perf/decision.lua.
 #   DECISION_BODY     the request body; each @USER@ in it becomes u1, u2, ... u$USERS
 #                     ({"placements":[{"key":"home_top","count":2}],"user":{"id":"@USER@"}})
@@ -53,6 +53,8 @@
 #   Decisions are counted from decisiond_decisions_total deltas (wrk counts both kinds of
 #   request). The demo catalog's home_top ads 1001, 1004 and 1007 (and the targeted 1002,
 #   1006) have frequency caps, so each impression updates a cap on the user's owner core.
+# With TARGET=overload: perf/overload_load.sh runs instead (one core at overload, plain and
+#   HTTPS, 2,000 and 10,000 connections, with and without shedding; a TLS handshake flood).
 # With TARGET=tls: perf/tls_load.sh runs instead (HTTPS decisions against nginx terminating
 #   TLS, plain decisions in the same run, handshakes; its header has the details).
 # With TARGET=cluster: perf/cluster_load.sh runs instead (its header has the details).
@@ -125,6 +127,7 @@ set -euo pipefail
 # environment passes on).
 [[ "${TARGET:-}" != cluster ]] || exec "$(dirname "${BASH_SOURCE[0]}")/cluster_load.sh"
 [[ "${TARGET:-}" != tls ]] || exec "$(dirname "${BASH_SOURCE[0]}")/tls_load.sh"
+[[ "${TARGET:-}" != overload ]] || exec "$(dirname "${BASH_SOURCE[0]}")/overload_load.sh"
 [[ "${TARGET:-}" != events-sink ]] || exec "$(dirname "${BASH_SOURCE[0]}")/events_sink_load.sh"
 [[ "${TARGET:-}" != event-log ]] || exec "$(dirname "${BASH_SOURCE[0]}")/event_log_load.sh"
 [[ -z "${SWAP:-}" ]] || exec "$(dirname "${BASH_SOURCE[0]}")/swap_load.sh"

@@ -54,6 +54,7 @@ absl::Status Reactor::init() {
     if (last_error == 0) {
       setup_mode_ = attempt.name;
       deferred_task_run_ = (attempt.flags & IORING_SETUP_DEFER_TASKRUN) != 0;
+      receive_timestamps_ = deferred_task_run_;
       break;
     }
   }
@@ -111,6 +112,7 @@ void Reactor::run() {
   // start, for overload shedding: a vDSO read beside the io_uring_enter it follows).
   busy_since_ns_ = clock_.monotonic_ns();
   turn_started_ns_ = busy_since_ns_;
+  wall_minus_monotonic_ns_ = clock_.wall_ns() - clock_.monotonic_ns();
   while (!stopping_) {
     for (size_t i = 0; i < loop_hooks_.size(); ++i) loop_hooks_[i]->before_wait();
     flush_wakes();

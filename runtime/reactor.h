@@ -87,6 +87,14 @@ class Reactor final : public FileIo, public SocketIo {
   // there); counted from an empty queue only, the lag would at times grow across turns and
   // shed every decision, even those that had waited a millisecond.
   int64_t turn_started_ns() const { return turn_started_ns_; }
+  // The latest time the work being handled can have begun waiting (monotonic ns): during a
+  // receive, when its bytes reached the socket (the kernel's receive timestamp), else the
+  // turn's start. Now minus this is what overload shedding measures (http/limits.h
+  // shed_lag_ns). The turn's start alone misses where requests wait at overload: with
+  // DEFER_TASKRUN the kernel posts a bounded batch per entry (80 completions, measured on
+  // 6.18) and holds the rest in its own list, so at 2,000 busy connections a turn lasted
+  // 0.7 ms while requests waited 46 ms behind it, and nothing was shed.
+  int64_t waiting_since_ns() const { return receiving_since_ns_ != 0 ? receiving_since_ns_ : turn_started_ns_; }
 
   // Takes ownership of a listening socket and accepts on it (multishot) until
   // stop_listening().
@@ -194,6 +202,8 @@ class Reactor final : public FileIo, public SocketIo {
   bool poll_mailbox_before_sleep(int64_t now_ns);
   // Submits what is queued and waits for at least one completion.
   void submit_and_wait();
+  // The monotonic time of a receive's arrival, from its message's control data; 0 if none.
+  int64_t arrival_of(io_uring_recvmsg_out* out) const;
 
   const uint32_t index_;
   Mailbox& mailbox_;
@@ -219,6 +229,11 @@ class Reactor final : public FileIo, public SocketIo {
   ReactorLoad load_;
   int64_t busy_since_ns_ = 0;    // last return from finding nothing ready: load accounting
   int64_t turn_started_ns_ = 0;  // last return from the kernel: overload shedding
+  // Receives carry the kernel's arrival time (recvmsg with SO_TIMESTAMPNS, in DEFER_TASKRUN
+  // mode: 6.1+, where multishot recvmsg is there too).
+  bool receive_timestamps_ = false;
+  int64_t receiving_since_ns_ = 0;    // the current receive's arrival, 0 outside one
+  int64_t wall_minus_monotonic_ns_ = 0;  // for the arrival times, which are wall-clock
 };
 
 }  // namespace runtime

@@ -90,6 +90,7 @@ void Reactor::on_tick() {
     for (uint32_t i = 0; i < listeners_.size(); ++i) arm_accept(i);
   }
   timers_.advance(clock_.monotonic_ms());
+  wall_minus_monotonic_ns_ = clock_.wall_ns() - clock_.monotonic_ns();  // follows NTP's slews
   // A missed wake-up (a kernel that cannot post to this ring) costs at most one tick.
   drain_mailbox();
   if (!stopping_) arm_tick();

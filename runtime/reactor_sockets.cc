@@ -5,6 +5,8 @@
 #include <sys/socket.h>
 
 #include <cerrno>
+#include <cstring>
+#include <ctime>
 
 #include "runtime/check.h"
 
@@ -17,7 +19,25 @@ Reactor::SocketSlot* Reactor::live_slot(SocketId id) {
   return &s;
 }
 
+namespace {
+// What every multishot recvmsg asks for: no address, room for one timestamp. The kernel
+// only reads it; one for every socket of every core.
+msghdr receive_template() {
+  msghdr m{};
+  m.msg_controllen = CMSG_SPACE(sizeof(timespec));
+  return m;
+}
+msghdr kReceiveMessage = receive_template();
+// An arrival time further back than this is a wall clock that stepped, not a wait.
+constexpr int64_t kArrivalPlausibleNs = 10'000'000'000;
+}  // namespace
+
 void Reactor::listen(int listen_fd, Acceptor& acceptor) {
+  if (receive_timestamps_) {
+    // Accepted sockets inherit it: each receive then carries its bytes' arrival time.
+    const int on = 1;
+    setsockopt(listen_fd, SOL_SOCKET, SO_TIMESTAMPNS, &on, sizeof(on));
+  }
   listeners_.push_back(Listener{listen_fd, &acceptor, false});
   arm_accept(static_cast<uint32_t>(listeners_.size() - 1));
 }
@@ -79,7 +99,11 @@ std::optional<SocketId> Reactor::attach(int fd, SocketEvents& events) {
 void Reactor::arm_recv(uint32_t slot) {
   SocketSlot& s = slots_[slot];
   io_uring_sqe* sqe = next_sqe();
-  io_uring_prep_recv_multishot(sqe, s.fd, nullptr, 0, 0);
+  if (receive_timestamps_) {
+    io_uring_prep_recvmsg_multishot(sqe, s.fd, &kReceiveMessage, 0);
+  } else {
+    io_uring_prep_recv_multishot(sqe, s.fd, nullptr, 0, 0);
+  }
   sqe->flags |= IOSQE_BUFFER_SELECT;
   sqe->buf_group = buffers_.group_id();
   io_uring_sqe_set_data64(sqe, user_data(Op::kRecv, s.generation, slot));
@@ -188,11 +212,25 @@ void Reactor::on_socket_completion(Op op, uint32_t generation, uint32_t slot, co
 void Reactor::on_recv(uint32_t slot, const io_uring_cqe& cqe) {
   SocketSlot& s = slots_[slot];
   const bool more = (cqe.flags & IORING_CQE_F_MORE) != 0;
+  // The bytes received: cqe.res of them for recv; for recvmsg, the payload after its header
+  // (cqe.res counts both, so a recvmsg at the end of the stream still has a positive res).
+  size_t received = cqe.res > 0 ? static_cast<size_t>(cqe.res) : 0;
   if (cqe.flags & IORING_CQE_F_BUFFER) {
     const uint16_t buffer_id = static_cast<uint16_t>(cqe.flags >> IORING_CQE_BUFFER_SHIFT);
     buffers_.take(buffer_id);
-    if (cqe.res > 0 && !s.closing) {
-      s.events->on_receive(buffers_.view(buffer_id, static_cast<uint32_t>(cqe.res)));
+    if (cqe.res > 0) {
+      std::string_view bytes = buffers_.view(buffer_id, static_cast<uint32_t>(cqe.res));
+      if (receive_timestamps_) {
+        io_uring_recvmsg_out* out =
+            io_uring_recvmsg_validate(const_cast<char*>(bytes.data()), cqe.res, &kReceiveMessage);
+        DECISIOND_CHECK_MSG(out != nullptr, "a multishot recvmsg buffer without its header");
+        receiving_since_ns_ = arrival_of(out);
+        bytes = std::string_view(static_cast<const char*>(io_uring_recvmsg_payload(out, &kReceiveMessage)),
+                                 io_uring_recvmsg_payload_length(out, cqe.res, &kReceiveMessage));
+      }
+      received = bytes.size();
+      if (!bytes.empty() && !s.closing) s.events->on_receive(bytes);
+      receiving_since_ns_ = 0;
     }
     buffers_.recycle(buffer_id);
   }
@@ -200,7 +238,7 @@ void Reactor::on_recv(uint32_t slot, const io_uring_cqe& cqe) {
   // The multishot receive has ended.
   s.receiving = false;
   if (!s.closing) {
-    if (cqe.res > 0 || cqe.res == -ENOBUFS) {
+    if (received > 0 || cqe.res == -ENOBUFS) {
       // Not the end of the stream: the kernel stopped the multishot (every provided
       // buffer in use within one batch, or a full completion queue). Buffers are back now.
       DECISIOND_CHECK_MSG(s.in_flight > 0, "receive ended with none in flight");
@@ -208,9 +246,23 @@ void Reactor::on_recv(uint32_t slot, const io_uring_cqe& cqe) {
       arm_recv(slot);
       return;
     }
-    s.events->on_peer_closed(cqe.res);
+    s.events->on_peer_closed(cqe.res > 0 ? 0 : cqe.res);
   }
   finish_op(slot);
+}
+
+int64_t Reactor::arrival_of(io_uring_recvmsg_out* out) const {
+  for (cmsghdr* c = io_uring_recvmsg_cmsg_firsthdr(out, &kReceiveMessage); c != nullptr;
+       c = io_uring_recvmsg_cmsg_nexthdr(out, &kReceiveMessage, c)) {
+    if (c->cmsg_level != SOL_SOCKET || c->cmsg_type != SCM_TIMESTAMPNS) continue;
+    timespec at;
+    std::memcpy(&at, CMSG_DATA(c), sizeof(at));
+    const int64_t arrived = at.tv_sec * 1'000'000'000 + at.tv_nsec - wall_minus_monotonic_ns_;
+    // Never later than the turn that posted it (clock granularity), never implausibly old.
+    if (arrived > turn_started_ns_ || turn_started_ns_ - arrived > kArrivalPlausibleNs) return turn_started_ns_;
+    return arrived;
+  }
+  return 0;
 }
 
 void Reactor::on_accept(uint32_t listener, const io_uring_cqe& cqe) {

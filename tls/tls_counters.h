@@ -11,6 +11,7 @@ struct TlsCounters {
   runtime::CoreCounter handshakes_failed;     // refused by OpenSSL: protocol, suites, a bad record
   runtime::CoreCounter handshakes_timed_out;  // not finished within the handshake timeout
   runtime::CoreCounter handshakes_cut;        // the client closed before finishing
+  runtime::CoreCounter handshakes_shed;       // a ClientHello that waited past the overload bound: closed
   runtime::CoreCounter plain_http;            // plain HTTP sent to the TLS port: 400, closed
   runtime::CoreCounter not_tls;               // bytes that are neither: closed
   runtime::CoreCounter record_errors;         // a bad record after the handshake: closed

@@ -12,6 +12,7 @@ constexpr runtime::MetricRow<C> kHandshakeRows[] = {
     {R"(outcome="failed",protocol="")", &C::handshakes_failed},
     {R"(outcome="timed_out",protocol="")", &C::handshakes_timed_out},
     {R"(outcome="cut",protocol="")", &C::handshakes_cut},
+    {R"(outcome="shed",protocol="")", &C::handshakes_shed},
 };
 constexpr runtime::MetricRow<C> kRefusedRows[] = {
     {R"(reason="plain_http")", &C::plain_http},
@@ -23,7 +24,8 @@ constexpr runtime::Metric<C> kMetrics[] = {
     {.name = "decisiond_tls_handshakes_total",
      .type = runtime::MetricType::kCounter,
      .help = "TLS handshakes on the TLS listener, by outcome (completed, failed: refused by the protocol rules "
-             "or malformed, timed_out, cut: the client closed first) and protocol",
+             "or malformed, timed_out, cut: the client closed first, shed: a ClientHello that waited past the overload "
+             "bound, closed unanswered) and protocol",
      .rows = kHandshakeRows},
     {.name = "decisiond_tls_connections_refused_total",
      .type = runtime::MetricType::kCounter,

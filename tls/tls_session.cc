@@ -121,6 +121,12 @@ void TlsSession::on_receive(std::string_view bytes) {
       tell_closed(-EPROTO);
       return;
     }
+    if (owner_.settings().overloaded && owner_.settings().overloaded()) {
+      owner_.counters().handshakes_shed.add();
+      speaks_ = Speaks::kShed;
+      tell_closed(-EBUSY);
+      return;
+    }
   }
   if (speaks_ != Speaks::kTls) return;  // the plain HTTP answer is on its way; the rest is not read
   arrived_ = bytes;

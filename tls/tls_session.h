@@ -54,7 +54,7 @@ class TlsSession final : public runtime::SocketEvents, private runtime::Timer {
   size_t bio_pending_input() const { return held_input_.size() - held_read_ + arrived_.size(); }
 
  private:
-  enum class Speaks : uint8_t { kUnknown, kTls, kPlainHttp, kNeither };
+  enum class Speaks : uint8_t { kUnknown, kTls, kPlainHttp, kNeither, kShed };
 
   void on_expire() override;  // the handshake's deadline
   Speaks sniff(std::string_view first) const;

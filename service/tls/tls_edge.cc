@@ -35,8 +35,14 @@ TlsEdge::TlsEdge(runtime::Reactor& reactor, const ServiceConfig& config, const h
   if (config.tls.on()) {
     // A PROXY header comes before the ClientHello: read beneath TLS.
     proxy_ = std::make_unique<proxy_protocol::ProxySockets>(reactor, config.public_limits.trusted_proxies);
-    public_ = std::make_unique<tls::TlsSockets>(*proxy_, reactor.timers(), context_,
-                                                tls::TlsSettings{config.public_limits.request_timeout_ms, reply});
+    // Handshakes are shed on the same waiting-time bound as decisions (http/limits.h).
+    const int64_t shed_lag_ns = config.public_limits.shed_lag_ns;
+    const auto overloaded = [this, shed_lag_ns] {
+      return shed_lag_ns > 0 && reactor_.clock().monotonic_ns() - reactor_.waiting_since_ns() > shed_lag_ns;
+    };
+    public_ = std::make_unique<tls::TlsSockets>(
+        *proxy_, reactor.timers(), context_,
+        tls::TlsSettings{config.public_limits.request_timeout_ms, reply, overloaded});
     server_ = std::make_unique<http::Server>(reactor, *public_, public_router, config.public_limits);
   }
   if (config.tls.admin_tls) {

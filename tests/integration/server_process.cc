@@ -7,8 +7,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <cstring>
 #include <filesystem>
+#include <fstream>
 #include <regex>
 #include <thread>
 
@@ -61,7 +63,11 @@ std::string ExitStatus::describe() const {
 }
 
 std::vector<std::string> standard_flags(std::vector<std::string> extra) {
-  std::vector<std::string> flags = {"--listen=127.0.0.1:0", "--admin-listen=127.0.0.1:0", "--cores=2"};
+  // No overload shedding unless a test asks for it (later flags win): shedding measures what
+  // a request waited since it reached the socket, and on a loaded 2-CPU test machine a
+  // server not scheduled for 20 ms is ordinary, and would answer a test's request 503.
+  std::vector<std::string> flags = {"--listen=127.0.0.1:0", "--admin-listen=127.0.0.1:0", "--cores=2",
+                                    "--shed-lag=0"};
   flags.insert(flags.end(), extra.begin(), extra.end());
   return flags;
 }
@@ -204,6 +210,27 @@ std::string ServerProcess::tls_url(const std::string& path) const {
 
 std::string ServerProcess::public_url(const std::string& path) const {
   return "http://" + public_host_ + ":" + std::to_string(public_port_) + path;
+}
+
+bool ServerProcess::stop_all_threads() {
+  send_signal(SIGSTOP);
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+  const std::filesystem::path tasks = "/proc/" + std::to_string(pid_) + "/task";
+  while (std::chrono::steady_clock::now() < deadline) {
+    bool all_stopped = true;
+    std::error_code error;
+    for (const auto& task : std::filesystem::directory_iterator(tasks, error)) {
+      std::ifstream stat(task.path() / "stat");
+      std::string line;
+      std::getline(stat, line);
+      // The state follows the command's closing parenthesis: T when stopped.
+      const size_t paren = line.rfind(')');
+      if (paren == std::string::npos || paren + 2 >= line.size() || line[paren + 2] != 'T') all_stopped = false;
+    }
+    if (!error && all_stopped) return true;
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  return false;
 }
 
 void ServerProcess::send_signal(int signal) {

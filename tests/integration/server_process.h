@@ -61,6 +61,10 @@ class ServerProcess {
   // Sends signal; one that may end the process (anything but SIGSTOP and SIGCONT) makes
   // its exit expected, so the destructor does not report it.
   void send_signal(int signal);
+  // SIGSTOP, then waits until every thread of the process has stopped (a stop lands on each
+  // thread when it next enters the kernel, a moment after the signal is sent): from then on,
+  // what a client sends waits in the kernel. False if that did not happen within 5 s.
+  bool stop_all_threads();
   // nullopt while it is still running at the deadline.
   std::optional<ExitStatus> wait_for_exit(std::chrono::milliseconds timeout = kExitTimeout);
   // Everything the process wrote to stderr so far.

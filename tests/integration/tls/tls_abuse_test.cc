@@ -1,8 +1,12 @@
 // What a misbehaving TLS client does to the HTTPS listener (issue 30 point 5): a client that
 // asks to renegotiate, a close_notify in the middle of a request, a record larger than TLS
 // allows, a truncated and an oversized ClientHello. Never a crash; the listener serves the
-// next client; each is closed (and counted where it fails the handshake).
+// next client; each is closed (and counted where it fails the handshake). And a handshake
+// begun by a ClientHello that waited past the overload bound is shed.
+#include <csignal>
+#include <chrono>
 #include <string>
+#include <thread>
 
 #include "gtest/gtest.h"
 #include "tests/integration/curl_session.h"
@@ -78,6 +82,28 @@ TEST_F(TlsAbuse, ARecordLongerThanTlsAllowsAndBrokenClientHellosAreClosed) {
   EXPECT_TRUE(inconsistent.wait_for_close());
   EXPECT_EQ(wait_for_metric(*server_, "decisiond_tls_handshakes_total", {{"outcome", "failed"}}, 2), 2.0);
   EXPECT_EQ(wait_for_metric(*server_, "decisiond_tls_handshakes_total", {{"outcome", "cut"}}, 1), 1.0);
+  expect_still_serving();
+}
+
+// A full handshake costs a core more than a decision: a ClientHello that waited in the
+// socket past --shed-lag (50 ms here; the core was stopped 300 ms) is closed unanswered and
+// counted as shed, and the next client is served.
+TEST_F(TlsAbuse, AClientHelloThatWaitedPastTheOverloadBoundIsShed) {
+  server_ = std::make_unique<ServerProcess>(
+      standard_flags({"--tls-listen=127.0.0.1:0", "--tls-cert=" + certs_.ecdsa_cert(),
+                      "--tls-key=" + certs_.ecdsa_key(), "--shed-lag=50ms"}));
+  ASSERT_TRUE(server_->serving()) << server_->start_error();
+  RawConnection waited(server_->tls_port());
+  ASSERT_TRUE(waited.connected());
+  // Accepted first, so that only the ClientHello waits.
+  ASSERT_EQ(wait_for_metric(*server_, "decisiond_http_connections_open", {{"listener", "tls"}}, 1), 1.0);
+  ASSERT_TRUE(server_->stop_all_threads());
+  // The start of a ClientHello is enough: the handshake is refused before OpenSSL sees it.
+  ASSERT_TRUE(waited.send(std::string("\x16\x03\x01\x02\x00\x01\x00\x01\xfc\x03\x03", 11)));
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  server_->send_signal(SIGCONT);
+  EXPECT_TRUE(waited.wait_for_close());
+  EXPECT_EQ(wait_for_metric(*server_, "decisiond_tls_handshakes_total", {{"outcome", "shed"}}, 1), 1.0);
   expect_still_serving();
 }
 
