@@ -237,6 +237,16 @@ void record(uint16_t port, const LoggedRequest& request, const LoggedReply& repl
 
 void SentRequests::sent(std::string_view bytes) {
   if (!enabled() || unreadable_) return;
+  if (!began_) {
+    began_ = true;
+    // A PROXY protocol v2 header (docs/client_address.md) goes before any request: the
+    // transport's, not HTTP's. Its 16 bytes name the length of what follows.
+    constexpr std::string_view kProxySignature("\r\n\r\n\0\r\nQUIT\n", 12);
+    if (bytes.size() >= 16 && bytes.substr(0, 12) == kProxySignature) {
+      const size_t length = (static_cast<uint8_t>(bytes[14]) << 8) | static_cast<uint8_t>(bytes[15]);
+      bytes.remove_prefix(std::min(bytes.size(), 16 + length));
+    }
+  }
   if (body_left_ > 0) {
     const size_t skipped = static_cast<size_t>(std::min<uint64_t>(body_left_, bytes.size()));
     body_left_ -= skipped;

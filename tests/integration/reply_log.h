@@ -58,6 +58,7 @@ class SentRequests {
   std::string pending_;
   uint64_t body_left_ = 0;  // bytes of the last head's body not sent yet
   bool unreadable_ = false;  // framing the client could not follow: stop reading requests
+  bool began_ = false;       // the connection's first bytes were seen
 };
 
 }  // namespace integration::reply_log
