@@ -5,13 +5,20 @@
 // through the click tracking URL's 302 to the landing page; a video ad shows its VAST
 // document and a player. Screenshots go to --out, and to docs/images with UPDATE_SCREENSHOTS=1.
 //
+// browser.preview_https (--tls): the same run over HTTPS only. decisiond serves the public
+// routes on --tls-listen and nothing on plain HTTP (--listen=none), the admin plane and so
+// /ui over TLS (--admin-tls), with an ECDSA P-256 leaf signed by a test CA the test makes.
+// Chromium trusts that CA as a real machine would, through the NSS database of the HOME it
+// is started with; a second Chromium whose NSS database lacks the CA must refuse the page.
+//
 //   node preview_test.mjs --decisiond build/decisiond --out build/tests/browser/screenshots \
-//        [--docs docs/images] [--chromium /usr/bin/chromium]
-// Exit 0 passed, 1 failed, 77 skipped (no playwright-core or no Chromium).
+//        [--docs docs/images] [--chromium /usr/bin/chromium] [--tls]
+// Exit 0 passed, 1 failed, 77 skipped (no playwright-core or no Chromium; with --tls, no certutil).
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
+import https from 'node:https';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -23,6 +30,7 @@ const { values: args } = parseArgs({
     out: { type: 'string' },
     docs: { type: 'string' },
     chromium: { type: 'string', default: '/usr/bin/chromium' },
+    tls: { type: 'boolean', default: false },
   },
 });
 const SKIP = 77;
@@ -37,6 +45,10 @@ try {
 }
 if (!existsSync(args.chromium)) {
   console.log(`SKIP: no Chromium at ${args.chromium} (tools/install-deps installs Debian's chromium)`);
+  process.exit(SKIP);
+}
+if (args.tls && spawnSync('certutil', ['-H'], { stdio: 'ignore' }).error) {
+  console.log('SKIP: no certutil for Chromium\'s NSS database (tools/install-deps installs libnss3-tools)');
   process.exit(SKIP);
 }
 
@@ -116,10 +128,51 @@ function catalog(landing) {
   };
 }
 
-function startServer(binary, dir, publicPort, adminPort, catalogPath) {
+// A test CA (self-signed, CA:true) and a leaf it signs for 127.0.0.1 and localhost, both
+// ECDSA P-256; the keys 0600, or decisiond refuses them.
+function makeCertificates(dir) {
+  const config = path.join(dir, 'openssl.cnf');
+  writeFileSync(config, [
+    '[req]', 'distinguished_name = dn', '[dn]',
+    '[ca]', 'basicConstraints = critical,CA:true', 'keyUsage = critical,keyCertSign,cRLSign',
+    'subjectKeyIdentifier = hash',
+    '[leaf]', 'basicConstraints = critical,CA:false', 'keyUsage = critical,digitalSignature',
+    'extendedKeyUsage = serverAuth', 'subjectAltName = IP:127.0.0.1,DNS:localhost',
+    'subjectKeyIdentifier = hash', 'authorityKeyIdentifier = keyid', '',
+  ].join('\n'));
+  const files = {
+    ca: path.join(dir, 'ca.pem'), caKey: path.join(dir, 'ca.key'),
+    cert: path.join(dir, 'leaf.pem'), key: path.join(dir, 'leaf.key'),
+  };
+  const ecdsa = ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes', '-days', '2', '-config', config];
+  execFileSync('openssl', ['req', '-x509', ...ecdsa, '-extensions', 'ca', '-subj', `/CN=${CA_NAME}`,
+    '-keyout', files.caKey, '-out', files.ca], { stdio: 'pipe' });
+  execFileSync('openssl', ['req', '-x509', ...ecdsa, '-extensions', 'leaf', '-subj', '/CN=localhost',
+    '-CA', files.ca, '-CAkey', files.caKey, '-keyout', files.key, '-out', files.cert], { stdio: 'pipe' });
+  chmodSync(files.caKey, 0o600);
+  chmodSync(files.key, 0o600);
+  return files;
+}
+
+// A HOME for Chromium: on Linux it reads the certificates a user trusts from the NSS
+// database in $HOME/.pki/nssdb. With ca, the test CA is in it, trusted to issue server
+// certificates ("C,,"); without, the database is there and empty.
+function chromiumHome(dir, name, ca) {
+  const home = path.join(dir, name);
+  const nssdb = path.join(home, '.pki', 'nssdb');
+  mkdirSync(nssdb, { recursive: true });
+  execFileSync('certutil', ['-N', '--empty-password', '-d', `sql:${nssdb}`], { stdio: 'pipe' });
+  if (ca) execFileSync('certutil', ['-A', '-t', 'C,,', '-n', 'decisiond-test-ca', '-i', ca, '-d', `sql:${nssdb}`], { stdio: 'pipe' });
+  return home;
+}
+
+function startServer(binary, dir, ports, catalogPath, certificates) {
+  const listeners = certificates
+    ? ['--listen=none', `--tls-listen=127.0.0.1:${ports.tls}`, `--tls-cert=${certificates.cert}`,
+      `--tls-key=${certificates.key}`, '--admin-tls', `--base-url=https://127.0.0.1:${ports.tls}`]
+    : [`--listen=127.0.0.1:${ports.public}`, `--base-url=http://127.0.0.1:${ports.public}`];
   const child = spawn(binary, [
-    `--listen=127.0.0.1:${publicPort}`, `--admin-listen=127.0.0.1:${adminPort}`,
-    `--base-url=http://127.0.0.1:${publicPort}`, `--state-dir=${dir}`, `--catalog=${catalogPath}`,
+    ...listeners, `--admin-listen=127.0.0.1:${ports.admin}`, `--state-dir=${dir}`, `--catalog=${catalogPath}`,
     `--admin-token=${TOKEN}`, '--cores=2', '--events-flush=20ms',
   ], { stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
@@ -134,9 +187,24 @@ function startServer(binary, dir, publicPort, adminPort, catalogPath) {
   return { child, serving };
 }
 
+// The admin plane's reply body, over TLS verified against the test CA in TLS mode (node's
+// fetch takes no CA of its own).
+function adminGet(pathname) {
+  return new Promise((resolve, reject) => {
+    const client = certificates ? https : http;
+    const options = certificates ? { ca: readFileSync(certificates.ca) } : {};
+    client.get(`${adminOrigin}${pathname}`, options, (res) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk) => { body += chunk; });
+      res.on('end', () => (res.statusCode === 200 ? resolve(body) : reject(new Error(`${pathname}: ${res.statusCode}`))));
+    }).on('error', reject);
+  });
+}
+
 // Sum of a counter family's series matching the labels, from /metrics (a read: no token needed).
-async function counter(adminPort, family, labels) {
-  const text = await (await fetch(`http://127.0.0.1:${adminPort}/metrics`)).text();
+async function counter(family, labels) {
+  const text = await adminGet('/metrics');
   let sum = 0;
   for (const line of text.split('\n')) {
     if (!line.startsWith(`${family}{`) || !line.includes(labels)) continue;
@@ -155,14 +223,24 @@ async function waitFor(what, check, timeoutMs = 15000) {
   }
 }
 
+const CA_NAME = 'decisiond test CA';
 const dir = mkdtempSync(path.join(tmpdir(), 'decisiond-browser-'));
-const [publicPort, adminPort, landingPort] = [await freePort(), await freePort(), await freePort()];
+const ports = { public: await freePort(), tls: await freePort(), admin: await freePort() };
+const landingPort = await freePort();
+// The landing server stays plain HTTP on its own origin in both runs, as many advertisers'
+// are: an https page may link to it (the click's 302 to it is a navigation, not mixed
+// content), and 127.0.0.1 is a potentially trustworthy origin, so its images on the https
+// page are not mixed content Chromium would block or upgrade either (seen: they load).
 const landingOrigin = `http://127.0.0.1:${landingPort}`;
-const publicBase = `http://127.0.0.1:${publicPort}`;
+const scheme = args.tls ? 'https' : 'http';
+const publicBase = `${scheme}://127.0.0.1:${args.tls ? ports.tls : ports.public}`;
+const adminOrigin = `${scheme}://127.0.0.1:${ports.admin}`;
+const testName = args.tls ? 'browser.preview_https' : 'browser.preview';
 const landing = await startLanding(landingPort);
 const catalogPath = path.join(dir, 'catalog.json');
 writeFileSync(catalogPath, JSON.stringify(catalog(landingOrigin)));
-const server = startServer(args.decisiond, dir, publicPort, adminPort, catalogPath);
+const certificates = args.tls ? makeCertificates(dir) : null;
+const server = startServer(args.decisiond, dir, ports, catalogPath, certificates);
 let browser;
 let failed = false;
 
@@ -172,7 +250,8 @@ async function screenshot(page, name) {
   const file = path.join(out, name);
   await page.evaluate(() => window.scrollTo(0, 0));
   await page.screenshot({ path: file, fullPage: false });
-  if (process.env.UPDATE_SCREENSHOTS === '1' && args.docs) {
+  // docs/images shows the plain run's pages only.
+  if (process.env.UPDATE_SCREENSHOTS === '1' && args.docs && !args.tls) {
     mkdirSync(args.docs, { recursive: true });
     copyFileSync(file, path.join(args.docs, name));
     console.log(`updated ${path.join(args.docs, name)}`);
@@ -181,7 +260,23 @@ async function screenshot(page, name) {
 
 try {
   await server.serving;
-  browser = await chromium.launch({ executablePath: args.chromium, headless: true, args: ['--no-sandbox'] });
+  const launch = (home) => chromium.launch({
+    executablePath: args.chromium, headless: true, args: ['--no-sandbox'],
+    ...(home ? { env: { ...process.env, HOME: home } } : {}),
+  });
+  if (args.tls) {
+    // The trust is the NSS database's and nothing else's: a Chromium whose database lacks
+    // the test CA refuses the very page the run below loads.
+    const untrusting = await launch(chromiumHome(dir, 'home-without-ca', null));
+    try {
+      const probe = await untrusting.newPage();
+      await assert.rejects(probe.goto(`${adminOrigin}/ui`), /net::ERR_CERT_AUTHORITY_INVALID/);
+      await assert.rejects(probe.goto(`${publicBase}/v1/decision`), /net::ERR_CERT_AUTHORITY_INVALID/);
+    } finally {
+      await untrusting.close();
+    }
+  }
+  browser = await launch(args.tls ? chromiumHome(dir, 'home-with-ca', certificates.ca) : null);
   // Headless Chromium names itself HeadlessChrome, a declared robot (docs/invalid-traffic.md),
   // whose decisions get no creatives: the page is an operator's, in an ordinary browser.
   const headlessAgent = await browser.newPage().then(async (probe) => {
@@ -193,6 +288,12 @@ try {
     viewport: { width: 1280, height: 900 },
     userAgent: headlessAgent.replace('HeadlessChrome', 'Chrome'),
   });
+  // Over TLS, whatever the pages ask of decisiond (the page, its script, decisions, explain,
+  // tracking calls) goes over HTTPS; only the advertiser's landing origin is plain HTTP.
+  const plainRequests = [];
+  context.on('request', (r) => {
+    if (args.tls && !r.url().startsWith('https://') && !r.url().startsWith(`${landingOrigin}/`)) plainRequests.push(r.url());
+  });
   const page = await context.newPage();
   const consoleErrors = [];
   page.on('console', (m) => { if (m.type() === 'error') consoleErrors.push(m.text()); });
@@ -203,8 +304,12 @@ try {
   });
 
   // The page loads (an admin read: open when a token is set) and reads its config.
-  const loaded = await page.goto(`http://127.0.0.1:${adminPort}/ui`);
+  const loaded = await page.goto(`${adminOrigin}/ui`);
   assert.equal(loaded.status(), 200);
+  if (args.tls) {
+    const security = await loaded.securityDetails();
+    assert.equal(security?.issuer, CA_NAME, 'the page came over TLS, verified against the test CA');
+  }
   assert.match(loaded.headers()['content-security-policy'], /script-src 'self'/);
   await page.waitForSelector('body[data-ready=true]');
   assert.match(await page.textContent('#status'), new RegExp(`decisions go to ${publicBase}`));
@@ -236,7 +341,7 @@ try {
   await first.scrollIntoViewIfNeeded();
   const renderedAt = Number(await first.getAttribute('data-rendered-at'));
   await waitFor('the impression to be counted',
-    async () => (await counter(adminPort, 'decisiond_tracking_calls_total', 'kind="impression"')) >= 1);
+    async () => (await counter('decisiond_tracking_calls_total', 'kind="impression"')) >= 1);
   // The server may count the beacon before the browser reports its request here (seen
   // once under ASan): wait for the report too.
   await waitFor('the page\'s impression request to be reported', async () => impressionCalls.length >= 1);
@@ -248,8 +353,8 @@ try {
   await page.waitForSelector('.slot[data-ad=ad_1] .tracking-state.done');
   // Another two seconds on the page: still one impression (none for the ad below the fold).
   await page.waitForTimeout(2000);
-  assert.equal(await counter(adminPort, 'decisiond_tracking_calls_total', 'kind="impression"'), 1);
-  assert.equal(await counter(adminPort, 'decisiond_impressions_counted_total', ''), 1);
+  assert.equal(await counter('decisiond_tracking_calls_total', 'kind="impression"'), 1);
+  assert.equal(await counter('decisiond_impressions_counted_total', ''), 1);
   assert.equal(await page.locator('.slot[data-ad=ad_2] [data-impression]').getAttribute('data-impression'), 'waiting');
   assert.equal(impressionCalls.length, 1);
   await screenshot(page, 'preview-native.png');
@@ -267,7 +372,7 @@ try {
   assert.equal(via.redirectedFrom(), null, 'one redirect on the way');
   assert.equal(landing.hits.filter((h) => h.startsWith('/landing')).length, 1);
   await waitFor('the click to be counted',
-    async () => (await counter(adminPort, 'decisiond_tracking_calls_total', 'kind="click"')) === 1);
+    async () => (await counter('decisiond_tracking_calls_total', 'kind="click"')) === 1);
   await tab.close();
 
   // A video ad: its VAST document, pretty-printed, and a player of its media file.
@@ -285,7 +390,8 @@ try {
   await screenshot(page, 'preview-video.png');
 
   assert.deepEqual(consoleErrors.filter((e) => !/lounge\.mp4|Failed to load resource/.test(e)), []);
-  console.log('browser.preview: passed');
+  assert.deepEqual(plainRequests, [], 'nothing but the landing origin over plain HTTP');
+  console.log(`${testName}: passed`);
 } catch (error) {
   failed = true;
   console.error(error);
