@@ -108,7 +108,8 @@ class Client {
     const int64_t end_us = start_us_ + static_cast<int64_t>((o_.warmup_s + o_.seconds) * 1e6);
     std::vector<epoll_event> events(1024);
     while (now_us() < end_us) {
-      const int n = epoll_wait(epoll_, events.data(), static_cast<int>(events.size()), paused_.empty() ? 100 : 1);
+      const int n = epoll_wait(epoll_, events.data(), static_cast<int>(events.size()),
+                               paused_.empty() && reopening_.empty() ? 100 : 1);
       for (int i = 0; i < n; ++i) on_event(static_cast<size_t>(events[i].data.u64), events[i].events);
       resume_due();
     }
@@ -186,6 +187,9 @@ class Client {
     epoll_ctl(epoll_, EPOLL_CTL_ADD, c.fd, &ev);
   }
 
+  // A kept-alive connection that failed comes back after 100 to 200 ms, as a client that
+  // backs off does (a refused or shed handshake would otherwise come straight back); a
+  // flood connection at once.
   void close_and_reopen(size_t index) {
     Conn& c = conns_[index];
     if (c.ssl != nullptr) SSL_free(c.ssl);
@@ -193,8 +197,11 @@ class Client {
     const Kind kind = c.kind;
     c.fd = -1;
     c.ssl = nullptr;
-    if (kind == Kind::kKeptAlive) ++totals_.reconnects;
-    open(index, kind);
+    c.connected = false;
+    if (kind == Kind::kFlood) return open(index, kind);
+    ++totals_.reconnects;
+    jitter_ = jitter_ * 6364136223846793005ULL + 1442695040888963407ULL;
+    reopening_.push({now_us() + 100'000 + static_cast<int64_t>((jitter_ >> 33) % 100'000), index});
   }
 
   void want(Conn& c, size_t index, bool write) {
@@ -350,9 +357,15 @@ class Client {
     }
   }
 
-  // Connections whose Retry-After has passed send their next request.
+  // Connections whose Retry-After has passed send their next request; failed ones whose
+  // pause has passed connect again.
   void resume_due() {
     const int64_t now = now_us();
+    while (!reopening_.empty() && reopening_.top().first <= now) {
+      const size_t index = reopening_.top().second;
+      reopening_.pop();
+      open(index, Kind::kKeptAlive);
+    }
     while (!paused_.empty() && paused_.top().first <= now) {
       const size_t index = paused_.top().second;
       paused_.pop();
@@ -424,8 +437,10 @@ class Client {
   std::vector<std::string> requests_;
   std::vector<Conn> conns_;
   Totals totals_;
-  // (when, connection): connections waiting out a Retry-After.
-  std::priority_queue<std::pair<int64_t, size_t>, std::vector<std::pair<int64_t, size_t>>, std::greater<>> paused_;
+  using Due = std::priority_queue<std::pair<int64_t, size_t>, std::vector<std::pair<int64_t, size_t>>, std::greater<>>;
+  Due paused_;     // (when, connection): waiting out a Retry-After
+  Due reopening_;  // (when, connection): failed, connecting again then
+  uint64_t jitter_ = 88172645463325252ULL;
   int64_t start_us_ = 0;
   int64_t counting_from_us_ = 0;
 };

@@ -26,10 +26,10 @@ struct TlsSettings {
   // Made for, and sent whole to, a client that speaks plain HTTP to the TLS port, before
   // closing (the service's 400 10007: http/ builds it, this layer only carries it).
   std::function<std::string()> plain_http_reply;
-  // Whether the core is too far behind to begin a handshake now (overload shedding, the
-  // same waiting-time bound as decisions): a ClientHello that waited past it is closed
-  // unanswered and counted, since a full handshake costs a core more than a decision does.
-  // Empty: never shed.
+  // Whether the core is too far behind to begin a handshake now (overload shedding on the
+  // waiting time, as decisions; the service sheds handshakes first): a ClientHello that
+  // waited past it is closed unanswered and counted, since a full handshake costs a core
+  // more than a decision does. Empty: never shed.
   std::function<bool()> overloaded;
 };
 

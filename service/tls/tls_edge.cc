@@ -9,6 +9,9 @@ namespace service {
 
 namespace {
 
+// Handshakes are shed at --shed-lag divided by this (docs/tls.md).
+constexpr int64_t kHandshakeShedDivisor = 4;
+
 // 400 10007 for plain HTTP sent to the HTTPS port, as nginx answers the same mistake.
 std::string plain_http_reply(std::string_view date) {
   http::Response response;
@@ -35,10 +38,14 @@ TlsEdge::TlsEdge(runtime::Reactor& reactor, const ServiceConfig& config, const h
   if (config.tls.on()) {
     // A PROXY header comes before the ClientHello: read beneath TLS.
     proxy_ = std::make_unique<proxy_protocol::ProxySockets>(reactor, config.public_limits.trusted_proxies);
-    // Handshakes are shed on the same waiting-time bound as decisions (http/limits.h).
-    const int64_t shed_lag_ns = config.public_limits.shed_lag_ns;
-    const auto overloaded = [this, shed_lag_ns] {
-      return shed_lag_ns > 0 && reactor_.clock().monotonic_ns() - reactor_.waiting_since_ns() > shed_lag_ns;
+    // Handshakes are shed on the waiting time, as decisions are (http/limits.h), and first:
+    // at a quarter of their bound. A full handshake costs a core about twenty decisions, so
+    // a flood of them admitted up to the decisions' bound would keep every established
+    // connection's requests waiting past it, and shed them too.
+    const int64_t handshake_lag_ns = config.public_limits.shed_lag_ns / kHandshakeShedDivisor;
+    const auto overloaded = [this, handshake_lag_ns] {
+      return handshake_lag_ns > 0 &&
+             reactor_.clock().monotonic_ns() - reactor_.waiting_since_ns() > handshake_lag_ns;
     };
     public_ = std::make_unique<tls::TlsSockets>(
         *proxy_, reactor.timers(), context_,
@@ -47,7 +54,7 @@ TlsEdge::TlsEdge(runtime::Reactor& reactor, const ServiceConfig& config, const h
   }
   if (config.tls.admin_tls) {
     admin_ = std::make_unique<tls::TlsSockets>(reactor, reactor.timers(), context_,
-                                               tls::TlsSettings{config.admin_limits.request_timeout_ms, reply});
+                                               tls::TlsSettings{config.admin_limits.request_timeout_ms, reply, {}});  // never shed
   }
 }
 

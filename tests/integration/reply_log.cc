@@ -185,6 +185,13 @@ void note_listeners(uint16_t public_port, uint16_t admin_port, uint16_t tls_port
   if (tls_port != 0) file.listeners[tls_port] = "public";
 }
 
+void note_balancer_port(uint16_t port) {
+  if (!enabled()) return;
+  LogFile& file = log_file();
+  std::lock_guard lock(file.mutex);
+  file.listeners[port] = "public";
+}
+
 bool is_logged_request_header(std::string_view name) {
   for (std::string_view known : {"X-Decision-Version", "X-Tracking-Version", "Content-Type", "Accept-Language",
                                  "Authorization", "Origin", "Access-Control-Request-Method",

@@ -19,6 +19,8 @@ bool enabled();
 // Which listener a port is: ServerProcess notes both once a server says where it serves.
 // tls_port: the TLS listener, serving the public routes (0: none).
 void note_listeners(uint16_t public_port, uint16_t admin_port, uint16_t tls_port = 0);
+// A balancer's port in front of a public listener (HAProxy in the client-address tests).
+void note_balancer_port(uint16_t port);
 
 // The request a reply answers, as far as the client knows it.
 struct LoggedRequest {

@@ -14,6 +14,7 @@
 
 #include "tests/integration/redis_cluster/child_command.h"
 #include "tests/integration/redis_cluster/loopback_ports.h"
+#include "tests/integration/reply_log.h"
 
 namespace integration {
 
@@ -88,6 +89,9 @@ HaproxyProcess::HaproxyProcess(const std::string& config, size_t ports) {
       std::this_thread::sleep_for(std::chrono::milliseconds(10));
     }
   }
+  // What clients ask through it reaches decisiond's public routes: their replies are checked
+  // against the public API's documents like any other.
+  for (uint16_t port : ports_) reply_log::note_balancer_port(port);
 }
 
 HaproxyProcess::~HaproxyProcess() {

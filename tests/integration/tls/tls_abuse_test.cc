@@ -86,8 +86,8 @@ TEST_F(TlsAbuse, ARecordLongerThanTlsAllowsAndBrokenClientHellosAreClosed) {
 }
 
 // A full handshake costs a core more than a decision: a ClientHello that waited in the
-// socket past --shed-lag (50 ms here; the core was stopped 300 ms) is closed unanswered and
-// counted as shed, and the next client is served.
+// socket past a quarter of --shed-lag (12.5 ms here; the core was stopped 300 ms) is closed
+// unanswered and counted as shed, and the next client is served.
 TEST_F(TlsAbuse, AClientHelloThatWaitedPastTheOverloadBoundIsShed) {
   server_ = std::make_unique<ServerProcess>(
       standard_flags({"--tls-listen=127.0.0.1:0", "--tls-cert=" + certs_.ecdsa_cert(),
