@@ -8,6 +8,9 @@
 // does (the JS client hands Retry-After to its caller); --retry-at-once resends at once, as
 // wrk does, the worst case: a closed loop whose shed requests come straight back.
 //
+// With --idle each connection makes one decision, then stays open and silent until the end:
+// what an idle kept-alive connection costs the server in memory (perf/tls_load.sh).
+//
 // With --flood=K it also keeps K handshakes in the air on other connections: each sends a
 // recorded TLS ClientHello, reads what the server answers and closes, so the server pays
 // for full handshakes (key share, signature) while the client pays almost nothing: a flood
@@ -54,6 +57,7 @@ struct Options {
   std::string path = "/v1/decision";
   std::string version = "2025-11-01";
   bool retry_at_once = false;
+  bool idle = false;  // one decision per connection, then held open without a word
 };
 
 int64_t now_us() {
@@ -89,6 +93,7 @@ struct Totals {
   uint64_t flood_started = 0;
   uint64_t flood_answered = 0;      // the server sent its first flight
   uint64_t flood_refused = 0;       // closed with nothing sent back
+  uint64_t idle = 0;                // --idle: connections answered once and now held
 };
 
 class Client {
@@ -322,6 +327,10 @@ class Client {
       c.in.erase(0, head_end + 4 + length);
       count(status, now_us() - c.sent_us);
       if (close) return false;
+      if (o_.idle) {
+        ++totals_.idle;
+        return true;
+      }
       if (status == 503 && retry_after_s > 0 && !o_.retry_at_once) {
         paused_.push({now_us() + retry_after_s * 1'000'000LL, static_cast<size_t>(&c - conns_.data())});
         return true;
@@ -421,13 +430,13 @@ class Client {
     std::printf(
         "served=%zu served_per_s=%.0f served_p50_ms=%.2f served_p99_ms=%.2f served_p999_ms=%.2f shed=%llu "
         "shed_per_s=%.0f other=%llu errors=%llu reconnects=%llu flood_started=%llu flood_answered=%llu "
-        "flood_refused=%llu\n",
+        "flood_refused=%llu idle=%llu\n",
         v.size(), static_cast<double>(v.size()) / secs, pct(0.50), pct(0.99), pct(0.999),
         static_cast<unsigned long long>(totals_.shed), static_cast<double>(totals_.shed) / secs,
         static_cast<unsigned long long>(totals_.other), static_cast<unsigned long long>(totals_.errors),
         static_cast<unsigned long long>(totals_.reconnects), static_cast<unsigned long long>(totals_.flood_started),
         static_cast<unsigned long long>(totals_.flood_answered),
-        static_cast<unsigned long long>(totals_.flood_refused));
+        static_cast<unsigned long long>(totals_.flood_refused), static_cast<unsigned long long>(totals_.idle));
   }
 
   Options o_;
@@ -460,6 +469,7 @@ Options parse(int argc, char** argv) {
     else if (name == "--warmup") o.warmup_s = std::atof(value.c_str());
     else if (name == "--tls") o.tls = true;
     else if (name == "--retry-at-once") o.retry_at_once = true;
+    else if (name == "--idle") o.idle = true;
     else if (name == "--body-file") o.body_file = value;
     else if (name == "--path") o.path = value;
     else if (name == "--version") o.version = value;

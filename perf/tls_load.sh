@@ -3,16 +3,21 @@
 # serving one of decisiond's decision replies from a file, both on the same CPU with the same
 # self-signed ECDSA P-256 certificate, protocols, suites and groups, session tickets on; and
 # decisiond's plain HTTP in the same run, for the CPU an HTTPS decision costs over a plain
-# one. wrk (perf/decision.lua, keep-alive) on the other CPU, the three kinds of round in
-# rotating order. Then handshakes: `openssl s_time` full (-new) and resumed (-reuse), one
-# connection at a time, against each server. It reports numbers, no thresholds; it fails
-# (exit 1, after printing them) when wrk saw errors. load.sh hands TARGET=tls here; run
-# from the repository's root.
+# one; and the proxied path operators run today, nginx terminating TLS in front of
+# decisiond's plain listener (upstream keep-alive), both processes on the same CPU, its CPU
+# per request theirs together. wrk (perf/decision.lua, keep-alive) on the other CPU, the
+# four kinds of round in rotating order. Then handshakes: `openssl s_time` full (-new) and
+# resumed (-reuse), one connection at a time, against each server. Then memory: IDLE
+# kept-alive HTTPS connections (build/perf/decisiond_overload_client --idle: a handshake
+# and one decision each, then silence) held against each server in turn, its RSS growth
+# divided by them. It reports numbers, no thresholds; it fails (exit 1, after printing
+# them) when wrk saw errors. load.sh hands TARGET=tls here; run from the repository's root.
 #
 # Environment (as load.sh): DECISIOND (build/decisiond), ROUNDS (3), DURATION (10s),
 # CONNECTIONS (64), SEED (1), USERS (1000), DECISION_BODY, DECISION_VERSION (2025-11-01),
 # ACCEPT_LANGUAGE (fr-CH, fr;q=0.9, en;q=0.8); HANDSHAKE_SECONDS, s_time -time of each
-# handshake run (5).
+# handshake run (5); IDLE, the idle connections (10000; 0 skips it); CLIENT
+# (build/perf/decisiond_overload_client).
 set -euo pipefail
 
 LOAD_SCRIPT=tls_load.sh
@@ -33,6 +38,8 @@ DECISION_BODY=${DECISION_BODY:-'{"placements":[{"key":"home_top","count":2}],"us
 DECISION_VERSION=${DECISION_VERSION-2025-11-01}
 ACCEPT_LANGUAGE=${ACCEPT_LANGUAGE-fr-CH, fr;q=0.9, en;q=0.8}
 HANDSHAKE_SECONDS=${HANDSHAKE_SECONDS:-5}
+IDLE=${IDLE:-10000}
+CLIENT=${CLIENT:-build/perf/decisiond_overload_client}
 NGINX=/usr/sbin/nginx
 # The suites of docs/tls.md, for nginx too.
 SUITES="ECDHE-ECDSA-AES128-GCM-SHA256:ECDHE-RSA-AES128-GCM-SHA256:ECDHE-ECDSA-AES256-GCM-SHA384:ECDHE-RSA-AES256-GCM-SHA384:ECDHE-ECDSA-CHACHA20-POLY1305:ECDHE-RSA-CHACHA20-POLY1305"
@@ -64,7 +71,8 @@ write_bodies "$tmp/bodies.txt"
 
 next_free_port
 tls_port=$port
-start_decisiond main "$tmp/state" --tls-listen="127.0.0.1:$tls_port" --tls-cert="$tmp/cert.pem" \
+start_decisiond main "$tmp/state" --max-connections-per-core=$((IDLE + CONNECTIONS + 1000)) \
+  --tls-listen="127.0.0.1:$tls_port" --tls-cert="$tmp/cert.pem" \
   --tls-key="$tmp/key.pem"
 https_url="https://127.0.0.1:$tls_port/v1/decision"
 
@@ -78,12 +86,15 @@ curl --noproxy '*' -s --cacert "$tmp/cert.pem" -X POST -H 'Content-Type: applica
   || die "the sample HTTPS decision failed"
 next_free_port
 nginx_port=$port
+next_free_port
+proxy_port=$port
+decisiond_port=$(sed -E 's|.*:([0-9]+)/.*|\1|' <<<"${public_url[main]}")
 cat >"$tmp/nginx.conf" <<CONF
 master_process off;
 worker_processes 1;
 pid $tmp/nginx.pid;
 error_log $tmp/nginx-error.log warn;
-events { worker_connections $((CONNECTIONS + 64)); }
+events { worker_connections $((IDLE + 2 * CONNECTIONS + 64)); }
 http {
   access_log off;
   server_tokens off;
@@ -111,6 +122,26 @@ http {
       alias $tmp/www/reply.body;
     }
   }
+  # The proxied path: TLS here, the decision by decisiond's plain listener behind.
+  upstream decisiond {
+    server 127.0.0.1:$decisiond_port;
+    keepalive $CONNECTIONS;
+  }
+  server {
+    listen 127.0.0.1:$proxy_port ssl;
+    ssl_certificate $tmp/cert.pem;
+    ssl_certificate_key $tmp/key.pem;
+    ssl_protocols TLSv1.2 TLSv1.3;
+    ssl_ciphers $SUITES;
+    ssl_ecdh_curve X25519:prime256v1;
+    ssl_session_tickets on;
+    location = /v1/decision {
+      proxy_pass http://decisiond;
+      proxy_http_version 1.1;
+      proxy_set_header Connection "";
+      proxy_buffering off;
+    }
+  }
 }
 CONF
 taskset -c "$server_cpu" "$NGINX" -p "$tmp/" -e "$tmp/nginx-error.log" -c "$tmp/nginx.conf" -g 'daemon off;' \
@@ -127,18 +158,27 @@ declare -A rate p50 p99 cpu_us url pid
 url[https]=$https_url
 url[nginx]=$nginx_url
 url[plain]=${public_url[main]}
+url[proxied]="https://127.0.0.1:$proxy_port/v1/decision"
 pid[https]=${decisiond_pid[main]}
 pid[nginx]=$nginx_pid
 pid[plain]=${decisiond_pid[main]}
-kinds=(https nginx plain)
+pid[proxied]="$nginx_pid ${decisiond_pid[main]}"
+kinds=(https nginx plain proxied)
 clk=$(getconf CLK_TCK)
+ticks_of() {  # pids...
+  local total=0 p
+  for p in "$@"; do total=$((total + $(process_ticks "$p"))); done
+  echo "$total"
+}
 for ((r = 1; r <= ROUNDS; r++)); do
-  for ((k = 0; k < 3; k++)); do
-    kind=${kinds[$(((k + r - 1) % 3))]}
-    before=$(process_ticks "${pid[$kind]}")
+  for ((k = 0; k < ${#kinds[@]}; k++)); do
+    kind=${kinds[$(((k + r - 1) % ${#kinds[@]}))]}
+    # shellcheck disable=SC2086 # the proxied path's two pids
+    before=$(ticks_of ${pid[$kind]})
     run_wrk_lua "$tmp/wrk-$kind-$r.txt" "$DURATION" perf/decision.lua "${url[$kind]}" -- "$tmp/bodies.txt" \
       "$DECISION_VERSION" "$ACCEPT_LANGUAGE"
-    after=$(process_ticks "${pid[$kind]}")
+    # shellcheck disable=SC2086
+    after=$(ticks_of ${pid[$kind]})
     errors=$(wrk_errors "$tmp/wrk-$kind-$r.txt")
     [[ -z "$errors" ]] || { cat "$tmp/wrk-$kind-$r.txt" >&2; die "$kind round $r: $errors"; }
     requests=$(awk '/requests in/ {print $1}' "$tmp/wrk-$kind-$r.txt")
@@ -146,19 +186,21 @@ for ((r = 1; r <= ROUNDS; r++)); do
     p50[$kind,$r]=$(to_us "$(awk '$1 == "50%" {print $2}' "$tmp/wrk-$kind-$r.txt")")
     p99[$kind,$r]=$(to_us "$(awk '$1 == "99%" {print $2}' "$tmp/wrk-$kind-$r.txt")")
     cpu_us[$kind,$r]=$(awk -v t=$((after - before)) -v n="$requests" -v c="$clk" 'BEGIN { printf "%.2f", t * 1e6 / c / n }')
-    printf 'round %d %-6s %10.0f/s  p50 %6d us  p99 %6d us  cpu %s us/request\n' "$r" "$kind" "${rate[$kind,$r]}" \
+    printf 'round %d %-7s %10.0f/s  p50 %6d us  p99 %6d us  cpu %s us/request\n' "$r" "$kind" "${rate[$kind,$r]}" \
       "${p50[$kind,$r]}" "${p99[$kind,$r]}" "${cpu_us[$kind,$r]}"
   done
 done
 
 echo
 echo "medians over $ROUNDS rounds of $DURATION, $CONNECTIONS connections (keep-alive):"
-for kind in https nginx plain; do
-  printf '  %-6s %10.0f/s  p50 %6.0f us  p99 %6.0f us  cpu %6.2f us/request\n' "$kind" "$(med_of rate "$kind")" \
+for kind in "${kinds[@]}"; do
+  printf '  %-7s %10.0f/s  p50 %6.0f us  p99 %6.0f us  cpu %6.2f us/request\n' "$kind" "$(med_of rate "$kind")" \
     "$(med_of p50 "$kind")" "$(med_of p99 "$kind")" "$(med_of cpu_us "$kind")"
 done
 awk -v a="$(med_of rate https)" -v b="$(med_of rate nginx)" -v c="$(med_of cpu_us https)" -v d="$(med_of cpu_us plain)" \
   'BEGIN { printf "decisiond HTTPS / nginx HTTPS: %.2fx the rate; HTTPS / plain CPU per decision: %.2fx\n", a / b, c / d }'
+awk -v a="$(med_of rate https)" -v b="$(med_of rate proxied)" -v c="$(med_of cpu_us https)" -v d="$(med_of cpu_us proxied)" \
+  'BEGIN { printf "decisiond HTTPS / nginx in front of decisiond: %.2fx the rate, %.2fx the CPU per decision\n", a / b, c / d }'
 
 echo
 echo "handshakes, one connection at a time (openssl s_time -time $HANDSHAKE_SECONDS on CPU $wrk_cpu):"
@@ -170,3 +212,26 @@ for target in "decisiond $tls_port" "nginx $nginx_port"; do
     printf '  %-9s -%-5s %s\n' "$name" "$mode" "$out"
   done
 done
+
+# Memory per idle kept-alive HTTPS connection: IDLE connections, each a handshake and one
+# decision, then silent, held against each server in turn; RSS growth over them, read
+# after the last has connected and 10 s more (jemalloc's decay) have passed.
+rss_kb() { awk '/^VmRSS:/ {print $2}' "/proc/$1/status"; }
+if ((IDLE > 0)); then
+  [[ -x "$CLIENT" ]] || die "no client at '$CLIENT': run \`make bench\` first (or set CLIENT)"
+  echo
+  echo "memory, $IDLE idle kept-alive HTTPS connections (TLS 1.3):"
+  for target in "decisiond $tls_port ${decisiond_pid[main]}" "nginx $nginx_port $nginx_pid"; do
+    read -r name target_port target_pid <<<"$target"
+    before=$(rss_kb "$target_pid")
+    taskset -c "$wrk_cpu" "$CLIENT" --tls --idle --port="$target_port" --connections="$IDLE" --warmup=0 \
+      --seconds=25 --body-file="$tmp/bodies.txt" --version="$DECISION_VERSION" >"$tmp/idle-$name.txt" &
+    client_pid=$!
+    sleep 22
+    during=$(rss_kb "$target_pid")
+    wait "$client_pid"
+    held=$(sed -E 's/.* idle=([0-9]+).*/\1/' "$tmp/idle-$name.txt")
+    awk -v n="$name" -v b="$before" -v d="$during" -v h="$held" \
+      'BEGIN { printf "  %-9s RSS %d -> %d KiB with %d connections held: %.1f KiB each\n", n, b, d, h, (d - b) / (h > 0 ? h : 1) }'
+  done
+fi
