@@ -1,6 +1,8 @@
-// Decisions and their impression calls at full rate for a minute, from several clients:
-// afterwards the event log holds exactly what was acknowledged (docs/events.md: the log
-// is the source of truth for impressions). Loopback only; bounded in time.
+// Decisions and their impression calls at full rate for half a minute, from several
+// clients: afterwards the event log holds exactly what was acknowledged (docs/events.md:
+// the log is the source of truth for impressions). Loopback only; bounded in time. Half a
+// minute, not the minute it once ran: the exact count holds or fails the same way over
+// hundreds of thousands of calls, and make test's time is bounded (docs/testing.md).
 #include <atomic>
 #include <chrono>
 #include <map>
@@ -15,11 +17,11 @@
 namespace integration {
 namespace {
 
-constexpr auto kDuration = std::chrono::seconds(60);
+constexpr auto kDuration = std::chrono::seconds(30);
 constexpr int kClients = 4;
 constexpr int kUsers = 100'000;
 
-TEST(TrackingLoad, LogCountsEqualAcknowledgedCallsForAMinute) {
+TEST(TrackingLoad, LogCountsEqualAcknowledgedCallsForHalfAMinute) {
   const TempFile catalog("catalog.json", capped_catalog_json());
   StateDir state;
   // Shedding is not what this test is about (the overload tests are): beside other tests
