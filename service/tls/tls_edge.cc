@@ -9,9 +9,6 @@ namespace service {
 
 namespace {
 
-// Handshakes are shed at --shed-lag divided by this (docs/tls.md).
-constexpr int64_t kHandshakeShedDivisor = 4;
-
 // 400 10007 for plain HTTP sent to the HTTPS port, as nginx answers the same mistake.
 std::string plain_http_reply(std::string_view date) {
   http::Response response;
@@ -33,19 +30,15 @@ std::unique_ptr<TlsEdge> TlsEdge::make(runtime::Reactor& reactor, const ServiceC
 
 TlsEdge::TlsEdge(runtime::Reactor& reactor, const ServiceConfig& config, const http::Router& public_router,
                  std::unique_ptr<tls::ServerContext> context)
-    : reactor_(reactor), context_(std::move(context)) {
+    : reactor_(reactor), context_(std::move(context)), handshake_shedding_(config.public_limits.shed_lag_ns) {
   const auto reply = [this] { return plain_http_reply(date_.at(reactor_.clock().wall_s())); };
   if (config.tls.on()) {
     // A PROXY header comes before the ClientHello: read beneath TLS.
     proxy_ = std::make_unique<proxy_protocol::ProxySockets>(reactor, config.public_limits.trusted_proxies);
-    // Handshakes are shed on the waiting time, as decisions are (http/limits.h), and first:
-    // at a quarter of their bound. A full handshake costs a core about twenty decisions, so
-    // a flood of them admitted up to the decisions' bound would keep every established
-    // connection's requests waiting past it, and shed them too.
-    const int64_t handshake_lag_ns = config.public_limits.shed_lag_ns / kHandshakeShedDivisor;
-    const auto overloaded = [this, handshake_lag_ns] {
-      return handshake_lag_ns > 0 &&
-             reactor_.clock().monotonic_ns() - reactor_.waiting_since_ns() > handshake_lag_ns;
+    // Handshakes are shed on the waiting time, as decisions are (http/limits.h), and first
+    // (handshake_shedding.h).
+    const auto overloaded = [this] {
+      return handshake_shedding_.shed(reactor_.clock().monotonic_ns(), reactor_.waiting_since_ns());
     };
     public_ = std::make_unique<tls::TlsSockets>(
         *proxy_, reactor.timers(), context_,

@@ -12,6 +12,7 @@
 #include "proxy_protocol/proxy_sockets.h"
 #include "runtime/reactor.h"
 #include "service/flags.h"
+#include "service/tls/handshake_shedding.h"
 #include "tls/server_context.h"
 #include "tls/tls_sockets.h"
 
@@ -41,6 +42,7 @@ class TlsEdge {
   runtime::Reactor& reactor_;
   http::HttpDate date_;  // of the plain-HTTP answer
   std::shared_ptr<const tls::ServerContext> context_;
+  HandshakeShedding handshake_shedding_;  // public_'s
   std::unique_ptr<proxy_protocol::ProxySockets> proxy_;  // beneath public_
   std::unique_ptr<tls::TlsSockets> public_;
   std::unique_ptr<http::Server> server_;
