@@ -82,6 +82,7 @@ struct Conn {
   std::string in;             // reply bytes read so far
   int64_t sent_us = 0;        // when the request's first byte was handed over
   size_t next_body = 0;
+  bool held_idle = false;  // --idle: answered once, now held
 };
 
 struct Totals {
@@ -93,7 +94,6 @@ struct Totals {
   uint64_t flood_started = 0;
   uint64_t flood_answered = 0;      // the server sent its first flight
   uint64_t flood_refused = 0;       // closed with nothing sent back
-  uint64_t idle = 0;                // --idle: connections answered once and now held
 };
 
 class Client {
@@ -328,7 +328,7 @@ class Client {
       count(status, now_us() - c.sent_us);
       if (close) return false;
       if (o_.idle) {
-        ++totals_.idle;
+        c.held_idle = true;
         return true;
       }
       if (status == 503 && retry_after_s > 0 && !o_.retry_at_once) {
@@ -436,7 +436,10 @@ class Client {
         static_cast<unsigned long long>(totals_.other), static_cast<unsigned long long>(totals_.errors),
         static_cast<unsigned long long>(totals_.reconnects), static_cast<unsigned long long>(totals_.flood_started),
         static_cast<unsigned long long>(totals_.flood_answered),
-        static_cast<unsigned long long>(totals_.flood_refused), static_cast<unsigned long long>(totals_.idle));
+        static_cast<unsigned long long>(totals_.flood_refused),
+        static_cast<unsigned long long>(std::count_if(conns_.begin(), conns_.end(), [](const Conn& c) {
+          return c.held_idle && c.fd >= 0;
+        })));
   }
 
   Options o_;
