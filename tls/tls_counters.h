@@ -12,6 +12,7 @@ struct TlsCounters {
   runtime::CoreCounter handshakes_timed_out;  // not finished within the handshake timeout
   runtime::CoreCounter handshakes_cut;        // the client closed before finishing
   runtime::CoreCounter handshakes_shed;       // a ClientHello that waited past the overload bound: closed
+  runtime::CoreCounter handshake_ns;          // time spent in OpenSSL's handshake steps (overload shedding)
   runtime::CoreCounter plain_http;            // plain HTTP sent to the TLS port: 400, closed
   runtime::CoreCounter not_tls;               // bytes that are neither: closed
   runtime::CoreCounter record_errors;         // a bad record after the handshake: closed

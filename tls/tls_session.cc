@@ -177,7 +177,10 @@ void TlsSession::advance() {
 }
 
 bool TlsSession::handshake() {
+  const runtime::Clock* clock = owner_.settings().clock;
+  const int64_t began_ns = clock != nullptr ? clock->monotonic_ns() : 0;
   const int result = SSL_do_handshake(ssl_);
+  if (clock != nullptr) owner_.counters().handshake_ns.add(static_cast<uint64_t>(clock->monotonic_ns() - began_ns));
   if (result == 1) {
     established_ = true;
     owner_.timers().cancel(*this);

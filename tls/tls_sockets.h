@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "runtime/clock.h"
 #include "runtime/timer_wheel.h"
 #include "runtime/socket_io.h"
 #include "tls/server_context.h"
@@ -31,6 +32,9 @@ struct TlsSettings {
   // waited past it is closed unanswered and counted, since a full handshake costs a core
   // more than a decision does. Empty: never shed.
   std::function<bool()> overloaded;
+  // Reads the time around each handshake step, counted in TlsCounters::handshake_ns (what
+  // the service's handshake shedding budgets). Null: not counted.
+  const runtime::Clock* clock = nullptr;
 };
 
 class TlsSockets final : public runtime::SocketIo {

@@ -1,14 +1,13 @@
 #pragma once
-// When a core sheds TLS handshakes (docs/tls.md "What is refused"): a full handshake costs
-// about twenty decisions, so a flood of them must be refused before it makes every
-// established connection's requests wait past --shed-lag. But a burst is not a flood: a
-// balancer or a load tool opening 64 connections at once queues 64 handshakes, about 20 ms
-// of one core's work, and those should all be served. So, as CoDel drops packets, a
-// ClientHello is shed only when it waited past the target (a quarter of --shed-lag) and
-// the ClientHellos have kept waiting past it for a whole interval (100 ms), counted from
-// when the first of them passed the target: a burst drains within the interval, a flood
-// does not, and one ClientHello that alone waited longer than the interval (a core stopped
-// or starved) shows it. One ClientHello under the target ends it.
+// When a core sheds TLS handshakes (docs/tls.md "What is refused"). A full handshake costs
+// about twenty decisions, so a flood of them, admitted while the core had the CPU, would
+// make every established connection's requests wait past --shed-lag, and shed those too.
+// But a burst is not a flood: a balancer or a load tool opening 64 connections at once
+// queues 64 handshakes, about 20 ms of one core's work, and all of them should be served.
+// So handshakes get a budget: a ClientHello is shed when it waited past the target (a
+// quarter of --shed-lag) and the core has already spent half of the current 100 ms window
+// in handshakes. A burst fits in the budget; a flood is held to half the core, and the
+// established connections keep the other half.
 //
 // Per core, single-threaded; times in monotonic ns.
 #include <cstdint>
@@ -17,19 +16,23 @@ namespace service {
 
 class HandshakeShedding {
  public:
-  static constexpr int64_t kTargetDivisor = 4;                 // target: --shed-lag / this
-  static constexpr int64_t kIntervalNs = 100'000'000;          // waiting past it this long
+  static constexpr int64_t kTargetDivisor = 4;           // target: --shed-lag / this
+  static constexpr int64_t kWindowNs = 100'000'000;      // the budget's window
+  static constexpr int64_t kBudgetNs = kWindowNs / 2;    // handshake work a window allows
 
   // shed_lag_ns: --shed-lag; 0 never sheds.
   explicit HandshakeShedding(int64_t shed_lag_ns) : target_ns_(shed_lag_ns / kTargetDivisor) {}
 
-  // A ClientHello that began waiting at waiting_since_ns is handled at now_ns: whether to
-  // close it unanswered.
-  bool shed(int64_t now_ns, int64_t waiting_since_ns);
+  // A ClientHello that began waiting at waiting_since_ns is handled at now_ns, the core
+  // having spent handshake_ns_total in handshakes since it started: whether to close it
+  // unanswered.
+  bool shed(int64_t now_ns, int64_t waiting_since_ns, uint64_t handshake_ns_total);
 
  private:
   const int64_t target_ns_;
-  int64_t above_since_ns_ = 0;  // since when ClientHellos have waited past the target; 0: they do not
+  bool window_started_ = false;
+  int64_t window_start_ns_ = 0;
+  uint64_t work_at_window_start_ns_ = 0;
 };
 
 }  // namespace service

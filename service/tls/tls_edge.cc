@@ -38,16 +38,17 @@ TlsEdge::TlsEdge(runtime::Reactor& reactor, const ServiceConfig& config, const h
     // Handshakes are shed on the waiting time, as decisions are (http/limits.h), and first
     // (handshake_shedding.h).
     const auto overloaded = [this] {
-      return handshake_shedding_.shed(reactor_.clock().monotonic_ns(), reactor_.waiting_since_ns());
+      return handshake_shedding_.shed(reactor_.clock().monotonic_ns(), reactor_.waiting_since_ns(),
+                                      public_->counters().handshake_ns.get());
     };
     public_ = std::make_unique<tls::TlsSockets>(
         *proxy_, reactor.timers(), context_,
-        tls::TlsSettings{config.public_limits.request_timeout_ms, reply, overloaded});
+        tls::TlsSettings{config.public_limits.request_timeout_ms, reply, overloaded, &reactor.clock()});
     server_ = std::make_unique<http::Server>(reactor, *public_, public_router, config.public_limits);
   }
   if (config.tls.admin_tls) {
     admin_ = std::make_unique<tls::TlsSockets>(reactor, reactor.timers(), context_,
-                                               tls::TlsSettings{config.admin_limits.request_timeout_ms, reply, {}});  // never shed
+                                               tls::TlsSettings{config.admin_limits.request_timeout_ms, reply, {}, nullptr});  // never shed
   }
 }
 

@@ -1,6 +1,6 @@
-// HandshakeShedding (service/tls/handshake_shedding.h): a ClientHello is shed only when
-// ClientHellos have kept waiting past the target (a quarter of --shed-lag) for a whole
-// interval; a burst that drains within it is served; one under the target ends it.
+// HandshakeShedding (service/tls/handshake_shedding.h): a ClientHello is shed when it waited
+// past the target (a quarter of --shed-lag) and the core has already spent its budget of
+// handshakes in the current window (half of 100 ms): a burst fits, a flood is held to half.
 #include "service/tls/handshake_shedding.h"
 
 #include "gtest/gtest.h"
@@ -11,44 +11,50 @@ namespace {
 constexpr int64_t kMs = 1'000'000;
 constexpr int64_t kShedLag = 20 * kMs;  // target 5 ms
 constexpr int64_t kStart = 1'000'000 * kMs;
+constexpr uint64_t kHandshakeNs = 300'000;  // one full handshake, 0.3 ms
 
-TEST(HandshakeShedding, AClientHelloUnderTheTargetIsNeverShed) {
+TEST(HandshakeShedding, AClientHelloUnderTheTargetIsNeverShedWhateverTheWork) {
   HandshakeShedding shedding(kShedLag);
-  for (int64_t t = 0; t < 1000 * kMs; t += kMs) EXPECT_FALSE(shedding.shed(kStart + t, kStart + t - 4 * kMs));
+  uint64_t work = 0;
+  for (int64_t t = 0; t < 1000 * kMs; t += kMs, work += kMs) {
+    EXPECT_FALSE(shedding.shed(kStart + t, kStart + t - 4 * kMs, work));
+  }
 }
 
-TEST(HandshakeShedding, ABurstThatDrainsWithinTheIntervalIsServedWhole) {
+TEST(HandshakeShedding, ABurstOfSixtyFourHandshakesIsServedWhole) {
   HandshakeShedding shedding(kShedLag);
-  // 64 ClientHellos that arrived together, 0.3 ms of work each: the last waits 19 ms.
-  for (int i = 0; i < 64; ++i) EXPECT_FALSE(shedding.shed(kStart + i * 300'000, kStart)) << i;
+  // 64 ClientHellos that arrived together, each handled after those before it: the last
+  // waits 19 ms, past the target, but 19 ms of work is within the budget.
+  for (int i = 0; i < 64; ++i) {
+    EXPECT_FALSE(shedding.shed(kStart + i * static_cast<int64_t>(kHandshakeNs), kStart, i * kHandshakeNs)) << i;
+  }
 }
 
-TEST(HandshakeShedding, ClientHellosWaitingPastTheTargetForAnIntervalAreShedUntilOneIsUnder) {
+TEST(HandshakeShedding, AFloodIsShedOnceHalfTheWindowWentToHandshakes) {
   HandshakeShedding shedding(kShedLag);
+  uint64_t work = 0;
   int64_t now = kStart;
-  // A flood: every ClientHello waited 8 ms, so the wait has been past the 5 ms target since
-  // 3 ms before the first was handled.
-  EXPECT_FALSE(shedding.shed(now, now - 8 * kMs));
-  now += HandshakeShedding::kIntervalNs - 4 * kMs;
-  EXPECT_FALSE(shedding.shed(now, now - 8 * kMs)) << "not yet a whole interval";
-  now += kMs;
-  EXPECT_TRUE(shedding.shed(now, now - 8 * kMs));
-  now += 10 * kMs;
-  EXPECT_TRUE(shedding.shed(now, now - 8 * kMs));
-  // One under the target: the flood is over, and the next one late starts a new interval.
-  EXPECT_FALSE(shedding.shed(now, now - 1 * kMs));
-  EXPECT_FALSE(shedding.shed(now + kMs, now - 8 * kMs));
-}
-
-TEST(HandshakeShedding, OneClientHelloThatAloneWaitedLongerThanTheIntervalIsShed) {
-  HandshakeShedding shedding(kShedLag);
-  EXPECT_TRUE(shedding.shed(kStart, kStart - 300 * kMs));  // the core was stopped 300 ms
+  int served = 0;
+  // Late ClientHellos back to back: each served one costs 0.3 ms, each shed one 10 µs.
+  while (now < kStart + HandshakeShedding::kWindowNs) {
+    if (shedding.shed(now, now - 8 * kMs, work)) {
+      now += 10'000;
+    } else {
+      ++served;
+      work += kHandshakeNs;
+      now += static_cast<int64_t>(kHandshakeNs);
+    }
+  }
+  // Half the window in handshakes: 50 ms / 0.3 ms.
+  EXPECT_EQ(served, static_cast<int>(HandshakeShedding::kBudgetNs / static_cast<int64_t>(kHandshakeNs)) + 1);
+  // The next window starts with a fresh budget.
+  EXPECT_FALSE(shedding.shed(now + kMs, now - 8 * kMs, work));
 }
 
 TEST(HandshakeShedding, ZeroNeverSheds) {
   HandshakeShedding shedding(0);
-  EXPECT_FALSE(shedding.shed(kStart, kStart - 1000 * kMs));
-  EXPECT_FALSE(shedding.shed(kStart + 1000 * kMs, kStart - 1000 * kMs));
+  EXPECT_FALSE(shedding.shed(kStart, kStart - 1000 * kMs, 0));
+  EXPECT_FALSE(shedding.shed(kStart + 1000 * kMs, kStart - 1000 * kMs, 1'000'000 * kMs));
 }
 
 }  // namespace
