@@ -28,7 +28,7 @@ source "$(dirname "${BASH_SOURCE[0]}")/load_common.sh"
 DECISIOND=${DECISIOND:-build/decisiond}
 CLIENT=${CLIENT:-build/perf/decisiond_overload_client}
 DURATION=${DURATION:-8}
-CONNECTIONS_LIST=${CONNECTIONS_LIST:-2000 10000}
+CONNECTIONS_LIST=${CONNECTIONS_LIST-2000 10000}
 RETRY=${RETRY:-backoff at-once}
 FLOOD=${FLOOD:-512}
 SEED=${SEED:-1}

@@ -43,8 +43,8 @@ ABSL_FLAG(std::string, seed, "random", "seed of the per-core random generators (
 ABSL_FLAG(int64_t, max_body_bytes, 64 * 1024, "largest request body accepted; larger is 413");
 ABSL_FLAG(absl::Duration, shed_lag, absl::Milliseconds(20),
           "overload: a decision that has waited this long since its bytes reached the socket is answered "
-          "503 10098 at once (tracking calls at 4 times as long, TLS handshakes at a quarter once they take half the "
-          "core); 0 never sheds");
+          "503 10098 at once (tracking calls at 4 times as long, TLS handshakes at a quarter once they take a quarter "
+          "of the core); 0 never sheds");
 ABSL_FLAG(std::string, max_catalog_bytes, "256MiB",
           "largest catalog accepted by POST /admin/catalog (bytes, KiB, MiB, GiB); larger is 413");
 ABSL_FLAG(absl::Duration, request_timeout, absl::Seconds(10), "time allowed from a request's first byte to its last");

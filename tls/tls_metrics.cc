@@ -34,7 +34,7 @@ constexpr runtime::Metric<C> kMetrics[] = {
      .rows = kRefusedRows},
     runtime::counter("decisiond_tls_handshake_seconds_total",
                      "Time spent in OpenSSL's handshake steps on the TLS listener, by core (the budget handshake "
-                     "shedding keeps during a flood: half of each 100 ms)",
+                     "shedding keeps during a flood: a quarter of each 100 ms)",
                      &C::handshake_ns, 1e-9),
 };
 

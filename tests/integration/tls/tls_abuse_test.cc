@@ -124,9 +124,9 @@ std::vector<RawConnection> hellos_that_waited(ServerProcess& server, int count, 
 }
 
 // A full handshake costs a core about twenty decisions. A burst of new connections is
-// served whole however late (64 handshakes are far within the budget of half of each
-// 100 ms); a flood that has spent the budget is shed: ClientHellos past the target are
-// closed unanswered and counted, and the next client is served.
+// served whole however late (8 handshakes, a few ms, are within the budget of a
+// quarter of each 100 ms); a flood that has spent the budget is shed: ClientHellos past
+// the target are closed unanswered and counted, and the next client is served.
 TEST_F(TlsAbuse, ABurstOfHandshakesIsServedAndAFloodPastTheBudgetIsShed) {
   server_ = std::make_unique<ServerProcess>(
       standard_flags({"--cores=1", "--tls-listen=127.0.0.1:0", "--tls-cert=" + certs_.ecdsa_cert(),
@@ -136,25 +136,28 @@ TEST_F(TlsAbuse, ABurstOfHandshakesIsServedAndAFloodPastTheBudgetIsShed) {
   ASSERT_GT(hello.size(), 100u);
 
   {
-    // 64 of them, about 20 ms of handshakes here; a quarter as many under ASan, where each
-    // costs about 4 times as much.
-    std::vector<RawConnection> burst =
-        hellos_that_waited(*server_, decision::testing::kAddressSanitizer ? 16 : 64, hello);
-    // Each is answered (the server's first flight) and kept open.
+    // 8 of them: 0.3 to 0.8 ms each on the 2-vCPU VMs this runs on (4 times that under
+    // ASan), well within the 25 ms budget.
+    std::vector<RawConnection> burst = hellos_that_waited(*server_, 8, hello);
+    // Each is answered (the server's first flight) and kept open: by then, long since.
+    std::this_thread::sleep_for(std::chrono::milliseconds(500));
     for (RawConnection& c : burst) {
-      EXPECT_FALSE(c.wait_for_close(std::chrono::milliseconds(20)));
+      EXPECT_FALSE(c.wait_for_close(std::chrono::milliseconds(5)));
       EXPECT_FALSE(c.unread().empty());
     }
-    EXPECT_EQ(sum_samples(scrape_metrics(*server_), "decisiond_tls_handshakes_total", {{"outcome", "shed"}}), 0.0);
+    const std::string page = scrape_metrics(*server_);
+    EXPECT_EQ(sum_samples(page, "decisiond_tls_handshakes_total", {{"outcome", "shed"}}), 0.0)
+        << "handshake time: " << sum_samples(page, "decisiond_tls_handshake_seconds_total", {}).value_or(-1) << " s";
   }
-  // Far more handshakes than half of 100 ms of one core can do (about 0.3 ms each here,
+  // Far more handshakes than a quarter of 100 ms of one core can do (about 0.3 ms each here,
   // 4 times that under ASan): once the budget is spent, the rest are shed.
   std::vector<RawConnection> flood = hellos_that_waited(*server_, 2000, hello);
   const std::optional<std::string> page = wait_for_page(*server_, [](const std::string& p) {
     return sum_samples(p, "decisiond_tls_handshakes_total", {{"outcome", "shed"}}).value_or(0) > 0;
   });
   ASSERT_TRUE(page.has_value()) << "no handshake shed";
-  EXPECT_GT(sum_samples(*page, "decisiond_tls_handshake_seconds_total", {}).value_or(0), 0.05);
+  // The budget (a quarter of 100 ms) was spent before any was shed.
+  EXPECT_GE(sum_samples(*page, "decisiond_tls_handshake_seconds_total", {}).value_or(0), 0.025);
   flood.clear();
   // Once the flood is gone, a new client's handshake waits for nothing: served.
   EXPECT_EQ(wait_for_metric(*server_, "decisiond_http_connections_open", {{"listener", "tls"}}, 0,

@@ -1,6 +1,7 @@
 // HandshakeShedding (service/tls/handshake_shedding.h): a ClientHello is shed when it waited
 // past the target (a quarter of --shed-lag) and the core has already spent its budget of
-// handshakes in the current window (half of 100 ms): a burst fits, a flood is held to half.
+// handshakes in the current window (a quarter of 100 ms): a burst fits, a flood is held to
+// the budget.
 #include "service/tls/handshake_shedding.h"
 
 #include "gtest/gtest.h"
@@ -24,7 +25,7 @@ TEST(HandshakeShedding, AClientHelloUnderTheTargetIsNeverShedWhateverTheWork) {
 TEST(HandshakeShedding, ABurstOfSixtyFourHandshakesIsServedWhole) {
   HandshakeShedding shedding(kShedLag);
   // 64 ClientHellos that arrived together, each handled after those before it: the last
-  // waits 19 ms, past the target, but 19 ms of work is within the budget.
+  // waits 19 ms, past the target, but 19 ms of work is within the budget of 25.
   for (int i = 0; i < 64; ++i) {
     EXPECT_FALSE(shedding.shed(kStart + i * static_cast<int64_t>(kHandshakeNs), kStart, i * kHandshakeNs)) << i;
   }
@@ -45,7 +46,7 @@ TEST(HandshakeShedding, AFloodIsShedOnceHalfTheWindowWentToHandshakes) {
       now += static_cast<int64_t>(kHandshakeNs);
     }
   }
-  // Half the window in handshakes: 50 ms / 0.3 ms.
+  // The budget in handshakes: 25 ms / 0.3 ms.
   EXPECT_EQ(served, static_cast<int>(HandshakeShedding::kBudgetNs / static_cast<int64_t>(kHandshakeNs)) + 1);
   // The next window starts with a fresh budget.
   EXPECT_FALSE(shedding.shed(now + kMs, now - 8 * kMs, work));
