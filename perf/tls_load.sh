@@ -108,14 +108,15 @@ http {
   fastcgi_temp_path $tmp/nginx-temp/fastcgi;
   uwsgi_temp_path $tmp/nginx-temp/uwsgi;
   scgi_temp_path $tmp/nginx-temp/scgi;
+  # Both servers: the same certificate, protocols, suites, groups and tickets as decisiond.
+  ssl_certificate $tmp/cert.pem;
+  ssl_certificate_key $tmp/key.pem;
+  ssl_protocols TLSv1.2 TLSv1.3;
+  ssl_ciphers $SUITES;
+  ssl_ecdh_curve X25519:prime256v1;
+  ssl_session_tickets on;
   server {
     listen 127.0.0.1:$nginx_port ssl;
-    ssl_certificate $tmp/cert.pem;
-    ssl_certificate_key $tmp/key.pem;
-    ssl_protocols TLSv1.2 TLSv1.3;
-    ssl_ciphers $SUITES;
-    ssl_ecdh_curve X25519:prime256v1;
-    ssl_session_tickets on;
     location = /v1/decision {
       types { }
       default_type application/json;
@@ -132,12 +133,6 @@ http {
   }
   server {
     listen 127.0.0.1:$proxy_port ssl;
-    ssl_certificate $tmp/cert.pem;
-    ssl_certificate_key $tmp/key.pem;
-    ssl_protocols TLSv1.2 TLSv1.3;
-    ssl_ciphers $SUITES;
-    ssl_ecdh_curve X25519:prime256v1;
-    ssl_session_tickets on;
     location = /v1/decision {
       proxy_pass http://decisiond;
       proxy_http_version 1.1;
