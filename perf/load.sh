@@ -538,15 +538,7 @@ events {
   worker_connections $((CONNECTIONS + 64));
 }
 http {
-  access_log off;
-  server_tokens off;
-  keepalive_requests 1000000;
-  keepalive_timeout 60s;
-  client_body_temp_path $tmp/nginx-temp/body;
-  proxy_temp_path $tmp/nginx-temp/proxy;
-  fastcgi_temp_path $tmp/nginx-temp/fastcgi;
-  uwsgi_temp_path $tmp/nginx-temp/uwsgi;
-  scgi_temp_path $tmp/nginx-temp/scgi;
+$(nginx_http_basics)
   server {
     listen 127.0.0.1:$nginx_port;
     location = ${TARGET_PATH%%\?*} {

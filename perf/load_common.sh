@@ -179,6 +179,22 @@ start_decisiond() {  # name state_dir flags...
   die "decisiond ($name) did not answer ${admin_url[$name]}/healthz within 10 s; its log is above"
 }
 
+# The lines of nginx's http block every load script's nginx shares: no access log, keep-alive
+# connections held for the whole run, temporary files under $tmp. Into an unquoted heredoc.
+nginx_http_basics() {
+  cat <<CONF
+  access_log off;
+  server_tokens off;
+  keepalive_requests 1000000;
+  keepalive_timeout 60s;
+  client_body_temp_path $tmp/nginx-temp/body;
+  proxy_temp_path $tmp/nginx-temp/proxy;
+  fastcgi_temp_path $tmp/nginx-temp/fastcgi;
+  uwsgi_temp_path $tmp/nginx-temp/uwsgi;
+  scgi_temp_path $tmp/nginx-temp/scgi;
+CONF
+}
+
 # The settings every decision target of the helper scripts checks: the binary and the tools
 # (arguments), ROUNDS, CONNECTIONS, SEED, USERS, and the load.sh variables that do not apply
 # to target (a POST of DECISION_BODY, which loses its line breaks).

@@ -99,15 +99,7 @@ pid $tmp/nginx.pid;
 error_log $tmp/nginx-error.log warn;
 events { worker_connections $((IDLE + 4 * CONNECTIONS + 256)); }
 http {
-  access_log off;
-  server_tokens off;
-  keepalive_requests 1000000;
-  keepalive_timeout 60s;
-  client_body_temp_path $tmp/nginx-temp/body;
-  proxy_temp_path $tmp/nginx-temp/proxy;
-  fastcgi_temp_path $tmp/nginx-temp/fastcgi;
-  uwsgi_temp_path $tmp/nginx-temp/uwsgi;
-  scgi_temp_path $tmp/nginx-temp/scgi;
+$(nginx_http_basics)
   # Both servers: the same certificate, protocols, suites, groups and tickets as decisiond.
   ssl_certificate $tmp/cert.pem;
   ssl_certificate_key $tmp/key.pem;
