@@ -4,6 +4,8 @@
 
 #include <cstring>
 
+#include "runtime/socket_address.h"
+
 namespace runtime {
 
 namespace {
@@ -77,10 +79,8 @@ std::string_view format_ip(const IpAddress& address, std::array<char, IpAddress:
 }
 
 IpAddress peer_ip(int fd) {
-  sockaddr_storage storage{};
-  socklen_t length = sizeof(storage);
-  if (::getpeername(fd, reinterpret_cast<sockaddr*>(&storage), &length) != 0) return {};
-  return IpAddress::from_sockaddr(storage);
+  const absl::StatusOr<SocketAddress> peer = peer_address(fd);
+  return peer.ok() ? IpAddress::from_sockaddr(peer->storage) : IpAddress{};
 }
 
 }  // namespace runtime
