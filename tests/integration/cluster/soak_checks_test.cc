@@ -1,5 +1,6 @@
 // The soak's checks on made-up evidence: each finds what it names and nothing else, so a
 // soak's figures can be trusted to be the server's and not the checker's.
+#include <cstdint>
 #include <signal.h>
 
 #include "gtest/gtest.h"
@@ -135,6 +136,18 @@ TEST(SoakChecks, OnlyAttemptsNotAnsweredWithinTheDeadlineAreCountedAsKept) {
   const SoakFindings f = s.check();
   EXPECT_EQ(f.unapplied_lines, 3u);
   EXPECT_EQ(f.unapplied_no_primary_fault, 2u) << "b and c were kept; a was answered in time";
+}
+
+TEST(SoakChecks, AnAnsweredLineAfterItsLogsLastDecisionIsNotCountedAsKept) {
+  Story s;
+  s.served(0, 3, "a", kT0);
+  s.impression(1, 3, "a", kT0 + 1, kT0 + 1, false, "unapplied", "s1");
+  s.evidence.lines.back().written_latest_ms = INT64_MAX;  // no decision line after it
+  s.impression(1, 3, "a", kT0 + 1, kT0 + 3, false, "reapplied", "s1");
+  const SoakFindings f = s.check();
+  EXPECT_EQ(f.unapplied_lines, 1u);
+  EXPECT_EQ(f.unapplied_no_primary_fault + f.unapplied_other_primary_faulted + f.unapplied_own_primary_faulted, 0u)
+      << "answered, and nothing bounds its write: not provably late";
 }
 
 TEST(SoakChecks, TwoCallsOfOneImpressionOnANodeCountedTwiceAcrossAFailoverAreBlamedOnIt) {

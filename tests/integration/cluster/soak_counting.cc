@@ -122,7 +122,9 @@ void check_counting(const SoakEvidence& evidence, SoakFindings& findings) {
     if (l.store != "unapplied") continue;
     ++findings.unapplied_lines;
     const auto answer = answers.find({l.node, l.attempt});
-    if (answer == answers.end() || answer->second > l.written_latest_ms + kKeptAfterMs) {
+    // Subtracted on the answer's side: a line after its log's last decision has no latest
+    // write time (INT64_MAX), and an answer cannot be proved late against that.
+    if (answer == answers.end() || answer->second - kKeptAfterMs > l.written_latest_ms) {
       count_kept(evidence.faults, l, findings);
     }
   }
