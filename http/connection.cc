@@ -57,7 +57,7 @@ void Connection::refuse(runtime::SocketId socket) {
   Response& response = server_.response();
   response.reset();
   set_overloaded(response, "overloaded: connection limit reached, retry later");
-  append_reply(queued_, response, server_.date(), /*close_connection=*/true);
+  append_reply(reply_buffer(), response, server_.date(), /*close_connection=*/true);
   flush();
 }
 
@@ -95,12 +95,13 @@ void Connection::on_receive(std::string_view bytes) {
 
 void Connection::process(std::string_view bytes) {
   bool completed_any = false;
+  parser_.borrow_storage(server_.reactor().spare_buffers());
   for (;;) {
     const RequestParser::Step step = parser_.feed(bytes);
     bytes.remove_prefix(step.consumed);
     receiving_bytes_ += step.consumed;
     if (step.event == RequestParser::Event::kContinue) {
-      append_continue(queued_);
+      append_continue(reply_buffer());
       continue;
     }
     if (step.event == RequestParser::Event::kError) {
@@ -201,7 +202,7 @@ void Connection::dispatch() {
   }
   const size_t queued_before = queued_.size();
   const bool close = !request.keep_alive || response.close() || server_.draining();
-  append_reply(queued_, response, server_.date(), close, request.method == Method::kHead, match.reply_headers,
+  append_reply(reply_buffer(), response, server_.date(), close, request.method == Method::kHead, match.reply_headers,
                server_.reply_compressor().code_for(request, response));
   const int64_t latency_ns = server_.reactor().clock().monotonic_ns() - started_ns;
   server_.metrics().record(match.route, response.status(), latency_ns);
@@ -219,7 +220,7 @@ bool Connection::complete_deferred(uint32_t generation, const Response& reply) {
   if (awaited_.after_lines) note_reply_lines(0);
   const size_t queued_before = queued_.size();
   const bool close = !awaited_.keep_alive || reply.close() || server_.draining();
-  append_reply(queued_, reply, server_.date(), close, awaited_.head, awaited_.route_headers,
+  append_reply(reply_buffer(), reply, server_.date(), close, awaited_.head, awaited_.route_headers,
                server_.reply_compressor().code_for(parser_.request(), reply));
   const int64_t latency_ns = server_.reactor().clock().monotonic_ns() - awaited_.started_ns;
   server_.metrics().record(awaited_.route, reply.status(), latency_ns);
@@ -260,7 +261,7 @@ void Connection::reply_error(int status, int code, std::string_view message) {
   response.reset();
   set_error(response, status, code, message);
   const size_t queued_before = queued_.size();
-  append_reply(queued_, response, server_.date(), /*close_connection=*/true);
+  append_reply(reply_buffer(), response, server_.date(), /*close_connection=*/true);
   server_.metrics().record(server_.router().unmatched(), status, 0);
   if (server_.sample()) {
     observe(nullptr, server_.router().unmatched(), response, receiving_bytes_, queued_.size() - queued_before, 0);
@@ -327,6 +328,30 @@ void Connection::on_send_complete(int result) {
     resume_held_input();
   }
   flush();
+  give_back_buffers_if_idle();
+}
+
+std::string& Connection::reply_buffer() {
+  server_.reactor().spare_buffers().lend(queued_);
+  return queued_;
+}
+
+void Connection::give_back_buffers_if_idle() {
+  if (phase_ != Phase::kOpen || send_in_flight_ || !queued_.empty() || awaiting_reply_ || !held_input_.empty() ||
+      !resumed_input_.empty() || parser_.in_message()) {
+    return;
+  }
+  give_back_buffers();
+}
+
+void Connection::give_back_buffers() {
+  runtime::SpareBuffers& spares = server_.reactor().spare_buffers();
+  sent_ = 0;  // of sending_, which goes
+  spares.take_back(sending_);
+  spares.take_back(queued_);
+  spares.take_back(held_input_);
+  spares.take_back(resumed_input_);
+  parser_.give_back_storage(spares);
 }
 
 void Connection::resume_held_input() {
@@ -404,10 +429,7 @@ void Connection::on_released() {
   awaiting_reply_ = false;
   timer_kind_ = TimerKind::kNone;
   server_.reactor().timers().cancel(*this);
-  queued_.clear();
-  sending_.clear();
-  held_input_.clear();
-  resumed_input_.clear();
+  give_back_buffers();  // a connection in the pool holds none
   sent_ = 0;
   transport_address_ = {};
   server_.release(*this);

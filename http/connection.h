@@ -62,6 +62,12 @@ class Connection final : public runtime::SocketEvents, private runtime::Timer, p
   // is refused, with the refusal in response.
   bool body_decoded(Response& response);
   void reply_error(int status, int code, std::string_view message);
+  // Replies are written here: queued_, given a spare buffer if it holds none.
+  std::string& reply_buffer();
+  // Between requests, with nothing in flight, the connection's buffers go back to the core's
+  // spares: an idle kept-alive connection holds none (runtime/spare_buffers.h).
+  void give_back_buffers_if_idle();
+  void give_back_buffers();
   // Hands a sampled request's facts to the server's observer (request_observer.h).
   void observe(const Request* request, uint32_t route, const Response& reply, size_t request_bytes,
                size_t reply_bytes, int64_t latency_ns);

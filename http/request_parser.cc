@@ -40,7 +40,6 @@ RequestParser::RequestParser(const HttpLimits& limits) : limits_(limits) {
   settings_.on_body = &RequestParser::on_body;
   settings_.on_chunk_header = &RequestParser::on_chunk_header;
   settings_.on_message_complete = &RequestParser::on_message_complete;
-  storage_.reserve(4096);
   reset();
 }
 

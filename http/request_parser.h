@@ -13,6 +13,7 @@
 #include "http/head_line_guard.h"
 #include "http/limits.h"
 #include "http/request.h"
+#include "runtime/spare_buffers.h"
 
 namespace http {
 
@@ -42,6 +43,10 @@ class RequestParser {
 
   // Starts over for a new connection.
   void reset();
+  // The buffer a request's bytes are kept in, from the core's spares while a request is read
+  // and back to them between requests (when nothing refers to the last request any more).
+  void borrow_storage(runtime::SpareBuffers& spares) { spares.lend(storage_); }
+  void give_back_storage(runtime::SpareBuffers& spares) { spares.take_back(storage_); }
   Step feed(std::string_view bytes);
 
   const Request& request() const { return request_; }

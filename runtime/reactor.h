@@ -18,6 +18,7 @@
 #include "runtime/mailbox.h"
 #include "runtime/socket_io.h"
 #include "runtime/message.h"
+#include "runtime/spare_buffers.h"
 #include "runtime/timer_wheel.h"
 
 namespace runtime {
@@ -72,6 +73,8 @@ class Reactor final : public FileIo, public SocketIo {
   uint32_t cores() const { return mailbox_.cores(); }
   const Clock& clock() const { return clock_; }
   TimerWheel& timers() { return timers_; }
+  // The buffers this core's connections borrow while busy (runtime/spare_buffers.h).
+  SpareBuffers& spare_buffers() { return spare_buffers_; }
   // How the ring was set up, for the start-up log line and metrics.
   std::string_view setup_mode() const { return setup_mode_; }
   uint32_t sockets_in_use() const { return sockets_in_use_; }
@@ -214,6 +217,7 @@ class Reactor final : public FileIo, public SocketIo {
   std::string_view setup_mode_ = "none";
   BufferRing buffers_;
   TimerWheel timers_;
+  SpareBuffers spare_buffers_;
   __kernel_timespec tick_spec_{};
   std::vector<SocketSlot> slots_;
   std::vector<uint32_t> free_slots_;

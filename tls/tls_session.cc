@@ -14,9 +14,6 @@ namespace tls {
 namespace {
 
 constexpr uint8_t kHandshakeRecord = 0x16;
-// An idle connection keeps buffers up to this size (a decision's reply fits); larger ones,
-// made by a large reply, are given back once it is sent.
-constexpr size_t kIdleBufferBytes = 8192;
 
 // The one BIO of every session: reads come from the ring's bytes, writes go to the buffer the
 // ring sends (TlsSession::bio_read, bio_write). Made once, shared by every thread (a
@@ -49,10 +46,6 @@ const BIO_METHOD* session_method() {
     return m;
   }();
   return method;
-}
-
-void give_back_large(std::string& buffer) {
-  if (buffer.capacity() > kIdleBufferBytes) std::string().swap(buffer);
 }
 
 // "GET /", "POST /", "OPTIONS *"...: upper-case letters, then a space, within a method's length.
@@ -156,6 +149,7 @@ int TlsSession::bio_read(char* out, int length) {
 }
 
 int TlsSession::bio_write(const char* data, int length) {
+  if (written_.empty()) owner_.spares().lend(written_);
   written_.append(data, static_cast<size_t>(length));
   return length;
 }
@@ -263,10 +257,11 @@ void TlsSession::flush() {
     owner_.lower().send(lower_, sending_.data(), sending_.size());
     return;
   }
-  // Everything is out: a large reply's buffers go back (OpenSSL's own record buffers go
-  // with SSL_MODE_RELEASE_BUFFERS).
-  give_back_large(sending_);
-  give_back_large(written_);
+  // Everything is out: the buffers go back to the core's spares, so an idle connection holds
+  // none (OpenSSL's own record buffers go with SSL_MODE_RELEASE_BUFFERS).
+  owner_.spares().take_back(sending_);
+  owner_.spares().take_back(written_);
+  if (held_input_.empty()) owner_.spares().take_back(held_input_);
   if (upper_send_outstanding_) {
     upper_send_outstanding_ = false;
     upper_->on_send_complete(static_cast<int>(upper_send_length_));  // may send again
@@ -343,14 +338,13 @@ void TlsSession::on_released() {
   SSL_free(ssl_);  // and its BIO
   ssl_ = nullptr;
   arrived_ = {};
-  held_input_.clear();
   held_read_ = 0;
-  written_.clear();
+  owner_.spares().take_back(held_input_);
+  owner_.spares().take_back(written_);
+  owner_.spares().take_back(sending_);
   upper_ = nullptr;
   context_.reset();
   ++generation_;
-  sending_.clear();
-  sending_.shrink_to_fit();
   owner_.release(*this);
   upper->on_released();
 }

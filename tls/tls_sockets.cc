@@ -2,9 +2,9 @@
 
 namespace tls {
 
-TlsSockets::TlsSockets(runtime::SocketIo& lower, runtime::TimerWheel& timers,
+TlsSockets::TlsSockets(runtime::SocketIo& lower, runtime::TimerWheel& timers, runtime::SpareBuffers& spares,
                        std::shared_ptr<const ServerContext> context, TlsSettings settings)
-    : lower_(lower), timers_(timers), context_(std::move(context)), settings_(std::move(settings)) {}
+    : lower_(lower), timers_(timers), spares_(spares), context_(std::move(context)), settings_(std::move(settings)) {}
 
 TlsSockets::~TlsSockets() = default;
 

@@ -15,6 +15,7 @@
 #include "runtime/clock.h"
 #include "runtime/timer_wheel.h"
 #include "runtime/socket_io.h"
+#include "runtime/spare_buffers.h"
 #include "tls/server_context.h"
 #include "tls/tls_counters.h"
 #include "tls/tls_session.h"
@@ -40,9 +41,10 @@ struct TlsSettings {
 class TlsSockets final : public runtime::SocketIo {
  public:
   // lower: the TCP sockets the records travel on (the core's reactor); timers: for the
-  // handshakes' deadlines.
-  TlsSockets(runtime::SocketIo& lower, runtime::TimerWheel& timers, std::shared_ptr<const ServerContext> context,
-             TlsSettings settings);
+  // handshakes' deadlines; spares: the core's buffers, borrowed for records while a session
+  // has some to send.
+  TlsSockets(runtime::SocketIo& lower, runtime::TimerWheel& timers, runtime::SpareBuffers& spares,
+             std::shared_ptr<const ServerContext> context, TlsSettings settings);
   ~TlsSockets() override;
 
   std::optional<runtime::SocketId> attach(int fd, runtime::SocketEvents& events) override;
@@ -59,6 +61,7 @@ class TlsSockets final : public runtime::SocketIo {
   // For sessions.
   runtime::SocketIo& lower() { return lower_; }
   runtime::TimerWheel& timers() { return timers_; }
+  runtime::SpareBuffers& spares() { return spares_; }
   const TlsSettings& settings() const { return settings_; }
   TlsCounters& counters() { return counters_; }
   // Where a session's plaintext is read to, valid during the connection's on_receive.
@@ -70,6 +73,7 @@ class TlsSockets final : public runtime::SocketIo {
 
   runtime::SocketIo& lower_;
   runtime::TimerWheel& timers_;
+  runtime::SpareBuffers& spares_;
   std::shared_ptr<const ServerContext> context_;
   const TlsSettings settings_;
   TlsCounters counters_;

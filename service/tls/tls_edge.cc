@@ -42,12 +42,12 @@ TlsEdge::TlsEdge(runtime::Reactor& reactor, const ServiceConfig& config, const h
                                       public_->counters().handshake_ns.get());
     };
     public_ = std::make_unique<tls::TlsSockets>(
-        *proxy_, reactor.timers(), context_,
+        *proxy_, reactor.timers(), reactor.spare_buffers(), context_,
         tls::TlsSettings{config.public_limits.request_timeout_ms, reply, overloaded, &reactor.clock()});
     server_ = std::make_unique<http::Server>(reactor, *public_, public_router, config.public_limits);
   }
   if (config.tls.admin_tls) {
-    admin_ = std::make_unique<tls::TlsSockets>(reactor, reactor.timers(), context_,
+    admin_ = std::make_unique<tls::TlsSockets>(reactor, reactor.timers(), reactor.spare_buffers(), context_,
                                                tls::TlsSettings{config.admin_limits.request_timeout_ms, reply, {}, nullptr});  // never shed
   }
 }

@@ -169,7 +169,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
 
   runtime::TimerWheel timers(0, 1);
   FakeLower lower;
-  tls::TlsSockets sockets(lower, timers, context,
+  runtime::SpareBuffers spares;
+  tls::TlsSockets sockets(lower, timers, spares, context,
                           tls::TlsSettings{1000, [] { return std::string("HTTP/1.1 400 Bad Request\r\n\r\n"); }, {}, nullptr});
   Upper upper(sockets);
   const std::optional<runtime::SocketId> id = sockets.attach(3, upper);
