@@ -9,7 +9,10 @@
 // wrk does, the worst case: a closed loop whose shed requests come straight back.
 //
 // With --idle each connection makes one decision, then stays open and silent until the end:
-// what an idle kept-alive connection costs the server in memory (perf/tls_load.sh).
+// what an idle kept-alive connection costs the server in memory (perf/tls_load.sh). The
+// run's --seconds then count from the moment every connection is held (said on stderr as
+// "all held"), so a reader of the server's memory can wait for the handshakes' transient
+// memory to be returned, however long opening them took.
 //
 // With --flood=K it also keeps K handshakes in the air on other connections: each sends a
 // recorded TLS ClientHello, reads what the server answers and closes, so the server pays
@@ -100,6 +103,9 @@ class Client {
  public:
   explicit Client(Options o) : o_(std::move(o)) {}
 
+  // --idle: how long opening every connection may take before the run ends without them.
+  static constexpr int64_t kIdleOpeningLimitUs = 120'000'000;
+
   int run() {
     load_bodies();
     if (o_.tls) setup_tls();
@@ -121,12 +127,19 @@ class Client {
     for (int i = 0; i < o_.flood; ++i) open(static_cast<size_t>(o_.connections + i), Kind::kFlood);
     start_us_ = now_us();
     counting_from_us_ = start_us_ + static_cast<int64_t>(o_.warmup_s * 1e6);
-    const int64_t end_us = start_us_ + static_cast<int64_t>((o_.warmup_s + o_.seconds) * 1e6);
+    int64_t end_us = start_us_ + static_cast<int64_t>((o_.warmup_s + o_.seconds) * 1e6);
+    if (o_.idle) end_us = start_us_ + kIdleOpeningLimitUs;  // until every connection is held
+    bool all_held = false;
     while (now_us() < end_us) {
       const int n = epoll_wait(epoll_, events.data(), static_cast<int>(events.size()),
                                paused_.empty() && reopening_.empty() ? 100 : 1);
       for (int i = 0; i < n; ++i) on_event(static_cast<size_t>(events[i].data.u64), events[i].events);
       resume_due();
+      if (o_.idle && !all_held && held_idle() == static_cast<size_t>(o_.connections)) {
+        all_held = true;
+        std::fprintf(stderr, "all held\n");
+        end_us = now_us() + static_cast<int64_t>(o_.seconds * 1e6);
+      }
     }
     report();
     return 0;
@@ -452,9 +465,12 @@ class Client {
         static_cast<unsigned long long>(totals_.reconnects), static_cast<unsigned long long>(totals_.flood_started),
         static_cast<unsigned long long>(totals_.flood_answered),
         static_cast<unsigned long long>(totals_.flood_refused),
-        static_cast<unsigned long long>(std::count_if(conns_.begin(), conns_.end(), [](const Conn& c) {
-          return c.held_idle && c.fd >= 0;
-        })));
+        static_cast<unsigned long long>(held_idle()));
+  }
+
+  size_t held_idle() const {
+    return static_cast<size_t>(
+        std::count_if(conns_.begin(), conns_.end(), [](const Conn& c) { return c.held_idle && c.fd >= 0; }));
   }
 
   Options o_;

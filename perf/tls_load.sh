@@ -97,7 +97,9 @@ master_process off;
 worker_processes 1;
 pid $tmp/nginx.pid;
 error_log $tmp/nginx-error.log warn;
-events { worker_connections $((IDLE + 4 * CONNECTIONS + 256)); }
+# Twice IDLE: at IDLE plus a few hundred nginx warned "worker_connections are not enough,
+# reusing connections" and closed idle ones while the memory phase was opening its own.
+events { worker_connections $((2 * IDLE + 4 * CONNECTIONS + 256)); }
 http {
 $(nginx_http_basics)
   # Both servers: the same certificate, protocols, suites, groups and tickets as decisiond.
@@ -204,8 +206,9 @@ for target in "decisiond $tls_port" "nginx $nginx_port"; do
 done
 
 # Memory per idle kept-alive HTTPS connection: IDLE connections, each a handshake and one
-# decision, then silent, held against each server in turn; RSS growth over them, read
-# after the last has connected and 10 s more (jemalloc's decay) have passed.
+# decision, then silent, held against each server in turn; RSS growth over them, read once
+# the last is held and 12 s more have passed: what the handshakes allocated and freed is
+# returned by then (jemalloc's decay is 10 s), however long the client took to open them.
 rss_kb() { awk '/^VmRSS:/ {print $2}' "/proc/$1/status"; }
 if ((IDLE > 0)); then
   [[ -x "$CLIENT" ]] || die "no client at '$CLIENT': run \`make bench\` first (or set CLIENT)"
@@ -215,9 +218,11 @@ if ((IDLE > 0)); then
     read -r name target_port target_pid <<<"$target"
     before=$(rss_kb "$target_pid")
     taskset -c "$wrk_cpu" "$CLIENT" --tls --idle --port="$target_port" --connections="$IDLE" --warmup=0 \
-      --seconds=25 --body-file="$tmp/bodies.txt" --version="$DECISION_VERSION" >"$tmp/idle-$name.txt" &
+      --seconds=15 --body-file="$tmp/bodies.txt" --version="$DECISION_VERSION" >"$tmp/idle-$name.txt" \
+      2>"$tmp/idle-$name.err" &
     client_pid=$!
-    sleep 22
+    while ! grep -q 'all held' "$tmp/idle-$name.err" && kill -0 "$client_pid" 2>/dev/null; do sleep 0.5; done
+    sleep 12
     during=$(rss_kb "$target_pid")
     wait "$client_pid"
     held=$(sed -E 's/.* idle=([0-9]+).*/\1/' "$tmp/idle-$name.txt")
