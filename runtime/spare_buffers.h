@@ -24,14 +24,28 @@ class SpareBuffers {
 
   // Gives buffer a spare's capacity if it has none of its own (it only holds its inline
   // bytes); a buffer that has capacity keeps it. With no spare, buffer grows as strings do.
-  void lend(std::string& buffer);
+  void lend(std::string& buffer) {
+    if (holds_no_memory(buffer) && !spares_.empty()) lend_spare(buffer);
+  }
   // Takes buffer's capacity back, dropping its bytes: buffer is left empty and holding no
   // memory. Kept as a spare within the bounds, freed past them.
-  void take_back(std::string& buffer);
+  void take_back(std::string& buffer) {
+    if (holds_no_memory(buffer)) {
+      buffer.clear();
+      return;
+    }
+    keep_or_free(buffer);
+  }
 
   size_t kept() const { return spares_.size(); }
 
  private:
+  // A string with no memory of its own: its capacity is the inline bytes every string has.
+  static bool holds_no_memory(const std::string& buffer) { return buffer.capacity() <= kInlineBytes; }
+  static constexpr size_t kInlineBytes = 15;  // libstdc++'s small-string capacity
+  void lend_spare(std::string& buffer);
+  void keep_or_free(std::string& buffer);
+
   const size_t most_kept_;
   const size_t largest_kept_bytes_;
   std::vector<std::string> spares_;
