@@ -194,15 +194,34 @@ awk -v a="$(med_of rate https)" -v b="$(med_of rate nginx)" -v c="$(med_of cpu_u
 awk -v a="$(med_of rate https)" -v b="$(med_of rate proxied)" -v c="$(med_of cpu_us https)" -v d="$(med_of cpu_us proxied)" \
   'BEGIN { printf "decisiond HTTPS / nginx in front of decisiond: %.2fx the rate, %.2fx the CPU per decision\n", a / b, c / d }'
 
+# Handshakes one at a time: what a client sees (connections in the same wall time; each
+# waits for the server's flights) and what each costs the server (its CPU over the run
+# divided by the connections: the comparison that moves least with the VM's latency). Each
+# server runs twice per mode in the order decisiond, nginx, nginx, decisiond, and the two
+# runs are summed: whichever ran first after the decision rounds was the slower by up to 20%.
 echo
-echo "handshakes, one connection at a time (openssl s_time -time $HANDSHAKE_SECONDS on CPU $wrk_cpu):"
-for target in "decisiond $tls_port" "nginx $nginx_port"; do
-  read -r name target_port <<<"$target"
-  for mode in new reuse; do
+echo "handshakes, one connection at a time (openssl s_time -time $HANDSHAKE_SECONDS twice each on CPU $wrk_cpu):"
+declare -A handshakes handshake_ticks handshake_seconds
+for mode in new reuse; do
+  for target in "decisiond $tls_port ${decisiond_pid[main]}" "nginx $nginx_port $nginx_pid" \
+    "nginx $nginx_port $nginx_pid" "decisiond $tls_port ${decisiond_pid[main]}"; do
+    read -r name target_port target_pid <<<"$target"
+    ticks_before=$(process_ticks "$target_pid")
     out=$(taskset -c "$wrk_cpu" openssl s_time -connect "127.0.0.1:$target_port" "-$mode" -time "$HANDSHAKE_SECONDS" 2>&1 \
-      | grep -E 'connections in [0-9.]+s' | tail -n1)
-    printf '  %-9s -%-5s %s\n' "$name" "$mode" "$out"
+      | grep -E 'connections in [0-9.]+ real seconds' | tail -n1)
+    handshake_ticks[$name,$mode]=$((${handshake_ticks[$name,$mode]:-0} + $(process_ticks "$target_pid") - ticks_before))
+    # "N connections in T real seconds"
+    handshakes[$name,$mode]=$((${handshakes[$name,$mode]:-0} + $(awk '{print $1 + 0}' <<<"$out")))
+    handshake_seconds[$name,$mode]=$((${handshake_seconds[$name,$mode]:-0} + $(awk '{print $4 + 0}' <<<"$out")))
   done
+  for name in decisiond nginx; do
+    awk -v n="$name" -v m="$mode" -v c="${handshakes[$name,$mode]}" -v s="${handshake_seconds[$name,$mode]}" \
+      -v t="${handshake_ticks[$name,$mode]}" -v hz="$clk" \
+      'BEGIN { printf "  %-9s -%-5s %6d connections in %d s, server CPU %7.1f us each\n", n, m, c, s, (c > 0) ? t * 1e6 / hz / c : 0 }'
+  done
+  awk -v m="$mode" -v a="${handshakes[decisiond,$mode]}" -v b="${handshakes[nginx,$mode]}" \
+    -v c="${handshake_ticks[decisiond,$mode]}" -v d="${handshake_ticks[nginx,$mode]}" \
+    'BEGIN { printf "  decisiond / nginx, -%s: %.2fx the connections, %.2fx the server CPU per handshake\n", m, a / ((b > 0) ? b : 1), (c / ((a > 0) ? a : 1)) / ((d > 0) ? d / ((b > 0) ? b : 1) : 1) }'
 done
 
 # Memory per idle kept-alive HTTPS connection: IDLE connections, each a handshake and one

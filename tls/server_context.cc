@@ -81,6 +81,14 @@ absl::StatusOr<SSL_CTX*> new_context() {
   SSL_CTX_set_max_early_data(ctx, 0);
   // An idle kept-alive connection gives its record buffers back.
   SSL_CTX_set_mode(ctx, SSL_MODE_RELEASE_BUFFERS);
+  // The chain sent is the certificate file's, as the operator wrote it (leaf, then
+  // intermediates). Without this OpenSSL builds a chain from its store on every full
+  // handshake when the file holds the leaf alone: an X509_verify_cert per handshake that
+  // found nothing to add, measured at about 10% of the full-handshake rate.
+  SSL_CTX_set_mode(ctx, SSL_MODE_NO_AUTO_CHAIN);
+  // Records are read whole in one pull from the BIO (header and body together, and any that
+  // follow), not a 5-byte header and then its body: half the BIO calls per request.
+  SSL_CTX_set_read_ahead(ctx, 1);
   if (SSL_CTX_set_cipher_list(ctx, kTls12Ciphers) != 1 || SSL_CTX_set_ciphersuites(ctx, kTls13Suites) != 1 ||
       SSL_CTX_set1_groups_list(ctx, kGroups) != 1) {
     const std::string why = openssl_error();
