@@ -1,11 +1,13 @@
 #include "runtime/spare_buffers.h"
 
-namespace runtime {
+#include "runtime/check.h"
 
-static_assert(std::string().capacity() == 15, "kInlineBytes is libstdc++'s small-string capacity");
+namespace runtime {
 
 SpareBuffers::SpareBuffers(size_t most_kept, size_t largest_kept_bytes)
     : most_kept_(most_kept), largest_kept_bytes_(largest_kept_bytes) {
+  // Not a static_assert: clang does not evaluate std::string's capacity at compile time.
+  DECISIOND_CHECK_MSG(std::string().capacity() == kInlineBytes, "kInlineBytes is not this library's inline capacity");
   spares_.reserve(most_kept_);  // kept spares never make the vector grow
 }
 
