@@ -33,7 +33,7 @@ run: build
 
 # Tests run TEST_JOBS at a time: each starts its own servers on free ports in its own
 # folders. The few that measure rates, latency or memory under load are RUN_SERIAL and run
-# alone, first (COST; docs/testing.md).
+# alone.
 test: configure
 	@cmake --build $(BUILD_DIR) -j$(JOBS)
 	@cd $(BUILD_DIR) && ctest --output-on-failure --timeout 300 -j$(TEST_JOBS) --output-junit ctest-results.xml
