@@ -18,8 +18,9 @@ inline constexpr http::CorsPolicy kDecisionCors{
     .allow_origin = "*",
     .allow_methods = "POST",
     // Accept-Language is safelisted only for some values (letters, digits, " *,-.;="):
-    // naming it lets any value through.
-    .allow_headers = "Content-Type, X-Decision-Version, Accept-Language",
+    // naming it lets any value through. Content-Encoding is never safelisted: a page that
+    // sends its body gzip- or zstd-coded (docs/compression.md) needs it named.
+    .allow_headers = "Content-Type, Content-Encoding, X-Decision-Version, Accept-Language",
     // Chromium's ceiling; Firefox would keep it a day.
     .max_age_s = 7200,
     .expose_headers = "X-Decision-Version, X-API-Deprecated, Sunset, Retry-After",

@@ -52,7 +52,7 @@ TEST(CrossOrigin, ADecisionPreflightIs204WithMethodHeadersAndMaxAge) {
   EXPECT_FALSE(reply.header("Content-Length"));
   EXPECT_EQ(reply.header("Access-Control-Allow-Origin"), "*");
   EXPECT_EQ(reply.header("Access-Control-Allow-Methods"), "POST");
-  EXPECT_EQ(reply.header("Access-Control-Allow-Headers"), "Content-Type, X-Decision-Version, Accept-Language");
+  EXPECT_EQ(reply.header("Access-Control-Allow-Headers"), "Content-Type, Content-Encoding, X-Decision-Version, Accept-Language");
   EXPECT_EQ(reply.header("Access-Control-Max-Age"), "7200");
   EXPECT_FALSE(reply.closes_connection());
 }
