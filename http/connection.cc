@@ -430,7 +430,6 @@ void Connection::on_released() {
   timer_kind_ = TimerKind::kNone;
   server_.reactor().timers().cancel(*this);
   give_back_buffers();  // a connection in the pool holds none
-  sent_ = 0;
   transport_address_ = {};
   server_.release(*this);
 }

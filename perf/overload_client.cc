@@ -118,11 +118,7 @@ class Client {
       // The flood begins once every kept-alive connection is established: what is measured
       // is how established connections fare during it.
       const int64_t give_up_us = now_us() + 10'000'000;
-      while (established() < o_.connections && now_us() < give_up_us) {
-        const int n = epoll_wait(epoll_, events.data(), static_cast<int>(events.size()), 10);
-        for (int i = 0; i < n; ++i) on_event(static_cast<size_t>(events[i].data.u64), events[i].events);
-        resume_due();
-      }
+      while (established() < o_.connections && now_us() < give_up_us) poll_once(events, 10);
     }
     for (int i = 0; i < o_.flood; ++i) open(static_cast<size_t>(o_.connections + i), Kind::kFlood);
     start_us_ = now_us();
@@ -131,10 +127,7 @@ class Client {
     if (o_.idle) end_us = start_us_ + kIdleOpeningLimitUs;  // until every connection is held
     bool all_held = false;
     while (now_us() < end_us) {
-      const int n = epoll_wait(epoll_, events.data(), static_cast<int>(events.size()),
-                               paused_.empty() && reopening_.empty() ? 100 : 1);
-      for (int i = 0; i < n; ++i) on_event(static_cast<size_t>(events[i].data.u64), events[i].events);
-      resume_due();
+      poll_once(events, paused_.empty() && reopening_.empty() ? 100 : 1);
       if (o_.idle && !all_held && held_idle() == static_cast<size_t>(o_.connections)) {
         all_held = true;
         std::fprintf(stderr, "all held\n");
@@ -278,6 +271,13 @@ class Client {
       }
       if (c.out_sent < c.out.size()) want(c, index, true);
     }
+  }
+
+  // One wait on the sockets: their events handled, then the connections whose pause is due.
+  void poll_once(std::vector<epoll_event>& events, int timeout_ms) {
+    const int n = epoll_wait(epoll_, events.data(), static_cast<int>(events.size()), timeout_ms);
+    for (int i = 0; i < n; ++i) on_event(static_cast<size_t>(events[i].data.u64), events[i].events);
+    resume_due();
   }
 
   int established() const {

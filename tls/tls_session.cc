@@ -208,8 +208,7 @@ void TlsSession::read_records() {
       upper_->on_receive(std::string_view(buffer.data(), static_cast<size_t>(n)));
       // Nothing left to decrypt, in OpenSSL or from the ring: the next SSL_read could only
       // say it wants more, at the cost of an error queue round (one per request).
-      if (closing_ || told_closed_ || ssl_ == nullptr) return;
-      if (!SSL_has_pending(ssl_) && bio_pending_input() == 0) return;
+      if (ssl_ == nullptr || (!SSL_has_pending(ssl_) && bio_pending_input() == 0)) return;
       continue;
     }
     const int error = SSL_get_error(ssl_, n);
