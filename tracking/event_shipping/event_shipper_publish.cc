@@ -120,7 +120,7 @@ uint32_t EventShipper::publish_log(size_t index, uint32_t budget, int64_t now_ms
 
 bool EventShipper::publish_line(size_t index, uint64_t seq, std::string_view bytes) {
   DECISIOND_CHECK_MSG(seq <= kSeqMask, "event shipping: a line seq past 2^48");
-  format_message_id(settings_.node_id, logs_[index]->core(), seq, id_);
+  format_message_id(settings_.node_id, logs_[index]->core(), seq, seq, id_);
   const absl::Status published =
       link_.publisher().publish(subject_.c_str(), id_.c_str(), bytes, (uint64_t{index} << kSeqBits) | seq);
   if (published.ok()) return true;

@@ -8,27 +8,56 @@ namespace tracking::event_shipping {
 
 std::string ship_subject(std::string_view node_id) { return std::string(kSubjectPrefix) + std::string(node_id); }
 
-void format_message_id(std::string_view node_id, uint32_t core, uint64_t seq, std::string& out) {
+void format_message_id(std::string_view node_id, uint32_t core, uint64_t first_seq, uint64_t last_seq,
+                       std::string& out) {
   out.assign(node_id);
   char digits[24];
   out.push_back(':');
   out.append(digits, std::to_chars(digits, digits + sizeof(digits), core).ptr);
   out.push_back(':');
-  out.append(digits, std::to_chars(digits, digits + sizeof(digits), seq).ptr);
+  out.append(digits, std::to_chars(digits, digits + sizeof(digits), first_seq).ptr);
+  out.push_back('-');
+  out.append(digits, std::to_chars(digits, digits + sizeof(digits), last_seq).ptr);
 }
 
-std::optional<LineId> parse_message_id(std::string_view id, std::string_view node_id) {
+namespace {
+// "<core>:<first>-<last>" or "<core>:<seq>", the whole of text.
+std::optional<RunId> parse_core_and_seqs(std::string_view text) {
+  const size_t colon = text.find(':');
+  if (colon == 0 || colon == std::string_view::npos) return std::nullopt;
+  RunId run;
+  const char* end = text.data() + text.size();
+  const auto core = std::from_chars(text.data(), text.data() + colon, run.core);
+  if (core.ec != std::errc() || core.ptr != text.data() + colon) return std::nullopt;
+  const char* seqs = text.data() + colon + 1;
+  const auto first = std::from_chars(seqs, end, run.first_seq);
+  if (first.ec != std::errc()) return std::nullopt;
+  if (first.ptr == end) {
+    run.last_seq = run.first_seq;
+    return run;
+  }
+  if (*first.ptr != '-') return std::nullopt;
+  const auto last = std::from_chars(first.ptr + 1, end, run.last_seq);
+  if (last.ec != std::errc() || last.ptr != end || last.ptr == first.ptr + 1 || run.last_seq < run.first_seq) {
+    return std::nullopt;
+  }
+  return run;
+}
+}  // namespace
+
+std::optional<RunId> parse_message_id(std::string_view id, std::string_view node_id) {
   if (id.size() < node_id.size() + 4 || !id.starts_with(node_id) || id[node_id.size()] != ':') return std::nullopt;
-  const std::string_view rest = id.substr(node_id.size() + 1);
-  const size_t colon = rest.find(':');
-  if (colon == std::string_view::npos) return std::nullopt;
-  LineId line;
-  const char* end = rest.data() + rest.size();
-  const auto core = std::from_chars(rest.data(), rest.data() + colon, line.core);
-  const auto seq = std::from_chars(rest.data() + colon + 1, end, line.seq);
-  if (core.ec != std::errc() || core.ptr != rest.data() + colon || colon == 0) return std::nullopt;
-  if (seq.ec != std::errc() || seq.ptr != end || colon + 1 == rest.size()) return std::nullopt;
-  return line;
+  return parse_core_and_seqs(id.substr(node_id.size() + 1));
+}
+
+std::optional<NodeRunId> parse_any_message_id(std::string_view id) {
+  const size_t last_colon = id.rfind(':');
+  if (last_colon == std::string_view::npos || last_colon == 0) return std::nullopt;
+  const size_t core_colon = id.rfind(':', last_colon - 1);
+  if (core_colon == std::string_view::npos || core_colon == 0) return std::nullopt;
+  const std::optional<RunId> run = parse_core_and_seqs(id.substr(core_colon + 1));
+  if (!run) return std::nullopt;
+  return NodeRunId{id.substr(0, core_colon), *run};
 }
 
 absl::Status check_subject_node_id(std::string_view node_id) {

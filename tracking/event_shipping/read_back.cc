@@ -23,10 +23,10 @@ absl::StatusOr<ReadBack> read_back_shipped(jsCtx* jetstream, const std::string& 
   options.idle_timeout = kIdleTimeout;
   const absl::Status read =
       nats_jetstream::read_stream(jetstream, stream, options, [&](const nats_jetstream::StreamMessage& message) {
-        const std::optional<LineId> id = parse_message_id(message.message_id, node_id);
+        const std::optional<RunId> id = parse_message_id(message.message_id, node_id);
         if (!id) return;
         ++back.messages;
-        back.found[id->core].emplace_back(message.stream_seq, id->seq);
+        for (uint64_t seq = id->first_seq; seq <= id->last_seq; ++seq) back.found[id->core].emplace_back(message.stream_seq, seq);
       });
   if (!read.ok()) return read;
   return back;

@@ -6,24 +6,53 @@
 namespace tracking::event_shipping {
 namespace {
 
-TEST(MessageId, IsNodeCoreAndSeq) {
+TEST(MessageId, IsNodeCoreAndTheRunsFirstAndLastSeq) {
   std::string id = "left over";
-  format_message_id("node-a", 3, 18446744073709551615ull, id);
-  EXPECT_EQ(id, "node-a:3:18446744073709551615");
+  format_message_id("node-a", 3, 7, 18446744073709551615ull, id);
+  EXPECT_EQ(id, "node-a:3:7-18446744073709551615");
+  format_message_id("node-a", 0, 42, 42, id);
+  EXPECT_EQ(id, "node-a:0:42-42");
   EXPECT_EQ(ship_subject("node-a"), "decisiond.events.node-a");
 }
 
 TEST(MessageId, ReadsBackThisNodesIdsOnly) {
-  const std::optional<LineId> id = parse_message_id("node-a:3:42", "node-a");
+  const std::optional<RunId> id = parse_message_id("node-a:3:42-50", "node-a");
   ASSERT_TRUE(id);
   EXPECT_EQ(id->core, 3u);
-  EXPECT_EQ(id->seq, 42u);
-  const std::optional<LineId> with_colons = parse_message_id("host:8080:1:7", "host:8080");
+  EXPECT_EQ(id->first_seq, 42u);
+  EXPECT_EQ(id->last_seq, 50u);
+  const std::optional<RunId> with_colons = parse_message_id("host:8080:1:7-7", "host:8080");
   ASSERT_TRUE(with_colons);
-  EXPECT_EQ(with_colons->seq, 7u);
-  for (const char* other : {"node-b:3:42", "node-a2:3:42", "node-a:3", "node-a::42", "node-a:3:", "node-a:x:1",
-                            "node-a:1:2:3", "", "node-a"}) {
+  EXPECT_EQ(with_colons->first_seq, 7u);
+  EXPECT_EQ(with_colons->last_seq, 7u);
+  for (const char* other : {"node-b:3:42-43", "node-a2:3:42-43", "node-a:3", "node-a::42-43", "node-a:3:", "node-a:x:1-2",
+                            "node-a:1:2:3", "", "node-a", "node-a:3:42-", "node-a:3:-42", "node-a:3:50-42",
+                            "node-a:3:42-43-44", "node-a:3:42-x"}) {
     EXPECT_FALSE(parse_message_id(other, "node-a")) << other;
+  }
+}
+
+TEST(MessageId, AnIdOfOneLineFromBeforeRunsIsARunOfThatLine) {
+  const std::optional<RunId> id = parse_message_id("node-a:3:42", "node-a");
+  ASSERT_TRUE(id);
+  EXPECT_EQ(id->core, 3u);
+  EXPECT_EQ(id->first_seq, 42u);
+  EXPECT_EQ(id->last_seq, 42u);
+}
+
+TEST(MessageId, AnyNodesIdNamesItsNodeWithItsColons) {
+  const std::optional<NodeRunId> id = parse_any_message_id("host:8080:1:7-9");
+  ASSERT_TRUE(id);
+  EXPECT_EQ(id->node_id, "host:8080");
+  EXPECT_EQ(id->run.core, 1u);
+  EXPECT_EQ(id->run.first_seq, 7u);
+  EXPECT_EQ(id->run.last_seq, 9u);
+  const std::optional<NodeRunId> old = parse_any_message_id("node0:2:5");
+  ASSERT_TRUE(old);
+  EXPECT_EQ(old->node_id, "node0");
+  EXPECT_EQ(old->run.last_seq, 5u);
+  for (const char* bad : {"", ":1:2", "node", "node:1", "node:x:1", ":1", "node:1:9-2"}) {
+    EXPECT_FALSE(parse_any_message_id(bad)) << bad;
   }
 }
 
