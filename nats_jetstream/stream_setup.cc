@@ -42,7 +42,8 @@ absl::StatusOr<StreamSetup> ensure_stream(jsCtx* jetstream, const StreamSpec& sp
   natsStatus s = js_GetStreamInfo(&raw, jetstream, spec.name.c_str(), nullptr, &code);
   StreamInfoPtr info(raw);
   if (s == NATS_OK && info != nullptr && info->Config != nullptr) {
-    return StreamSetup{false, differences_from(*info->Config, spec)};
+    const int64_t max_bytes = info->Config->MaxMsgSize > 0 ? info->Config->MaxMsgSize : -1;
+    return StreamSetup{false, differences_from(*info->Config, spec), max_bytes};
   }
   if (s != NATS_NOT_FOUND && code != JSStreamNotFoundErr) {
     return absl::UnavailableError(describe_api_error("looking up", spec, s, code));
@@ -63,7 +64,7 @@ absl::StatusOr<StreamSetup> ensure_stream(jsCtx* jetstream, const StreamSpec& sp
   code = static_cast<jsErrCode>(0);
   s = js_AddStream(&raw, jetstream, &config, nullptr, &code);
   info.reset(raw);
-  if (s == NATS_OK) return StreamSetup{true, ""};
+  if (s == NATS_OK) return StreamSetup{true, "", spec.max_message_bytes > 0 ? spec.max_message_bytes : -1};
   if (code == JSStreamNameExistErr) {  // another node created it between the two requests
     return ensure_stream(jetstream, spec);
   }

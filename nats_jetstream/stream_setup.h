@@ -25,6 +25,8 @@ struct StreamSetup {
   bool created = false;
   // Empty when the stream matches the spec; else "replicas 1 (wanted 3), ..." for a log line.
   std::string differences;
+  // The largest message the stream stores (headers and data); -1: the servers' limit.
+  int64_t max_message_bytes = -1;
 };
 
 // One JetStream API request or two (info, then create); errors name the stream and what

@@ -20,9 +20,10 @@
 #    events one shipper keeps up with here. The nats-server's CPU per line is printed too.
 # 3. Floor. The same lines published by decisiond_jetstream_floor (perf/jetstream_publish_floor.cc)
 #    on decisiond's CPU with nothing but the client's plain publish: no acknowledgement, no
-#    window, no checkpoint; with a Nats-Msg-Id per line (as exactly-once needs) and without.
-#    The fastest one message per line can go here, whatever the shipper does, and the least
-#    CPU the client and the server can spend per line.
+#    window, no checkpoint; in messages of each FLOOR_RUNS lines, with a Nats-Msg-Id per
+#    message (as exactly-once needs) and without. The fastest messages of that size can go
+#    here, whatever the shipper does, and the least CPU the client and the server can spend
+#    per line.
 #
 # It reports numbers, no thresholds. It fails (exit 1, after printing them) when a reply was
 # not 2xx (wrk's count or decisiond's) or wrk saw socket errors. load.sh hands
@@ -41,6 +42,9 @@
 #   CATCHUP_MB    MiB of log the catch-up ships, in whole 64 MiB files (256; 0 skips it
 #                 and the floor)
 #   FLOOR         the floor's binary  (decisiond_jetstream_floor beside DECISIOND's perf/)
+#   RUN_LINES, RUN_BYTES, RUN_WAIT  --events-run-lines, --events-run-bytes and
+#                 --events-run-wait of the on and catch-up nodes (empty: decisiond's defaults)
+#   FLOOR_RUNS    lines per message of the floor's runs  (1 and RUN_LINES, else 1024)
 #
 # nats-server runs with JetStream (file storage) in a temp dir, on the CPUs left after wrk's
 # and decisiond's; on a 2-CPU machine it shares wrk's CPU (printed), so its CPU is charged
@@ -54,6 +58,10 @@ CONNECTIONS=${CONNECTIONS:-64}
 SEED=${SEED:-1}
 USERS=${USERS:-1000}
 CATCHUP_MB=${CATCHUP_MB:-256}
+RUN_LINES=${RUN_LINES:-}
+RUN_BYTES=${RUN_BYTES:-}
+RUN_WAIT=${RUN_WAIT:-}
+FLOOR_RUNS=${FLOOR_RUNS:-1 ${RUN_LINES:-1024}}
 DECISION_VERSION=${DECISION_VERSION-2025-11-01}
 ACCEPT_LANGUAGE=${ACCEPT_LANGUAGE-fr-CH, fr;q=0.9, en;q=0.8}
 DECISION_BODY=${DECISION_BODY:-'{"placements":[{"key":"home_top","count":2}],"user":{"id":"@USER@"}}'}
@@ -118,6 +126,9 @@ sink_url="nats://127.0.0.1:$nats_port"
 
 declare -A public_url admin_url
 sink_flags=(--events-sink="$sink_url" --events-replicas=1)
+[[ -z "$RUN_LINES" ]] || sink_flags+=(--events-run-lines="$RUN_LINES")
+[[ -z "$RUN_BYTES" ]] || sink_flags+=(--events-run-bytes="$RUN_BYTES")
+[[ -z "$RUN_WAIT" ]] || sink_flags+=(--events-run-wait="$RUN_WAIT")
 mkdir "$tmp/state-off" "$tmp/state-on"
 start_decisiond off "$tmp/state-off" --events-file-bytes="${FILE_MB}MiB" --node-id=load-off
 start_decisiond on "$tmp/state-on" --events-file-bytes="${FILE_MB}MiB" --node-id=load-on "${sink_flags[@]}"
@@ -261,18 +272,20 @@ if ((CATCHUP_MB > 0)); then
   unset 'decisiond_pid[catchup]'
 
   echo
-  echo "floor: the same $lines lines, one message each, published by $(basename "$FLOOR") on CPU $server_cpu with no acknowledgement"
-  for way in with-ids without-ids; do
-    f0=$(process_ticks "$nats_pid")
-    out=$(taskset -c "$server_cpu" "$FLOOR" "$sink_url" "$tmp/state-catchup/events/core-0" "$way") \
-      || die "the floor's publisher failed ($way): $out"
-    f1=$(process_ticks "$nats_pid")
-    # out: "N lines  R lines/s  client C us/line  stored S"
-    read -r n _ r _ _ c _ _ stored <<<"$out"
-    awk -v way="$way" -v n="$n" -v r="$r" -v c="$c" -v st="$stored" -v t="$((f1 - f0))" -v hz="$hz" -v g="$generated" 'BEGIN {
-      printf "  %-12s %9d lines  %7.0f lines/s  client %5.2f us/line  nats-server %5.2f us/line  stored %d", way, n, r, c, 1e6 * t / hz / n, st
-      if (g > 0) printf "  (%.2f of one core'"'"'s lines/s)", r / g
-      printf "\n" }'
+  echo "floor: the same $lines lines published by $(basename "$FLOOR") on CPU $server_cpu with no acknowledgement"
+  for per in $FLOOR_RUNS; do
+    for way in with-ids without-ids; do
+      f0=$(process_ticks "$nats_pid")
+      out=$(taskset -c "$server_cpu" "$FLOOR" "$sink_url" "$tmp/state-catchup/events/core-0" "$way" "$per") \
+        || die "the floor's publisher failed ($way, $per lines per message): $out"
+      f1=$(process_ticks "$nats_pid")
+      # out: "N lines in M messages  R lines/s  client C us/line  stored S messages"
+      read -r n _ _ m _ r _ _ c _ _ stored _ <<<"$out"
+      awk -v way="$way" -v per="$per" -v n="$n" -v m="$m" -v r="$r" -v c="$c" -v st="$stored" -v t="$((f1 - f0))" -v hz="$hz" -v g="$generated" 'BEGIN {
+        printf "  %5d/msg %-12s %9d lines  %7.0f lines/s  client %5.2f us/line  nats-server %5.2f us/line  stored %d of %d messages", per, way, n, r, c, 1e6 * t / hz / n, st, m
+        if (g > 0) printf "  (%.2f of one core'"'"'s lines/s)", r / g
+        printf "\n" }'
+    done
   done
 fi
 echo "load now: $(cut -d' ' -f1-3 /proc/loadavg)"

@@ -27,6 +27,9 @@ std::unique_ptr<tracking::event_shipping::EventShipper> make_event_shipper(const
   s.sink.stream.replicas = sink.replicas;
   s.sink.stream.duplicate_window = kDuplicateWindow;
   s.sink.max_pending = s.max_unacknowledged;
+  s.run.max_lines = sink.run_lines;
+  s.run.max_bytes = sink.run_bytes;
+  s.run.wait_ms = absl::ToInt64Milliseconds(sink.run_wait);
   s.retention.retain_s = absl::ToInt64Seconds(sink.retain);
   // Start-up's scan for unapplied impressions (cluster mode) reads files written within
   // two tracking TTLs (service/cluster/cluster_caps.cc).

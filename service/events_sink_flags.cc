@@ -2,6 +2,7 @@
 
 #include "absl/flags/flag.h"
 #include "absl/strings/str_cat.h"
+#include "service/byte_size.h"
 #include "service/flag_error.h"
 #include "service/secret_file.h"
 #include "tracking/event_shipping/message_id.h"
@@ -17,6 +18,14 @@ ABSL_FLAG(std::string, events_sink_creds, "",
 ABSL_FLAG(std::string, events_stream, "decisiond-events",
           "JetStream stream of --events-sink; each node publishes on subject decisiond.events.<node id>");
 ABSL_FLAG(int32_t, events_replicas, 3, "replicas of --events-stream when decisiond creates it (1 to 5)");
+ABSL_FLAG(int32_t, events_run_lines, 1024,
+          "with --events-sink: at most this many lines of one core's log in one message (a run; 1 to 65536)");
+ABSL_FLAG(std::string, events_run_bytes, "256KiB",
+          "with --events-sink: at most this many bytes of lines in one message (1KiB to 64MiB; the servers' "
+          "max_payload bounds it too)");
+ABSL_FLAG(absl::Duration, events_run_wait, absl::Milliseconds(20),
+          "with --events-sink: once every line on disk is shipped, how long new lines gather before the next run "
+          "(1ms to 1s)");
 ABSL_FLAG(absl::Duration, events_retain, absl::Hours(7 * 24),
           "with --events-sink: a log file is removed once shipped and last written longer ago than this");
 
@@ -80,6 +89,19 @@ absl::Status resolve_events_sink_flags(const std::string& node_id, EventsSinkSet
   const int32_t replicas = absl::GetFlag(FLAGS_events_replicas);
   if (replicas < 1 || replicas > 5) return invalid_flag("events-replicas", "must be 1 to 5 (JetStream's range)");
   sink.replicas = replicas;
+  const int32_t run_lines = absl::GetFlag(FLAGS_events_run_lines);
+  if (run_lines < 1 || run_lines > 65536) return invalid_flag("events-run-lines", "must be 1 to 65536, such as 1024");
+  sink.run_lines = static_cast<uint32_t>(run_lines);
+  const std::optional<uint64_t> run_bytes = parse_bytes(absl::GetFlag(FLAGS_events_run_bytes));
+  if (!run_bytes || *run_bytes < (1u << 10) || *run_bytes > (64u << 20)) {
+    return invalid_flag("events-run-bytes", "must be a size from 1KiB to 64MiB, such as 256KiB");
+  }
+  sink.run_bytes = static_cast<uint32_t>(*run_bytes);
+  sink.run_wait = absl::GetFlag(FLAGS_events_run_wait);
+  if (sink.run_wait < absl::Milliseconds(1) || sink.run_wait > absl::Seconds(1) ||
+      absl::Trunc(sink.run_wait, absl::Milliseconds(1)) != sink.run_wait) {
+    return invalid_flag("events-run-wait", "must be whole milliseconds from 1ms to 1s, such as 20ms");
+  }
   sink.retain = absl::GetFlag(FLAGS_events_retain);
   if (sink.retain < absl::ZeroDuration() || absl::Trunc(sink.retain, absl::Seconds(1)) != sink.retain) {
     return invalid_flag("events-retain", "must be whole seconds from 0, such as 168h");

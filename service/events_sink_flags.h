@@ -1,7 +1,7 @@
 #pragma once
 // The flags of event shipping (docs/events.md "Shipping to NATS JetStream"): where the event
-// log goes, as whom, into which stream, and how long shipped files are kept. Without
-// --events-sink nothing is shipped and nothing removed.
+// log goes, as whom, into which stream, in runs of what size, and how long shipped files are
+// kept. Without --events-sink nothing is shipped and nothing removed.
 #include <cstdint>
 #include <string>
 
@@ -19,6 +19,9 @@ struct EventsSinkSettings {
   std::string creds_file;           // --events-sink-creds: a NATS credentials file
   std::string stream;               // --events-stream
   int replicas = 3;                 // --events-replicas: when decisiond creates the stream
+  uint32_t run_lines = 1024;        // --events-run-lines: lines of one message at most
+  uint32_t run_bytes = 256 << 10;   // --events-run-bytes: bytes of one message's lines at most
+  absl::Duration run_wait;          // --events-run-wait: new lines gather this long for a run
   absl::Duration retain;            // --events-retain: shipped files older than this go
   bool enabled() const { return !url.empty(); }
 };

@@ -15,6 +15,7 @@
 #include "runtime/cpu_affinity.h"
 #include "service/client_address/client_address_flags.h"
 #include "service/compression_flags.h"
+#include "service/byte_size.h"
 #include "service/flag_error.h"
 #include "service/nats_login.h"
 
@@ -84,28 +85,6 @@ absl::Status check_readable(absl::string_view flag, const std::string& path, boo
     return invalid_flag(flag, absl::StrCat("'", path, "' is not a ", directory ? "directory" : "file"));
   }
   return absl::OkStatus();
-}
-
-// "268435456", "256MiB", "64KiB", "1GiB".
-std::optional<uint64_t> parse_bytes(std::string_view text) {
-  struct Unit {
-    std::string_view suffix;
-    uint64_t bytes;
-  };
-  constexpr Unit kUnits[] = {{"GiB", 1ull << 30}, {"MiB", 1ull << 20}, {"KiB", 1ull << 10}, {"B", 1}};
-  uint64_t multiplier = 1;
-  for (const Unit& unit : kUnits) {
-    if (text.ends_with(unit.suffix)) {
-      text.remove_suffix(unit.suffix.size());
-      multiplier = unit.bytes;
-      break;
-    }
-  }
-  uint64_t value = 0;
-  if (!absl::SimpleAtoi(absl::string_view(text.data(), text.size()), &value) || value > (UINT64_MAX / multiplier)) {
-    return std::nullopt;
-  }
-  return value * multiplier;
 }
 
 absl::Status check_positive(absl::string_view flag, absl::Duration d) {

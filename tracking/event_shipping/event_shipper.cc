@@ -16,7 +16,7 @@
 namespace tracking::event_shipping {
 
 namespace {
-constexpr int64_t kPollMs = 20;                 // live files are read again this often when idle
+constexpr int64_t kAnswerPollMs = 20;           // a full window looks for answers at least this often
 constexpr int64_t kCheckpointIntervalMs = 150;  // a moving checkpoint is saved this often
 constexpr int64_t kMeasureIntervalMs = 250;     // the backlog's metrics
 constexpr int64_t kRetentionIntervalMs = 60'000;
@@ -122,7 +122,7 @@ void EventShipper::wait() {
   // once. Waking for each answer would cost the shipper a wake-up and a pass per line.
   if (ready_ && room_full_ && link_.has_publisher()) {
     const size_t batch = std::max<size_t>(1, settings_.max_unacknowledged / kRefillFraction);
-    const auto until = std::chrono::steady_clock::now() + std::chrono::milliseconds(kPollMs);
+    const auto until = std::chrono::steady_clock::now() + std::chrono::milliseconds(kAnswerPollMs);
     while (link_.publisher().answers_waiting() < batch && std::chrono::steady_clock::now() < until) {
       std::this_thread::sleep_for(kAnswerWaitStep);
     }
@@ -130,7 +130,9 @@ void EventShipper::wait() {
     return;
   }
   std::unique_lock lock(mutex_);
-  wake_.wait_for(lock, std::chrono::milliseconds(kPollMs), [this] { return stop_ && !stop_seen_; });
+  // Nothing more on disk: the lines written meanwhile wait for the next run this long
+  // (RunBounds::wait_ms), so that runs are long and passes few while the cores write.
+  wake_.wait_for(lock, std::chrono::milliseconds(settings_.run.wait_ms), [this] { return stop_ && !stop_seen_; });
   stop_seen_ = stop_;
 }
 
@@ -181,7 +183,7 @@ void EventShipper::check_answers(int64_t now_ms) {
   for (const auto& log : logs_) {
     const int64_t oldest = log->window().oldest_published_ms();
     late = late || (oldest != 0 && now_ms - oldest > settings_.ack_timeout_ms);
-    unanswered += log->window().unanswered();
+    unanswered += log->window().unanswered_lines();
   }
   if (!late) return;
   counters_.publish_errors.add(unanswered);

@@ -1,15 +1,17 @@
 #pragma once
 // Ships every core's event log to a NATS JetStream stream (docs/events.md "Shipping to NATS
-// JetStream"), closed and live files alike, each line one message: subject
-// decisiond.events.<node id>, id <node id>:<core>:<seq>, data the line without its line feed.
+// JetStream"), closed and live files alike, in runs: each message holds consecutive whole
+// lines of one core's log (ship_run.h), subject decisiond.events.<node id>, id
+// <node id>:<core>:<first seq>-<last seq>, data the lines joined by line feeds.
 //
 // One thread per node, never a reactor's: it reads the files the cores wrote (and fdatasyncs
 // its own descriptor of each before publishing what it read, so only lines on disk leave),
 // publishes through nats_jetstream with at most max_unacknowledged lines unacknowledged,
+// cutting runs of what the cursor has on disk (a run waits for no line that is not there),
 // moves each core's checkpoint over the contiguous acknowledged prefix (at most every
 // kCheckpointIntervalMs), and on a refusal, an unanswered publish or a reconnection reads
 // back what the stream holds of this node after the oldest line at risk and publishes the
-// rest again under the same ids. A restarted node reads back from its checkpoints the same
+// rest again as the same runs. A restarted node reads back from its checkpoints the same
 // way, so each line is in the stream once however long the node or the broker was away.
 // Files go once shipped and older than the retention (log_retention.h). The cores never
 // wait for any of it: with the broker away they serve, the files grow, and the lag shows in
@@ -28,6 +30,7 @@
 #include "nats_jetstream/async_publisher.h"
 #include "tracking/event_shipping/log_cursor.h"
 #include "tracking/event_shipping/log_retention.h"
+#include "tracking/event_shipping/ship_run.h"
 #include "tracking/event_shipping/ship_counters.h"
 #include "tracking/event_shipping/shipped_log.h"
 #include "tracking/event_shipping/sink_link.h"
@@ -37,7 +40,7 @@ namespace tracking::event_shipping {
 
 // Lines published and not all acknowledged, across the node's logs: 16384 lines of about
 // 250 bytes are 4 MB in flight, enough to keep a stream's leader busy across a round trip
-// of a few milliseconds at hundreds of thousands of lines a second.
+// of a few milliseconds at hundreds of thousands of lines a second (a few dozen runs).
 inline constexpr uint32_t kMaxUnacknowledged = 16384;
 
 struct ShipperSettings {
@@ -47,6 +50,7 @@ struct ShipperSettings {
   SinkSettings sink;
   RetentionRules retention;
   CursorSettings cursor;
+  RunBounds run;
   uint32_t max_unacknowledged = kMaxUnacknowledged;
   int64_t ack_timeout_ms = 5000;   // a publish unanswered this long is published again
 };
@@ -69,7 +73,7 @@ class EventShipper final : private nats_jetstream::PublishListener {
   const ShipperCounters& counters() const { return counters_; }
 
  private:
-  // A token is the log's index (16 bits) above the line's seq (48 bits).
+  // A token is the log's index (16 bits) above its run's first seq (48 bits).
   static constexpr int kSeqBits = 48;
   static constexpr uint64_t kSeqMask = (uint64_t{1} << kSeqBits) - 1;
   // A full window takes new lines again once this fraction of it is free.
@@ -92,7 +96,10 @@ class EventShipper final : private nats_jetstream::PublishListener {
   void read_back(int64_t now_ms);
   void publish(int64_t now_ms);
   uint32_t publish_log(size_t index, uint32_t budget, int64_t now_ms);
-  bool publish_line(size_t index, uint64_t seq, std::string_view bytes);
+  bool publish_run(size_t index, const RunExtent& run, std::string_view data);
+  // The next run of new lines into run_ (empty: none on disk yet). True instead when the
+  // next line is one the stream holds already: it went into the window, acknowledged.
+  bool cut_run(ShippedLog& log, const RunBounds& bounds, int64_t now_ms);
   void advance(ShippedLog& log);
   void save_checkpoints(int64_t now_ms);
   void measure();
@@ -117,7 +124,8 @@ class EventShipper final : private nats_jetstream::PublishListener {
   std::string refusal_;     // the first refusal's reason among the answers just taken
   bool answered_ = false;   // an acknowledgement among them
   std::string id_;          // a message id being formatted
-  std::string line_;        // a line read again
+  std::string run_again_;   // a run's data read again
+  RunBuilder run_;          // the run being cut
   uint64_t floor_now_ = 0;  // highest stream sequence acknowledged (or the stream's last at set-up)
   uint64_t held_lines_ = 0; // in every window: bounded by max_unacknowledged
   uint64_t epoch_ = 0;      // the link's, last seen

@@ -35,7 +35,7 @@ void EventShipper::read_back(int64_t now_ms) {
   said_read_back_.clear();
   floor_now_ = std::max(floor_now_, back->stream_last_seq);
   uint64_t found = 0;
-  const std::vector<std::pair<uint64_t, uint64_t>> none;
+  const std::vector<FoundRun> none;
   for (const auto& log : logs_) {
     if (!log->needs_read_back()) continue;
     const auto of_core = back->found.find(log->core());
@@ -63,8 +63,8 @@ void EventShipper::publish(int64_t now_ms) {
 }
 
 // Lines of log index published (again) or taken into its window as found in the stream.
-// Lines to publish again go first and need only room in the publisher; a new line needs
-// room in the node's window too.
+// Runs to publish again go first and need only room in the publisher; a new run needs room
+// in the node's window too.
 uint32_t EventShipper::publish_log(size_t index, uint32_t budget, int64_t now_ms) {
   ShippedLog& log = *logs_[index];
   if (!log.has_checkpoint()) {  // on disk before the first publish: none means none published
@@ -74,18 +74,21 @@ uint32_t EventShipper::publish_log(size_t index, uint32_t budget, int64_t now_ms
       return 0;
     }
   }
+  RunBounds bounds = settings_.run;
+  bounds.max_bytes = static_cast<uint32_t>(std::min<uint64_t>(bounds.max_bytes, link_.max_message_bytes()));
   uint32_t taken = 0;
   while (taken < budget && !blocked_ && !room_full_) {
-    if (ShipWindow::Line* again = log.window().next_to_publish()) {
-      if (!log.read_line(*again, line_)) {
+    if (ShipWindow::Run* again = log.window().next_to_publish()) {
+      if (!log.read_run(again->extent, run_again_)) {
         counters_.log_errors.add();
-        said_log_.say_if_new(absl::StrCat("cannot read line ", again->seq, " of ", log.directory(), " again"));
+        said_log_.say_if_new(absl::StrCat("cannot read lines ", again->extent.first_seq, "-", again->extent.last_seq,
+                                          " of ", log.directory(), " again"));
         return taken;
       }
-      if (!publish_line(index, again->seq, line_)) return taken;
+      if (!publish_run(index, again->extent, run_again_)) return taken;
       log.window().published(*again, now_ms);
-      counters_.republished_lines.add();
-      ++taken;
+      counters_.republished_lines.add(again->extent.lines);
+      taken += again->extent.lines;
       continue;
     }
     // A full window takes new lines again once a batch of room is free: one wake-up and
@@ -96,21 +99,21 @@ uint32_t EventShipper::publish_log(size_t index, uint32_t budget, int64_t now_ms
       return taken;
     }
     refilling_ = false;
-    const std::optional<ShippableLine> line = log.cursor().next(now_ms);
-    if (!line) {
+    if (cut_run(log, bounds, now_ms)) {  // a line found in the stream, taken as acknowledged
+      ++taken;
+      continue;
+    }
+    if (run_.empty()) {
       if (!log.cursor().error().empty()) {
         counters_.log_errors.add();
         said_log_.say_if_new(log.cursor().error());
       }
       return taken;
     }
-    const bool in_stream = log.take_in_stream(line->seq);
-    log.window().add(*line, floor_now_, now_ms, in_stream);
-    ++held_lines_;
-    ++taken;
-    if (in_stream) {
-      advance(log);
-    } else if (!publish_line(index, line->seq, line->bytes)) {
+    log.window().add(run_.extent(), floor_now_, now_ms, /*in_stream=*/false);
+    held_lines_ += run_.extent().lines;
+    taken += run_.extent().lines;
+    if (!publish_run(index, run_.extent(), run_.data())) {
       log.window().retry_last();
       return taken;
     }
@@ -118,14 +121,39 @@ uint32_t EventShipper::publish_log(size_t index, uint32_t budget, int64_t now_ms
   return taken;
 }
 
-bool EventShipper::publish_line(size_t index, uint64_t seq, std::string_view bytes) {
-  DECISIOND_CHECK_MSG(seq <= kSeqMask, "event shipping: a line seq past 2^48");
-  format_message_id(settings_.node_id, logs_[index]->core(), seq, seq, id_);
+bool EventShipper::cut_run(ShippedLog& log, const RunBounds& bounds, int64_t now_ms) {
+  run_.clear();
+  while (std::optional<ShippableLine> line = log.cursor().next(now_ms)) {
+    if (log.take_in_stream(line->seq)) {
+      // In the stream already (a read-back found it): never part of a run cut now, so no
+      // message of this life holds it a second time.
+      if (!run_.empty()) {
+        log.cursor().unread();
+        return false;
+      }
+      const RunExtent found{line->seq, line->seq, 1, line->time_ms, line->position, line->length};
+      log.window().add(found, floor_now_, now_ms, /*in_stream=*/true);
+      ++held_lines_;
+      advance(log);
+      return true;
+    }
+    if (!run_.fits(*line, bounds)) {
+      log.cursor().unread();
+      return false;
+    }
+    run_.add(*line);
+  }
+  return false;
+}
+
+bool EventShipper::publish_run(size_t index, const RunExtent& run, std::string_view data) {
+  DECISIOND_CHECK_MSG(run.last_seq <= kSeqMask, "event shipping: a line seq past 2^48");
+  format_message_id(settings_.node_id, logs_[index]->core(), run.first_seq, run.last_seq, id_);
   const absl::Status published =
-      link_.publisher().publish(subject_.c_str(), id_.c_str(), bytes, (uint64_t{index} << kSeqBits) | seq);
+      link_.publisher().publish(subject_.c_str(), id_.c_str(), data, (uint64_t{index} << kSeqBits) | run.first_seq);
   if (published.ok()) return true;
   // Every slot awaits an answer (room comes with the answers), or the library refuses (a
-  // closed connection, a full reconnect buffer): the line waits for a later pass.
+  // closed connection, a full reconnect buffer): the run waits for a later pass.
   (absl::IsResourceExhausted(published) ? room_full_ : blocked_) = true;
   return false;
 }

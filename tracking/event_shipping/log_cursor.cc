@@ -10,6 +10,7 @@
 #include <cstring>
 
 #include "absl/strings/str_cat.h"
+#include "runtime/check.h"
 
 namespace tracking::event_shipping {
 
@@ -43,6 +44,7 @@ LogCursor::LogCursor(std::string core_directory, LogPosition position, uint64_t 
 LogCursor::~LogCursor() { close_file(); }
 
 std::optional<ShippableLine> LogCursor::next(int64_t now_ms) {
+  can_unread_ = false;
   while (true) {
     if (fd_ < 0 && !open_file()) return std::nullopt;
     const std::string_view rest(buffer_.data() + parsed_, used_ - parsed_);
@@ -75,6 +77,10 @@ std::optional<ShippableLine> LogCursor::next(int64_t now_ms) {
         continue;
       }
       if (seq < next_seq_) continue;
+      returned_at_ = parsed_ - (line_feed + 1);
+      last_seq_before_ = last_seq_;
+      any_returned_before_ = any_returned_;
+      can_unread_ = true;
       last_seq_ = seq;
       any_returned_ = true;
       return ShippableLine{seq, time_ms, line, at, static_cast<uint32_t>(line_feed + 1)};
@@ -83,6 +89,14 @@ std::optional<ShippableLine> LogCursor::next(int64_t now_ms) {
     if (!error_.empty() || !at_final_end(now_ms)) return std::nullopt;
     move_to_next_file();
   }
+}
+
+void LogCursor::unread() {
+  DECISIOND_CHECK_MSG(can_unread_, "event shipping: only the line next() just returned is put back");
+  parsed_ = returned_at_;
+  last_seq_ = last_seq_before_;
+  any_returned_ = any_returned_before_;
+  can_unread_ = false;
 }
 
 std::optional<int64_t> LogCursor::peek_time_ms() {

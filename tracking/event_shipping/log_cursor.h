@@ -49,6 +49,9 @@ class LogCursor {
   // The next whole line on disk; nullopt when there is none yet (or the disk refused a read
   // or a sync: error() says why, and the next call tries again).
   std::optional<ShippableLine> next(int64_t now_ms);
+  // Puts the line next() just returned back: the next call returns it again (a line that
+  // did not fit the run being built starts the next one). Only right after next().
+  void unread();
   // Where the line next() returns next starts (or would start).
   LogPosition position() const { return {file_first_seq_, read_offset_ + parsed_}; }
   // The time of the line at position(), when one is buffered or on disk whole; for the lag.
@@ -70,6 +73,11 @@ class LogCursor {
   uint64_t next_seq_;          // lines below it are passed over
   uint64_t last_seq_ = 0;      // of the last line returned, for the order check
   bool any_returned_ = false;
+  // What unread() restores: the state before the line last returned.
+  size_t returned_at_ = 0;          // its start in buffer_
+  uint64_t last_seq_before_ = 0;
+  bool any_returned_before_ = false;
+  bool can_unread_ = false;
   uint64_t file_first_seq_;    // the file the cursor is in
   int fd_ = -1;
   uint64_t read_offset_;       // file offset of buffer_[0]

@@ -26,7 +26,7 @@ absl::StatusOr<ReadBack> read_back_shipped(jsCtx* jetstream, const std::string& 
         const std::optional<RunId> id = parse_message_id(message.message_id, node_id);
         if (!id) return;
         ++back.messages;
-        for (uint64_t seq = id->first_seq; seq <= id->last_seq; ++seq) back.found[id->core].emplace_back(message.stream_seq, seq);
+        back.found[id->core].push_back(FoundRun{message.stream_seq, id->first_seq, id->last_seq});
       });
   if (!read.ok()) return read;
   return back;

@@ -1,15 +1,15 @@
 #pragma once
 // What this node's logs have in the stream already, read back before publishing again (at
 // start after a checkpoint, or after a publish failed or went unanswered): the message ids
-// on subject decisiond.events.<node id> stored after a stream sequence, by core. A line
-// found is not published again, so the stream holds it once however long the node was away
-// (the duplicate window covers only what is in flight meanwhile). The read is as long as
+// on subject decisiond.events.<node id> stored after a stream sequence, by core. A line in
+// a run found is not published again, and a run is never cut across one found, so the
+// stream holds each line once however long the node was away, however the runs were cut
+// before (the duplicate window covers only what is in flight meanwhile). The read is as long as
 // what was published since the oldest line not known to be acknowledged: the window of
 // unacknowledged lines, and what was acknowledged after the last checkpoint was written.
 #include <cstdint>
 #include <map>
 #include <string>
-#include <utility>
 #include <vector>
 
 #include "absl/status/statusor.h"
@@ -17,9 +17,16 @@
 
 namespace tracking::event_shipping {
 
+// A run of this node's found in the stream, by its message id.
+struct FoundRun {
+  uint64_t stream_seq = 0;
+  uint64_t first_seq = 0;
+  uint64_t last_seq = 0;
+};
+
 struct ReadBack {
-  // By core: (stream sequence, line seq), in stream order.
-  std::map<uint32_t, std::vector<std::pair<uint64_t, uint64_t>>> found;
+  // By core, in stream order.
+  std::map<uint32_t, std::vector<FoundRun>> found;
   uint64_t messages = 0;        // read, this node's
   uint64_t stream_last_seq = 0; // the stream's last sequence when the read began
 };

@@ -67,7 +67,7 @@ ShippedLog::ShippedLog(uint32_t core, std::string directory, CursorSettings curs
 }
 
 ShippedLog::~ShippedLog() {
-  if (line_fd_ >= 0) ::close(line_fd_);
+  if (run_fd_ >= 0) ::close(run_fd_);
 }
 
 absl::Status ShippedLog::save_checkpoint(uint64_t floor_now) {
@@ -88,46 +88,58 @@ uint64_t ShippedLog::start_again(uint64_t floor_now) {
   return again;
 }
 
-uint64_t ShippedLog::found_in_stream(const std::vector<std::pair<uint64_t, uint64_t>>& found, uint64_t stream_last_seq) {
+uint64_t ShippedLog::found_in_stream(const std::vector<FoundRun>& found, uint64_t stream_last_seq) {
   const bool made_again = stream_last_seq < read_back_floor_;
-  std::vector<uint64_t> seqs;
-  for (const auto& [stream_seq, seq] : found) {
-    if ((made_again || stream_seq > read_back_floor_) && seq >= window_.next_seq()) seqs.push_back(seq);
+  SeqRanges ranges;
+  for (const FoundRun& run : found) {
+    if (!made_again && run.stream_seq <= read_back_floor_) continue;
+    if (run.last_seq < window_.next_seq()) continue;
+    ranges.emplace_back(std::max(run.first_seq, window_.next_seq()), run.last_seq);
   }
-  std::sort(seqs.begin(), seqs.end());
-  seqs.erase(std::unique(seqs.begin(), seqs.end()), seqs.end());
-  window_.acknowledge_in_stream(seqs);
+  // Ascending and disjoint, adjacent ones joined: a run held whole in two found is found.
+  std::sort(ranges.begin(), ranges.end());
+  SeqRanges joined;
+  uint64_t lines = 0;
+  for (const auto& range : ranges) {
+    if (!joined.empty() && range.first <= joined.back().second + 1) {
+      joined.back().second = std::max(joined.back().second, range.second);
+    } else {
+      joined.push_back(range);
+    }
+  }
+  for (const auto& [first, last] : joined) lines += last - first + 1;
+  window_.acknowledge_in_stream(joined);
   // The rest lies ahead of the window: lines the cursor has not read yet.
-  const uint64_t held_up_to = window_.empty() ? 0 : window_.lines_back_seq();
   in_stream_.clear();
-  for (uint64_t seq : seqs) {
-    if (window_.empty() || seq > held_up_to) in_stream_.push_back(seq);
+  for (const auto& [first, last] : joined) {
+    const uint64_t from = window_.empty() ? first : std::max(first, window_.last_seq_held() + 1);
+    if (from <= last) in_stream_.emplace_back(from, last);
   }
   in_stream_next_ = 0;
   needs_read_back_ = false;
-  return seqs.size();
+  return lines;
 }
 
 bool ShippedLog::take_in_stream(uint64_t seq) {
-  while (in_stream_next_ < in_stream_.size() && in_stream_[in_stream_next_] < seq) ++in_stream_next_;
-  const bool found = in_stream_next_ < in_stream_.size() && in_stream_[in_stream_next_] == seq;
-  if (in_stream_next_ >= in_stream_.size() && !in_stream_.empty()) {
+  while (in_stream_next_ < in_stream_.size() && in_stream_[in_stream_next_].second < seq) ++in_stream_next_;
+  if (in_stream_next_ >= in_stream_.size()) {
     in_stream_.clear();
     in_stream_next_ = 0;
+    return false;
   }
-  return found;
+  return in_stream_[in_stream_next_].first <= seq;
 }
 
-bool ShippedLog::read_line(const ShipWindow::Line& line, std::string& out) {
-  if (line_fd_ < 0 || line_file_ != line.position.file_first_seq) {
-    if (line_fd_ >= 0) ::close(line_fd_);
-    line_file_ = line.position.file_first_seq;
-    line_fd_ = ::open(events::log_file_path(directory_, line_file_).c_str(), O_RDONLY | O_CLOEXEC);
-    if (line_fd_ < 0) return false;
+bool ShippedLog::read_run(const RunExtent& run, std::string& out) {
+  if (run_fd_ < 0 || run_file_ != run.position.file_first_seq) {
+    if (run_fd_ >= 0) ::close(run_fd_);
+    run_file_ = run.position.file_first_seq;
+    run_fd_ = ::open(events::log_file_path(directory_, run_file_).c_str(), O_RDONLY | O_CLOEXEC);
+    if (run_fd_ < 0) return false;
   }
-  out.resize(line.length);
-  const ssize_t n = ::pread(line_fd_, out.data(), line.length, static_cast<off_t>(line.position.offset));
-  if (n != static_cast<ssize_t>(line.length) || out.back() != '\n') return false;
+  out.resize(run.length);
+  const ssize_t n = ::pread(run_fd_, out.data(), run.length, static_cast<off_t>(run.position.offset));
+  if (n != static_cast<ssize_t>(run.length) || out.empty() || out.back() != '\n') return false;
   out.pop_back();
   return true;
 }
@@ -147,7 +159,7 @@ LogBacklog ShippedLog::backlog() {
   const uint64_t written_next = next_written_seq(files);
   backlog.lines = written_next > window_.next_seq() ? written_next - window_.next_seq() : 0;
   if (!window_.empty()) {
-    backlog.oldest_ms = window_.oldest().time_ms;
+    backlog.oldest_ms = window_.oldest().extent.time_ms;
   } else if (backlog.bytes > 0) {
     backlog.oldest_ms = cursor_.peek_time_ms().value_or(0);
   }

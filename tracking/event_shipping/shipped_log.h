@@ -10,6 +10,7 @@
 
 #include "absl/status/status.h"
 #include "tracking/event_shipping/log_cursor.h"
+#include "tracking/event_shipping/read_back.h"
 #include "tracking/event_shipping/ship_checkpoint.h"
 #include "tracking/event_shipping/ship_window.h"
 
@@ -51,16 +52,16 @@ class ShippedLog {
   // After a failure: every unacknowledged line is to be published again, after a read-back.
   // The lines to publish again.
   uint64_t start_again(uint64_t floor_now);
-  // (stream sequence, line seq) of this log's messages found; stream_last_seq below the
-  // floor means the stream was made again, and everything found counts. How many lines
+  // The runs of this log found (stream sequence, first seq, last seq); stream_last_seq below
+  // the floor means the stream was made again, and everything found counts. How many lines
   // of the log that leaves known to be in the stream.
-  uint64_t found_in_stream(const std::vector<std::pair<uint64_t, uint64_t>>& found, uint64_t stream_last_seq);
-  // Whether a line about to be published was found in the stream (asked in seq order).
+  uint64_t found_in_stream(const std::vector<FoundRun>& found, uint64_t stream_last_seq);
+  // Whether a line about to be shipped was found in the stream (asked in seq order).
   bool take_in_stream(uint64_t seq);
 
-  // A line's bytes again (without its line feed), for a publish again; false when the
-  // disk refuses.
-  bool read_line(const ShipWindow::Line& line, std::string& out);
+  // A run's data again (its lines joined by line feeds), for a publish again; false when
+  // the disk refuses.
+  bool read_run(const RunExtent& run, std::string& out);
   LogBacklog backlog();
 
  private:
@@ -71,10 +72,10 @@ class ShippedLog {
   LogCursor cursor_;
   bool needs_read_back_ = false;
   uint64_t read_back_floor_ = 0;
-  std::vector<uint64_t> in_stream_;  // seqs found in the stream, ahead of the window, ascending
+  SeqRanges in_stream_;              // found in the stream, ahead of the window
   size_t in_stream_next_ = 0;
-  int line_fd_ = -1;                 // for read_line: the file last read
-  uint64_t line_file_ = 0;
+  int run_fd_ = -1;                  // for read_run: the file last read
+  uint64_t run_file_ = 0;
 };
 
 }  // namespace tracking::event_shipping

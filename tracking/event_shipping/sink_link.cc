@@ -1,5 +1,7 @@
 #include "tracking/event_shipping/sink_link.h"
 
+#include <algorithm>
+
 #include "absl/strings/str_cat.h"
 #include "nats_jetstream/stream_reader.h"
 #include "tracking/event_shipping/sink_log.h"
@@ -8,6 +10,11 @@ namespace tracking::event_shipping {
 
 namespace {
 constexpr int64_t kLeaderWaitMs = 100;  // a new stream's leader is elected in about a second
+// A message's headers ("NATS/1.0", Nats-Msg-Id and its id of a node id, a core and two
+// seqs) take less than this of the servers' max_payload.
+constexpr int64_t kHeaderRoom = 1024;
+// nats-server's max_payload when the connection has not said its own yet.
+constexpr int64_t kNatsDefaultMaxPayload = 1024 * 1024;
 }  // namespace
 
 SinkLink::SinkLink(SinkSettings settings, nats_jetstream::PublishListener& listener, ShipperCounters& counters)
@@ -95,6 +102,13 @@ void SinkLink::watch_connection(int64_t now_ms) {
   }
 }
 
+uint64_t SinkLink::max_message_bytes() const {
+  const int64_t payload = connection_ != nullptr ? natsConnection_GetMaxPayload(connection_->nats()) : 0;
+  int64_t most = payload > 0 ? payload : kNatsDefaultMaxPayload;
+  if (stream_max_message_bytes_ > 0) most = std::min(most, stream_max_message_bytes_);
+  return static_cast<uint64_t>(std::max<int64_t>(most - kHeaderRoom, kHeaderRoom));
+}
+
 bool SinkLink::set_up_stream(int64_t now_ms) {
   if (now_ms < setup_at_ms_) return false;
   setup_at_ms_ = now_ms + settings_.setup_retry_ms;
@@ -114,6 +128,7 @@ bool SinkLink::set_up_stream(int64_t now_ms) {
     return false;
   }
   stream_last_seq_ = status->last_sequence;
+  stream_max_message_bytes_ = setup->max_message_bytes;
   stream_ok_ = true;
   if (setup->created) {
     set_stream_state(SinkStreamState::kCreated,

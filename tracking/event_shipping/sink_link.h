@@ -46,6 +46,9 @@ class SinkLink {
   // The stream's last sequence when it was last set up: no message published after that
   // has a lower one.
   uint64_t stream_last_seq_at_setup() const { return stream_last_seq_; }
+  // The most data one message may carry: the servers' max_payload and the stream's largest
+  // message, less room for the headers (the message id).
+  uint64_t max_message_bytes() const;
   // Changes each time the connection came back (reconnected, or reopened): answers to what
   // was in flight before may never come.
   uint64_t epoch() const;
@@ -68,6 +71,7 @@ class SinkLink {
   int64_t setup_at_ms_ = 0;
   bool stream_ok_ = false;
   uint64_t stream_last_seq_ = 0;
+  int64_t stream_max_message_bytes_ = -1;
   uint64_t reopens_ = 0;
   bool said_connection_ = false;
   SinkConnectionState said_state_ = SinkConnectionState::kConnecting;

@@ -44,6 +44,19 @@ TEST(LogCursor, AShippableLineIsTheLineWithoutItsLineFeedAndSaysWhereItStarts) {
   EXPECT_EQ(second->length, LogDir::line(1, 1'790'000'000'123).size());
 }
 
+TEST(LogCursor, ALinePutBackComesAgainAndTheOrderCheckStaysRight) {
+  LogDir log;
+  log.append(0, LogDir::line(0) + "not an event line\n" + LogDir::line(2) + LogDir::line(3));
+  LogCursor cursor(log.core_dir(0), {}, 0, kEveryTime);
+  ASSERT_EQ(cursor.next(0)->seq, 0u);
+  const std::optional<ShippableLine> second = cursor.next(0);
+  ASSERT_EQ(second->seq, 2u);
+  cursor.unread();
+  EXPECT_EQ(cursor.position(), second->position);
+  EXPECT_EQ(drain(cursor), (std::vector<uint64_t>{2, 3}));
+  EXPECT_EQ(cursor.torn_lines(), 1u);  // the line passed over once, not twice
+}
+
 TEST(LogCursor, ALineWithoutItsLineFeedWaitsUntilItIsWhole) {
   LogDir log;
   const std::string line = LogDir::line(0);

@@ -47,18 +47,21 @@ TEST(ShippedLog, ACheckpointThatIsNotOneIsSaidAndTheWholeLogIsReadBackFromTheStr
 
 TEST(ShippedLog, WhatTheStreamHoldsAfterTheFloorIsNotPublishedAgain) {
   LogDir log;
-  log.append(0, LogDir::lines(0, 6));
+  log.append(0, LogDir::lines(0, 12));
   ASSERT_TRUE(write_checkpoint(log.core_dir(0), {1, {0, LogDir::line(0).size()}, 100}, false).ok());
   std::string problem;
   ShippedLog shipped(0, log.core_dir(0), kListEveryTime, &problem);
-  // (stream seq, line seq): line 0 is before the checkpoint, line 2's copy at 90 is older
-  // than the floor (another incarnation's), lines 1 and 3 are this log's.
-  EXPECT_EQ(shipped.found_in_stream({{101, 1}, {90, 2}, {102, 3}, {103, 0}}, 200), 2u);
+  // (stream seq, first seq, last seq): run 0-1 began before the checkpoint (line 1 counts),
+  // line 2's copy at 90 is older than the floor (another incarnation's), runs 3-4 and 5-6 of
+  // this log were cut by another bound than 8-10's.
+  EXPECT_EQ(shipped.found_in_stream({{101, 0, 1}, {90, 2, 2}, {102, 3, 4}, {103, 5, 6}, {104, 8, 10}}, 200), 8u);
   EXPECT_FALSE(shipped.needs_read_back());
   EXPECT_TRUE(shipped.take_in_stream(1));
   EXPECT_FALSE(shipped.take_in_stream(2));
-  EXPECT_TRUE(shipped.take_in_stream(3));
-  EXPECT_FALSE(shipped.take_in_stream(4));
+  for (uint64_t seq : {3, 4, 5, 6}) EXPECT_TRUE(shipped.take_in_stream(seq)) << seq;
+  EXPECT_FALSE(shipped.take_in_stream(7));
+  for (uint64_t seq : {8, 9, 10}) EXPECT_TRUE(shipped.take_in_stream(seq)) << seq;
+  EXPECT_FALSE(shipped.take_in_stream(11));
 }
 
 TEST(ShippedLog, AStreamMadeAgainHasEverythingFoundCount) {
@@ -66,23 +69,25 @@ TEST(ShippedLog, AStreamMadeAgainHasEverythingFoundCount) {
   ASSERT_TRUE(write_checkpoint(log.core_dir(0), {0, {}, 500}, false).ok());
   std::string problem;
   ShippedLog shipped(0, log.core_dir(0), kListEveryTime, &problem);
-  EXPECT_EQ(shipped.found_in_stream({{3, 0}, {4, 1}}, 40), 2u);
+  EXPECT_EQ(shipped.found_in_stream({{3, 0, 0}, {4, 1, 3}}, 40), 4u);
 }
 
-TEST(ShippedLog, ALineIsReadAgainFromItsPosition) {
+TEST(ShippedLog, ARunIsReadAgainFromItsPositionAsItsLinesJoinedByLineFeeds) {
   LogDir log;
-  log.append(0, LogDir::lines(0, 3));
+  log.append(0, LogDir::lines(0, 4));
   std::string problem;
   ShippedLog shipped(0, log.core_dir(0), kListEveryTime, &problem);
-  ShipWindow::Line line;
-  line.seq = 1;
-  line.position = {0, LogDir::line(0).size()};
-  line.length = static_cast<uint32_t>(LogDir::line(1).size());
+  RunExtent run;
+  run.first_seq = 1;
+  run.last_seq = 2;
+  run.lines = 2;
+  run.position = {0, LogDir::line(0).size()};
+  run.length = static_cast<uint32_t>(LogDir::line(1).size() + LogDir::line(2).size());
   std::string bytes;
-  ASSERT_TRUE(shipped.read_line(line, bytes));
-  EXPECT_EQ(bytes + "\n", LogDir::line(1));
-  line.length += 3;  // not a whole line there
-  EXPECT_FALSE(shipped.read_line(line, bytes));
+  ASSERT_TRUE(shipped.read_run(run, bytes));
+  EXPECT_EQ(bytes + "\n", LogDir::line(1) + LogDir::line(2));
+  run.length += 3;  // not whole lines there
+  EXPECT_FALSE(shipped.read_run(run, bytes));
 }
 
 TEST(ShippedLog, TheBacklogCountsWhatIsWrittenAndNotAcknowledged) {
@@ -96,7 +101,8 @@ TEST(ShippedLog, TheBacklogCountsWhatIsWrittenAndNotAcknowledged) {
   EXPECT_EQ(before.bytes, 5 * LogDir::line(0).size() + 10);
   EXPECT_EQ(before.oldest_ms, 1'790'000'000'000);
   const std::optional<ShippableLine> first = shipped.cursor().next(0);
-  shipped.window().add(*first, 1, 1, false);
+  shipped.window().add(RunExtent{first->seq, first->seq, 1, first->time_ms, first->position, first->length}, 1, 1,
+                       false);
   shipped.window().acknowledge(0);
   shipped.window().advance();
   EXPECT_EQ(shipped.backlog().lines, 4u);
