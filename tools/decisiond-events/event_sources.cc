@@ -4,6 +4,7 @@
 #include "nats_jetstream/connection.h"
 #include "nats_jetstream/server_list.h"
 #include "nats_jetstream/stream_reader.h"
+#include "tools/decisiond-events/run_lines.h"
 #include "tracking/events/event_log_reader.h"
 #include "tracking/events/log_files.h"
 
@@ -53,12 +54,14 @@ absl::StatusOr<SourceStats> read_event_stream(const Options& options, const Even
   SourceStats stats;
   const absl::Status status =
       nats_jetstream::read_stream(jetstream->get(), options.stream, read, [&](const nats_jetstream::StreamMessage& m) {
-        if (!parser.parse(m.data, event)) {
-          ++stats.unreadable;
-          return;
+        for (std::string_view line : run_lines(m.data)) {
+          if (!parser.parse(line, event)) {
+            ++stats.unreadable;
+            continue;
+          }
+          ++stats.events;
+          visit(event);
         }
-        ++stats.events;
-        visit(event);
       });
   if (!status.ok()) return status;
   return stats;

@@ -1,7 +1,7 @@
 #pragma once
 // Where decisiond-events reads events: the log files of one or more state directories
 // (every core's, rotated and live), or the NATS JetStream stream the nodes ship them to
-// (docs/events.md "Shipping"), whose messages are the same lines.
+// (docs/events.md "Shipping"), whose messages hold the same lines, a run of them each.
 #include <cstdint>
 #include <functional>
 
@@ -13,7 +13,7 @@ namespace decisiond_events {
 
 struct SourceStats {
   uint64_t events = 0;
-  uint64_t unreadable = 0;  // torn last lines, or messages that are not events
+  uint64_t unreadable = 0;  // torn last lines, or lines of messages that are not events
 };
 
 using EventVisitor = std::function<void(const tracking::events::ParsedEvent&)>;

@@ -100,6 +100,14 @@ TEST(EventsSinkConfig, FlagsThatCannotWorkAreExitTwoNamingTheirFlag) {
       {{sink, "--events-replicas=0"}, "--events-replicas"},
       {{sink, "--events-stream=a.b"}, "--events-stream"},
       {{sink, "--events-retain=-1s"}, "--events-retain"},
+      {{sink, "--events-run-lines=0"}, "--events-run-lines"},
+      {{sink, "--events-run-lines=65537"}, "--events-run-lines"},
+      {{sink, "--events-run-bytes=1023"}, "--events-run-bytes"},
+      {{sink, "--events-run-bytes=65MiB"}, "--events-run-bytes"},
+      {{sink, "--events-run-bytes=lots"}, "--events-run-bytes"},
+      {{sink, "--events-run-wait=0s"}, "--events-run-wait"},
+      {{sink, "--events-run-wait=1500us"}, "--events-run-wait"},
+      {{sink, "--events-run-wait=2s"}, "--events-run-wait"},
       {{sink, "--node-id=node*"}, "--node-id"},
   };
   for (const auto& [flags, named] : cases) {

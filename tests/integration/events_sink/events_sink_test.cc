@@ -1,8 +1,8 @@
 // Shipping the event log to NATS JetStream (docs/events.md "Shipping to NATS JetStream"):
 // decisiond nodes under load (decisions, impressions and clicks spread over the nodes) ship
-// to a real three-server JetStream cluster (tests/integration/nats_cluster), and the stream
-// is compared with the nodes' logs by message id and by bytes: every line once, nothing
-// else, through a node killed with SIGKILL, a NATS server killed, and every NATS server down.
+// to a real three-server JetStream cluster (tests/integration/nats_cluster), and the lines
+// of the stream's messages are compared with the nodes' logs by identity and by bytes:
+// every line once, nothing else, through a node killed with SIGKILL, a NATS server killed, and every NATS server down.
 #include <signal.h>
 
 #include <chrono>
@@ -95,7 +95,7 @@ TEST_F(EventsSink, ThreeNodesUnderLoadShipTheUnionOfTheirLogsExactlyOnce) {
   }
   EXPECT_EQ(created, 1) << "one node created the stream, the others used it as it was";
   NatsInspector inspector(nats_.server_urls());
-  EXPECT_EQ(inspector.stream_message_count(kEventsStream), static_cast<uint64_t>(shipped));
+  EXPECT_EQ(stream_line_count(inspector), static_cast<uint64_t>(shipped));
 }
 
 TEST_F(EventsSink, ANodeKilledWithSigkillMidShippingShipsExactlyOnceAfterItsRestart) {

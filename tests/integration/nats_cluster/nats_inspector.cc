@@ -1,5 +1,6 @@
 #include "tests/integration/nats_cluster/nats_inspector.h"
 
+#include <algorithm>
 #include <memory>
 
 #include "tests/integration/redis_cluster/deadline_poll.h"
@@ -141,15 +142,20 @@ std::optional<uint64_t> NatsInspector::stream_message_count(const std::string& n
 }
 
 std::optional<std::vector<StoredMessage>> NatsInspector::all_messages(const std::string& name) {
+  return messages_after(name, 0);
+}
+
+std::optional<std::vector<StoredMessage>> NatsInspector::messages_after(const std::string& name, uint64_t sequence_read) {
   const std::optional<StreamEssentials> info = stream_info(name);
   if (!info) return std::nullopt;
   std::vector<StoredMessage> out;
-  if (info->messages == 0) return out;
-  if (info->last_sequence - info->first_sequence >= kNatsInspectMessagesMax) {
+  const uint64_t first = std::max(info->first_sequence, sequence_read + 1);
+  if (info->messages == 0 || first > info->last_sequence) return out;
+  if (info->last_sequence - first >= kNatsInspectMessagesMax) {
     error_ = "stream " + name + " spans more than " + std::to_string(kNatsInspectMessagesMax) + " sequences";
     return std::nullopt;
   }
-  for (uint64_t sequence = info->first_sequence; sequence <= info->last_sequence; ++sequence) {
+  for (uint64_t sequence = first; sequence <= info->last_sequence; ++sequence) {
     natsMsg* raw = nullptr;
     jsErrCode js_error = static_cast<jsErrCode>(0);
     const natsStatus s = js_GetMsg(&raw, js_, name.c_str(), sequence, nullptr, &js_error);

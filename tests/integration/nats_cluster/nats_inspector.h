@@ -16,8 +16,8 @@ namespace integration {
 inline constexpr std::chrono::milliseconds kNatsRequestTimeout{5000};        // connect; one JetStream API request
 inline constexpr std::chrono::milliseconds kNatsPublishDeadline{30000};      // a publish, with its retries
 inline constexpr std::chrono::milliseconds kNatsStreamSettleTimeout{30000};  // wait_until_stream_whole
-// all_messages refuses a stream longer than this: a test stream is small, and a direct get
-// per message would make a long one slow.
+// all_messages (messages_after) refuses to read more sequences than this: a test stream is
+// small, and a direct get per message would make a long one slow.
 inline constexpr uint64_t kNatsInspectMessagesMax = 100000;
 
 struct NatsLogin {
@@ -78,6 +78,9 @@ class NatsInspector {
   // Every message in sequence order, read one direct get per sequence from the stream's
   // leader (deleted sequences skipped).
   std::optional<std::vector<StoredMessage>> all_messages(const std::string& name);
+  // The same for the messages after sequence_read only: a poll reads what is new since the
+  // last one.
+  std::optional<std::vector<StoredMessage>> messages_after(const std::string& name, uint64_t sequence_read);
   // Until the stream has a leader and every other replica is current and online.
   bool wait_until_stream_whole(const std::string& name, std::chrono::milliseconds timeout = kNatsStreamSettleTimeout);
 
