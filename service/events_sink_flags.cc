@@ -23,7 +23,7 @@ ABSL_FLAG(int32_t, events_run_lines, 1024,
 ABSL_FLAG(std::string, events_run_bytes, "256KiB",
           "with --events-sink: at most this many bytes of lines in one message (1KiB to 64MiB; the servers' "
           "max_payload bounds it too)");
-ABSL_FLAG(absl::Duration, events_run_wait, absl::Milliseconds(20),
+ABSL_FLAG(absl::Duration, events_run_wait, absl::Milliseconds(100),
           "with --events-sink: once every line on disk is shipped, how long new lines gather before the next run "
           "(1ms to 1s)");
 ABSL_FLAG(absl::Duration, events_retain, absl::Hours(7 * 24),
@@ -100,7 +100,7 @@ absl::Status resolve_events_sink_flags(const std::string& node_id, EventsSinkSet
   sink.run_wait = absl::GetFlag(FLAGS_events_run_wait);
   if (sink.run_wait < absl::Milliseconds(1) || sink.run_wait > absl::Seconds(1) ||
       absl::Trunc(sink.run_wait, absl::Milliseconds(1)) != sink.run_wait) {
-    return invalid_flag("events-run-wait", "must be whole milliseconds from 1ms to 1s, such as 20ms");
+    return invalid_flag("events-run-wait", "must be whole milliseconds from 1ms to 1s, such as 100ms");
   }
   sink.retain = absl::GetFlag(FLAGS_events_retain);
   if (sink.retain < absl::ZeroDuration() || absl::Trunc(sink.retain, absl::Seconds(1)) != sink.retain) {

@@ -17,7 +17,7 @@ struct RunBounds {
   uint32_t max_bytes = 256 * 1024;  // its lines with their line feeds
   // Once everything on disk is shipped, the shipper reads again after this: a line written
   // meanwhile waits about this long for its run.
-  int64_t wait_ms = 20;
+  int64_t wait_ms = 100;
 };
 
 struct RunExtent {
