@@ -56,7 +56,7 @@ void EventShipper::publish(int64_t now_ms) {
   while (more && !blocked_ && !room_full_) {
     more = false;
     for (size_t i = 0; i < logs_.size() && !blocked_ && !room_full_; ++i) {
-      if (publish_log(i, kLinesPerLogTurn, now_ms) == kLinesPerLogTurn) more = true;
+      if (publish_log(i, kLinesPerLogTurn, now_ms) >= kLinesPerLogTurn) more = true;  // a run may end past the share
     }
   }
   exhausted_ = !more && !blocked_ && !room_full_;
