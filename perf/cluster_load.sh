@@ -22,6 +22,11 @@
 #                 perf/mixed.lua: decisions each followed by its impression calls, so the
 #                 users' cap state is not empty when the rounds read it     (5s; 0 skips it)
 #   DECISION_VERSION, ACCEPT_LANGUAGE   as load.sh        (2025-11-01; fr-CH, fr;q=0.9, en;q=0.8)
+#   PROFILE       a directory: after the counted rounds, one more round per store under
+#                 `perf record -e cpu-clock -g -F 2000 -p <decisiond>` for PROFILE_SECONDS
+#                 (8), its data left in PROFILE/<store>.perf.data with the decisions and the
+#                 CPU of that window printed, so `perf report -i` shares can be turned into
+#                 microseconds per decision (none: no profile)
 #
 # The cluster: six redis-server processes (three primaries, one replica each, `save ""`,
 # `appendonly no`) on free loopback ports, cluster-port set, in a temp dir, created with
@@ -30,10 +35,16 @@
 # wrk's CPU (printed), so its CPU is charged there, not to decisiond's CPU.
 #
 # Per store and round: decisions/s (decisiond_decisions_total deltas over wall time),
-# decisiond's CPU per decision (utime + stime from /proc/PID/stat), wrk's p50 and p99,
+# decisiond's CPU per decision (utime + stime from /proc/PID/stat) and its two parts, user
+# space (utime: our code and the libraries) and kernel (stime: sockets, io_uring, wake-ups),
+# wrk's p50 and p99,
 # store round trips per decision (decisiond_caps_store_reads_total / decisions), decisions
 # made without their capped ads (decisiond_caps_store_unavailable_total), and the six Redis
-# processes' CPU per decision. At the end: INFO commandstats of the primaries.
+# processes' CPU per decision, and the client's sends to Redis per decision
+# (decisiond_redis_sends_total, where the build has it). At the end: user, kernel and total
+# CPU per decision of each store and their cluster/embedded ratios, INFO commandstats of the
+# primaries, and the commands each primary read per socket read (INFO stats: how well the
+# client's sends are gathered).
 set -euo pipefail
 
 DECISIOND=${DECISIOND:-build/decisiond}
@@ -43,6 +54,8 @@ CONNECTIONS=${CONNECTIONS:-64}
 SEED=${SEED:-1}
 USERS=${USERS:-100000}
 FILL=${FILL:-5s}
+PROFILE=${PROFILE:-}
+PROFILE_SECONDS=${PROFILE_SECONDS:-8}
 DECISION_VERSION=${DECISION_VERSION-2025-11-01}
 ACCEPT_LANGUAGE=${ACCEPT_LANGUAGE-fr-CH, fr;q=0.9, en;q=0.8}
 DECISION_BODY=${DECISION_BODY:-'{"placements":[{"key":"home_top","count":2}],"user":{"id":"@USER@"}}'}
@@ -58,6 +71,7 @@ LOAD_SCRIPT=cluster_load.sh
 source "$SCRIPT_DIR/load_common.sh"
 
 check_decision_settings cluster wrk curl taskset redis-server redis-cli
+[[ -z "$PROFILE" ]] || command -v perf >/dev/null || die "PROFILE needs perf"
 [[ "$DECISION_BODY" == *@USER@* ]] || die "DECISION_BODY needs @USER@: the store is read per user"
 
 # --- clean-up: every process started here, and the temp dir, on any exit -------------
@@ -187,18 +201,23 @@ echo "  user 1's ads: $(ads_of "$tmp/sample-embedded.body") (embedded), $(ads_of
 
 # --- measuring ------------------------------------------------------------------------
 
+# "utime stime" of a process, every thread included, in clock ticks.
+process_user_sys_ticks() { sed 's/^.*) //' "/proc/$1/stat" | awk '{print $12, $13}'; }
 redis_ticks() {
   local pid sum=0
   for pid in "${redis_pids[@]}"; do sum=$((sum + $(process_ticks "$pid"))); done
   echo "$sum"
 }
-# "decisions reads unavailable non2xx" from a metrics page (scrape() of load_common.sh).
+# "decisions reads unavailable non2xx sends" from a metrics page (scrape() of load_common.sh);
+# sends is -1 on a build without decisiond_redis_sends_total.
 store_counters() {  # file
-  awk '/^decisiond_decisions_total\{/ { d += $NF }
+  awk 'BEGIN { s = -1 }
+       /^decisiond_decisions_total\{/ { d += $NF }
        /^decisiond_caps_store_reads_total/ { r += $NF }
        /^decisiond_caps_store_unavailable_total/ { u += $NF }
+       /^decisiond_redis_sends_total/ { s = (s < 0 ? 0 : s) + $NF }
        /^decisiond_http_requests_total\{/ && index($0, "listener=\"public\"") && !index($0, "status=\"2") { bad += $NF }
-       END { printf "%d %d %d %d\n", d, r, u, bad }' "$1"
+       END { printf "%d %d %d %d %d\n", d, r, u, bad, s }' "$1"
 }
 # The public replies that were not 2xx between two metrics pages, by status, and the
 # requests shed for overload: "status 503: 113, shed: 113".
@@ -227,15 +246,18 @@ fi
 echo
 echo "wrk: -t1 -c$CONNECTIONS -d$DURATION --latency, perf/decision.lua, $ROUNDS rounds per store, order alternating"
 echo "  dec/s: decisions per second (decisiond's counter over the round's wall time)"
-echo "  srv%: decisiond's CPU over the round's wall time (100 = one CPU); srv_us/dec: its CPU per decision"
+echo "  srv%: decisiond's CPU over the round's wall time (100 = one CPU); srv_us/dec: its CPU per decision,"
+echo "    usr_us and sys_us: of which in user space (utime) and in the kernel (stime)"
+echo "  snd/dec: the client's sends to Redis per decision (decisiond_redis_sends_total; - when not exported)"
 echo "  rt/dec: store round trips per decision (decisiond_caps_store_reads_total / decisions)"
 echo "  unavail: decisions made without their capped ads (decisiond_caps_store_unavailable_total)"
 echo "  cpuN%: how busy CPU N was over the round, by any process (wrk and Redis on $wrk_cpu, decisiond on $server_cpu);"
 echo "    a share not explained by srv% and redis_us/dec is other work on the machine"
 echo "  redis_us/dec: the $REDIS_NODES redis-server processes' CPU per decision (counted in ticks of 1/$hz s)"
-printf '%5s  %-8s  %9s  %7s  %7s  %5s  %10s  %6s  %7s  %12s  %5s  %5s  %s\n' round store "dec/s" p50_us p99_us srv% \
-  srv_us/dec rt/dec unavail redis_us/dec "cpu$wrk_cpu%" "cpu$server_cpu%" errors
-declare -A rate p50 p99 srv_us redis_us rt
+row_format='%5s  %-8s  %9s  %7s  %7s  %5s  %10s  %6s  %6s  %6s  %7s  %7s  %12s  %5s  %5s  %s\n'
+printf "$row_format" round store "dec/s" p50_us p99_us srv% srv_us/dec usr_us sys_us rt/dec snd/dec unavail redis_us/dec \
+  "cpu$wrk_cpu%" "cpu$server_cpu%" errors
+declare -A rate p50 p99 srv_us usr_us sys_us redis_us rt snd
 failures=()
 total_unavailable=0
 idle_ticks=0
@@ -246,8 +268,8 @@ for ((round = 1; round <= ROUNDS; round++)); do
     out="$tmp/wrk-$store-$round.txt"
     pid=${decisiond_pid[$store]}
     scrape "$store" "$tmp/metrics-0.txt"
-    read -r d0 r0 u0 bad0 <<<"$(store_counters "$tmp/metrics-0.txt")"
-    t0=$(process_ticks "$pid")
+    read -r d0 r0 u0 bad0 s0 <<<"$(store_counters "$tmp/metrics-0.txt")"
+    read -r ut0 st0 <<<"$(process_user_sys_ticks "$pid")"
     idle_pid=${decisiond_pid[$([[ "$store" == embedded ]] && echo cluster || echo embedded)]}
     idle0=$(process_ticks "$idle_pid")
     rt0=$(redis_ticks)
@@ -256,22 +278,28 @@ for ((round = 1; round <= ROUNDS; round++)); do
     start_ns=$(date +%s%N)
     run_wrk_lua "$out" "$DURATION" "$SCRIPT_DIR/decision.lua" "${public_url[$store]}" "${lua_args[@]}"
     end_ns=$(date +%s%N)
-    t1=$(process_ticks "$pid")
+    read -r ut1 st1 <<<"$(process_user_sys_ticks "$pid")"
     wrk_cpu_busy=$(busy_pct "$wrk_cpu0" "$(cpu_ticks "$wrk_cpu")")
     server_cpu_busy=$(busy_pct "$server_cpu0" "$(cpu_ticks "$server_cpu")")
     idle_ticks=$((idle_ticks + $(process_ticks "$idle_pid") - idle0))
     measured_ns=$((measured_ns + end_ns - start_ns))
     rt1=$(redis_ticks)
     scrape "$store" "$tmp/metrics-1.txt"
-    read -r d1 r1 u1 bad1 <<<"$(store_counters "$tmp/metrics-1.txt")"
+    read -r d1 r1 u1 bad1 s1 <<<"$(store_counters "$tmp/metrics-1.txt")"
     kill -0 "$pid" 2>/dev/null || { cat "$tmp/decisiond-$store.log" >&2; die "decisiond ($store) exited during round $round"; }
     n=$((d1 - d0))
     ((n > 0)) || { cat "$out" >&2; die "no decisions in round $round ($store)"; }
-    read -r round_rate srv round_srv_us round_rt round_redis_us < <(awk \
-      -v n="$n" -v ns="$((end_ns - start_ns))" -v t="$((t1 - t0))" -v r="$((r1 - r0))" -v rt="$((rt1 - rt0))" -v hz="$hz" \
-      'BEGIN { s = ns / 1e9; printf "%.0f %.0f %.2f %.3f %.2f\n", n / s, 100 * t / hz / s, 1e6 * t / hz / n, r / n, 1e6 * rt / hz / n }')
+    read -r round_rate srv round_srv_us round_usr_us round_sys_us round_rt round_snd round_redis_us < <(awk \
+      -v n="$n" -v ns="$((end_ns - start_ns))" -v ut="$((ut1 - ut0))" -v st="$((st1 - st0))" -v r="$((r1 - r0))" \
+      -v sends="$((s0 < 0 || s1 < 0 ? -1 : s1 - s0))" -v rt="$((rt1 - rt0))" -v hz="$hz" \
+      'BEGIN { s = ns / 1e9; t = ut + st
+        printf "%.0f %.0f %.2f %.2f %.2f %.3f %s %.2f\n", n / s, 100 * t / hz / s, 1e6 * t / hz / n, 1e6 * ut / hz / n,
+          1e6 * st / hz / n, r / n, sends < 0 ? "-" : sprintf("%.3f", sends / n), 1e6 * rt / hz / n }')
     rate[$store,$round]=$round_rate
     srv_us[$store,$round]=$round_srv_us
+    usr_us[$store,$round]=$round_usr_us
+    sys_us[$store,$round]=$round_sys_us
+    snd[$store,$round]=$round_snd
     rt[$store,$round]=$round_rt
     redis_us[$store,$round]=$round_redis_us
     p50[$store,$round]=$(to_us "$(awk '$1 == "50%" {print $2}' "$out")")
@@ -282,33 +310,39 @@ for ((round = 1; round <= ROUNDS; round++)); do
     ((bad1 - bad0 == 0)) || errors+="${errors:+; }not 2xx (decisiond's count): $((bad1 - bad0)), $(not_2xx_detail "$tmp/metrics-0.txt" "$tmp/metrics-1.txt")"
     awk -v x="${rt[$store,$round]}" 'BEGIN { exit !(x > 1) }' \
       && errors+="${errors:+; }${rt[$store,$round]} store round trips per decision (at most 1 by docs/cluster.md)"
-    printf '%5s  %-8s  %9s  %7s  %7s  %5s  %10s  %6s  %7s  %12s  %5s  %5s  %s\n' "$round" "$store" "${rate[$store,$round]}" \
-      "${p50[$store,$round]}" "${p99[$store,$round]}" "$srv" "${srv_us[$store,$round]}" "${rt[$store,$round]}" \
-      "$unavailable" "${redis_us[$store,$round]}" "$wrk_cpu_busy" "$server_cpu_busy" "${errors:-none}"
+    printf "$row_format" "$round" "$store" "${rate[$store,$round]}" "${p50[$store,$round]}" "${p99[$store,$round]}" \
+      "$srv" "${srv_us[$store,$round]}" "${usr_us[$store,$round]}" "${sys_us[$store,$round]}" "${rt[$store,$round]}" \
+      "${snd[$store,$round]}" "$unavailable" "${redis_us[$store,$round]}" "$wrk_cpu_busy" "$server_cpu_busy" "${errors:-none}"
     [[ -z "$errors" ]] || failures+=("round $round $store: $errors")
   done
 done
 
 # --- summary --------------------------------------------------------------------------
 
-declare -A m_rate m_p50 m_p99 m_srv m_redis m_rt
+declare -A m_rate m_p50 m_p99 m_srv m_usr m_sys m_redis m_rt
 echo
 echo "summary (median of $ROUNDS rounds)"
-printf '  %-8s  %9s  %7s  %7s  %10s  %6s  %12s\n' store "dec/s" p50_us p99_us srv_us/dec rt/dec redis_us/dec
+printf '  %-8s  %9s  %7s  %7s  %10s  %6s  %6s  %6s  %12s\n' store "dec/s" p50_us p99_us srv_us/dec usr_us sys_us \
+  rt/dec redis_us/dec
 for store in "${STORES[@]}"; do
   m_rate[$store]=$(med_of rate "$store")
   m_p50[$store]=$(med_of p50 "$store")
   m_p99[$store]=$(med_of p99 "$store")
   m_srv[$store]=$(med_of srv_us "$store")
+  m_usr[$store]=$(med_of usr_us "$store")
+  m_sys[$store]=$(med_of sys_us "$store")
   m_redis[$store]=$(med_of redis_us "$store")
   m_rt[$store]=$(med_of rt "$store")
-  printf '  %-8s  %9.0f  %7.0f  %7.0f  %10s  %6s  %12s\n' "$store" "${m_rate[$store]}" "${m_p50[$store]}" \
-    "${m_p99[$store]}" "${m_srv[$store]}" "${m_rt[$store]}" "${m_redis[$store]}"
+  printf '  %-8s  %9.0f  %7.0f  %7.0f  %10s  %6s  %6s  %6s  %12s\n' "$store" "${m_rate[$store]}" "${m_p50[$store]}" \
+    "${m_p99[$store]}" "${m_srv[$store]}" "${m_usr[$store]}" "${m_sys[$store]}" "${m_rt[$store]}" "${m_redis[$store]}"
 done
 awk -v ce="${m_srv[cluster]}" -v ee="${m_srv[embedded]}" -v cr="${m_rate[cluster]}" -v er="${m_rate[embedded]}" \
   -v c50="${m_p50[cluster]}" -v e50="${m_p50[embedded]}" -v c99="${m_p99[cluster]}" -v e99="${m_p99[embedded]}" \
-  -v redis="${m_redis[cluster]}" 'BEGIN {
+  -v redis="${m_redis[cluster]}" -v cu="${m_usr[cluster]}" -v eu="${m_usr[embedded]}" -v cs="${m_sys[cluster]}" \
+  -v es="${m_sys[embedded]}" 'BEGIN {
     printf "  cluster/embedded: decisiond CPU per decision %.3f (the project goal is at most 1.25), decisions/s %.3f\n", ce / ee, cr / er
+    printf "  cluster/embedded by part: user space %.3f (%.2f / %.2f us), kernel %.3f (%.2f / %.2f us)\n", cu / eu, cu, eu, cs / es, cs, es
+    printf "  added by the store per decision: user space %+.2f us, kernel %+.2f us\n", cu - eu, cs - es
     printf "  cluster/embedded with Redis CPU counted: %.3f ((%.2f + %.2f) / %.2f us)\n", (ce + redis) / ee, ce, redis, ee
     printf "  added by the store: p50 %+.0f us, p99 %+.0f us\n", c50 - e50, c99 - e99 }'
 echo "  decisions made without their capped ads (store unavailable), all rounds: $total_unavailable"
@@ -326,6 +360,38 @@ for p in "${primary_ports[@]}"; do
     awk -F'[:,=]' -v port="$p" '/^cmdstat_(hgetall|fcall|function)/ {
       printf "  %s  %-18s calls %9d  usec_per_call %6.2f\n", port, $1, $3, $7 }'
 done
+echo "redis: commands per socket read on each primary over the whole run (INFO stats; fill included):"
+for p in "${primary_ports[@]}"; do
+  redis-cli -p "$p" INFO stats | tr -d '\r' | awk -F: -v port="$p" '
+    /^total_commands_processed:/ { c = $2 } /^total_reads_processed:/ { r = $2 }
+    END { if (r > 0) printf "  %s  %d commands in %d reads: %.2f per read\n", port, c, r, c / r }'
+done
+if [[ -n "$PROFILE" ]]; then
+  mkdir -p "$PROFILE"
+  echo
+  echo "profiles: one more round per store, not counted above: perf record -e cpu-clock -g -F 2000 for" \
+    "${PROFILE_SECONDS}s of a $((PROFILE_SECONDS + 2))s wrk run"
+  for store in "${STORES[@]}"; do
+    pid=${decisiond_pid[$store]}
+    taskset -c "$wrk_cpu" wrk -t1 -c"$CONNECTIONS" -d"$((PROFILE_SECONDS + 2))s" --latency -s "$SCRIPT_DIR/decision.lua" \
+      "${public_url[$store]}" "${lua_args[@]}" >"$tmp/profile-wrk-$store.txt" 2>&1 &
+    wrk_pid=$!
+    sleep 1
+    scrape "$store" "$tmp/metrics-0.txt"
+    read -r ut0 st0 <<<"$(process_user_sys_ticks "$pid")"
+    perf record -e cpu-clock -F 2000 -g -p "$pid" -o "$PROFILE/$store.perf.data" -- sleep "$PROFILE_SECONDS" \
+      >"$tmp/perf-$store.log" 2>&1 || die "perf record failed: $(tail -n 3 "$tmp/perf-$store.log" | tr '\n' ' ')"
+    read -r ut1 st1 <<<"$(process_user_sys_ticks "$pid")"
+    scrape "$store" "$tmp/metrics-1.txt"
+    wait "$wrk_pid" || die "wrk failed during the profile of $store"
+    wrk_pid=""
+    read -r d0 _ <<<"$(store_counters "$tmp/metrics-0.txt")"
+    read -r d1 _ <<<"$(store_counters "$tmp/metrics-1.txt")"
+    awk -v store="$store" -v n="$((d1 - d0))" -v ut="$((ut1 - ut0))" -v st="$((st1 - st0))" -v hz="$hz" \
+      -v f="$PROFILE/$store.perf.data" 'BEGIN { printf "  %-8s %s: %d decisions, %.2f us CPU per decision (user %.2f, kernel %.2f)\n",
+        store, f, n, 1e6 * (ut + st) / hz / n, 1e6 * ut / hz / n, 1e6 * st / hz / n }'
+  done
+fi
 echo "load now: $(cut -d' ' -f1-3 /proc/loadavg)"
 if ((${#failures[@]} > 0)); then
   echo >&2

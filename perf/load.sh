@@ -62,10 +62,12 @@
 #   one replica each), then one decisiond with the embedded cap store and one with
 #   --caps-store=redis://... to it, in alternating rounds of perf/decision.lua (home_top,
 #   USERS users, default 100000, after a FILL run of perf/mixed.lua per store so the users
-#   have cap state). Per store: decisions/s, decisiond CPU per decision, p50/p99, store
-#   round trips per decision, decisions made without capped ads, the Redis processes' CPU
-#   per decision; then cluster/embedded CPU and the latency the store adds, and the
-#   primaries' INFO commandstats. Redis runs on the CPUs left (on 2 CPUs: wrk's).
+#   have cap state). Per store: decisions/s, decisiond CPU per decision and its user-space
+#   and kernel parts, p50/p99, store round trips and sends per decision, decisions made
+#   without capped ads, the Redis processes' CPU per decision; then cluster/embedded CPU
+#   (total, user space, kernel) and the latency the store adds, and the primaries' INFO
+#   commandstats and commands per read. PROFILE=dir adds a perf profile per store. Redis
+#   runs on the CPUs left (on 2 CPUs: wrk's).
 # With TARGET=events-sink: perf/events_sink_load.sh runs instead (its header has the
 #   details). One decisiond without a sink and one with --events-sink to a local nats-server
 #   (JetStream, --events-replicas=1), in alternating rounds of perf/decision.lua: decisions/s,

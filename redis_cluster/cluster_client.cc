@@ -16,6 +16,10 @@ namespace {
 constexpr uint32_t kInternalReplies = 256;
 // A deadline this close to an armed wake is served by it: no second wake for 100 µs.
 constexpr int64_t kWakeSlackNs = 100'000;
+// Each call slot's command buffer, reserved at start: a cap read's HGETALL is about 40
+// bytes and an impression's FCALL about 250, so the store's calls never grow it; a longer
+// command grows its slot once, and the slot keeps the room.
+constexpr size_t kCommandBytesKept = 256;
 
 bool later(const auto& a, const auto& b) { return a.at_ns > b.at_ns; }
 }  // namespace
@@ -27,6 +31,7 @@ ClusterClient::ClusterClient(runtime::Reactor& reactor, ClusterConfig config)
                   static_cast<uint64_t>(reactor.clock().monotonic_ns());
   slot_owner_.fill(kNoOwner);
   calls_.resize(config_.max_in_flight);
+  for (PendingCall& c : calls_) c.command.reserve(kCommandBytesKept);
   free_calls_.reserve(config_.max_in_flight);
   for (uint32_t i = config_.max_in_flight; i > 0; --i) free_calls_.push_back(i - 1);
   // Each live call has at most a deadline and a retry in the heap; stale entries are
@@ -76,7 +81,7 @@ bool ClusterClient::call(std::string_view routing_key, std::span<const std::stri
   PendingCall& c = calls_[index];
   DECISIOND_CHECK_MSG(c.call == nullptr, "a free call slot still holds a call");
   c.call = &call;
-  c.command = FormattedCommand(args);
+  c.command.assign(args);  // into the slot's own buffer: no allocation once warm
   c.slot = key_slot(routing_key);
   c.redirects = 0;
   c.library_retried = false;

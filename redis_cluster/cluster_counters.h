@@ -31,6 +31,9 @@ struct ClusterCounters {
   runtime::CoreCounter connection_failures;  // connects refused or timed out, connections lost
   runtime::CoreCounter topology_refreshes;   // CLUSTER SHARDS sent
   runtime::CoreCounter library_loads;        // FUNCTION LOAD REPLACE sent
+  // Sends handed to the kernel over every node's connection: each carries all that one loop
+  // turn gathered for its node, so calls / sends is the client's batching.
+  runtime::CoreCounter sends;
 
   runtime::CoreCounter state;  // ClusterState as a number
   runtime::CoreCounter connected_primaries;

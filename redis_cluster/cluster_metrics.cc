@@ -45,6 +45,10 @@ constexpr runtime::Metric<CC> kFamilies[] = {
                      &CC::topology_refreshes),
     runtime::counter("decisiond_redis_library_loads_total", "FUNCTION LOAD REPLACE sent to a node, by core.",
                      &CC::library_loads),
+    runtime::counter("decisiond_redis_sends_total",
+                     "Sends handed to the kernel on the connections to Redis nodes, each with every command one "
+                     "loop turn gathered for its node, by core.",
+                     &CC::sends),
     runtime::gauge("decisiond_redis_cluster_state",
                    "The client's view of the cluster: 0 starting, 1 up, 2 partial, 3 down, 4 not a cluster, 5 auth "
                    "failed, by core.",

@@ -107,7 +107,7 @@ NodeConnection* ClusterClient::add_node(const NodeAddress& address) {
   if (!socket_address.ok() || nodes_.size() >= kMaxNodes || address.port == 0) return nullptr;
   nodes_.push_back(std::make_unique<NodeConnection>(reactor_, *this, address, *socket_address,
                                                     config_.connect_timeout_ms, config_.max_pending_bytes,
-                                                    config_.max_in_flight + 256));
+                                                    config_.max_in_flight + 256, counters_.sends));
   NodeConnection* node = nodes_.back().get();
   if (!stopped_) node->connect();
   return node;

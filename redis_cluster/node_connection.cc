@@ -15,7 +15,7 @@ namespace redis_cluster {
 
 NodeConnection::NodeConnection(runtime::Reactor& reactor, NodeListener& listener, NodeAddress address,
                                runtime::SocketAddress socket_address, int64_t connect_timeout_ms,
-                               size_t max_pending_bytes, uint32_t max_expected)
+                               size_t max_pending_bytes, uint32_t max_expected, runtime::CoreCounter& sends)
     : reactor_(reactor),
       listener_(listener),
       address_(std::move(address)),
@@ -23,6 +23,7 @@ NodeConnection::NodeConnection(runtime::Reactor& reactor, NodeListener& listener
       socket_address_(socket_address),
       connect_timeout_ms_(connect_timeout_ms),
       max_pending_bytes_(max_pending_bytes),
+      sends_(sends),
       expected_(max_expected) {}
 
 NodeConnection::~NodeConnection() {
@@ -163,6 +164,7 @@ void NodeConnection::flush() {
   pending_.clear();
   sent_bytes_ = 0;
   send_in_flight_ = true;
+  sends_.add();
   reactor_.send(socket_, sending_.data(), sending_.size());
 }
 
@@ -176,11 +178,15 @@ void NodeConnection::on_send_complete(int result) {
   sent_bytes_ += static_cast<size_t>(result);
   if (sent_bytes_ < sending_.size()) {  // a short send: the rest goes before anything newer
     send_in_flight_ = true;
+    sends_.add();
     reactor_.send(socket_, sending_.data() + sent_bytes_, sending_.size() - sent_bytes_);
     return;
   }
   sending_.clear();
-  flush();
+  // Not sent from here: this completion is reaped mid-turn, and a send now would carry only
+  // what the turn had gathered so far and hold the rest back a whole turn behind it. The
+  // client's loop hook flushes once, when the turn has gathered everything.
+  if (!pending_.empty()) listener_.on_node_has_output(*this);
 }
 
 void NodeConnection::on_receive(std::string_view bytes) {

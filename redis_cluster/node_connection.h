@@ -1,8 +1,9 @@
 #pragma once
 // One connection from one core to one cluster node, entirely through the core's ring:
-// connect (with a timeout), commands pipelined into one buffer while a send is in flight
-// and handed to the kernel in one send, replies read by a RespReader and matched in FIFO
-// order to what was sent. What the replies mean is the client's (cluster_client.h); this
+// connect (with a timeout), commands pipelined into one buffer and handed to the kernel in
+// one send when the client flushes at the end of a loop turn (never from a completion in
+// the middle of one), replies read by a RespReader and matched in FIFO order to what was
+// sent. What the replies mean is the client's (cluster_client.h); this
 // class knows bytes, order and bounds.
 #include <cstdint>
 #include <string>
@@ -11,6 +12,7 @@
 
 #include "redis_cluster/reply.h"
 #include "redis_cluster/seed_list.h"
+#include "runtime/core_counter.h"
 #include "runtime/file_io.h"
 #include "runtime/reactor.h"
 #include "runtime/socket_address.h"
@@ -39,8 +41,9 @@ class NodeListener {
   // The attempt failed or the connection was lost; every expected reply is handed to
   // `drop` first (expected_replies() is then empty).
   virtual void on_node_lost(NodeConnection& node, std::string_view why) = 0;
-  // A queued command waits for its send: the client flushes such nodes before the core
-  // waits (one send per node per loop turn).
+  // A queued command waits for its send (queued now, or left behind a send that has just
+  // completed): the client flushes such nodes before the core waits, so each send carries
+  // everything the turn gathered for its node (one send per node per loop turn).
   virtual void on_node_has_output(NodeConnection& node) = 0;
 };
 
@@ -50,7 +53,7 @@ class NodeConnection final : public runtime::SocketEvents, public runtime::FileC
 
   NodeConnection(runtime::Reactor& reactor, NodeListener& listener, NodeAddress address,
                  runtime::SocketAddress socket_address, int64_t connect_timeout_ms, size_t max_pending_bytes,
-                 uint32_t max_expected);
+                 uint32_t max_expected, runtime::CoreCounter& sends);
   ~NodeConnection() override;
   NodeConnection(const NodeConnection&) = delete;
   NodeConnection& operator=(const NodeConnection&) = delete;
@@ -131,6 +134,7 @@ class NodeConnection final : public runtime::SocketEvents, public runtime::FileC
   const runtime::SocketAddress socket_address_;  // read by the kernel during a connect
   const int64_t connect_timeout_ms_;
   const size_t max_pending_bytes_;
+  runtime::CoreCounter& sends_;  // the client's: every send handed to the kernel
   State state_ = State::kIdle;
   int fd_ = -1;  // between socket() and attach()
   runtime::SocketId socket_{};

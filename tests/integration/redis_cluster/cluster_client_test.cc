@@ -21,6 +21,7 @@
 #include "runtime/clock.h"
 #include "runtime/mailbox.h"
 #include "runtime/reactor.h"
+#include "tests/support/allocation_count.h"
 #include "tests/integration/redis_cluster/redis_cluster_fixture.h"
 #include "tests/integration/redis_cluster/redis_server.h"
 
@@ -210,6 +211,116 @@ TEST_F(ClusterClientTest, TheInFlightBoundRefusesWithoutACallback) {
   run_until([&] { return calls[3].done; }, 3000);
   EXPECT_FALSE(calls[4].done);
   EXPECT_EQ(client_->counters().refused.get(), 1u);
+}
+
+// Answers counted, nothing kept: a call that allocates nothing of its own.
+struct CountingCall final : Call {
+  void on_reply(const Reply& reply) override { ++(reply.is_error() ? *errors : *replies); }
+  void on_failed(CallFailure) override { ++*errors; }
+  int* replies = nullptr;
+  int* errors = nullptr;
+};
+
+// The calls of one loop turn, each to a key of its own, all answered; spread over every
+// primary unless one_slot puts them all in one slot.
+class BatchTest : public ClusterClientTest {
+ protected:
+  void call_in_one_turn(int count, bool one_slot) {
+    std::vector<CountingCall> calls(count);
+    for (int i = 0; i < count; ++i) {
+      const std::string key = one_slot ? absl::StrCat("{batch}:", i) : absl::StrCat("batch:", i);
+      const std::string_view args[] = {"INCR", key};
+      calls[i].replies = &replies_;
+      calls[i].errors = &errors_;
+      ASSERT_TRUE(client_->call(key, args, in_ms(5000), calls[i]));
+    }
+    const int expected = replies_ + count;
+    run_until([&] { return replies_ + errors_ >= expected; }, 10000);
+    EXPECT_EQ(errors_, 0);
+    EXPECT_EQ(replies_, expected);
+  }
+  // Every primary connected and past its handshake (AUTH, libraries, CONFIG GET), so what
+  // the test sends next is the calls alone.
+  void warm() {
+    start_up();
+    call_in_one_turn(300, false);
+  }
+  int replies_ = 0;
+  int errors_ = 0;
+};
+
+TEST_F(BatchTest, OneTurnsCallsToOnePrimaryLeaveInOneSend) {
+  warm();
+  const uint64_t before = client_->counters().sends.get();
+  call_in_one_turn(200, true);
+  EXPECT_EQ(client_->counters().sends.get() - before, 1u);
+}
+
+TEST_F(BatchTest, OneTurnsCallsSpreadOverThreePrimariesLeaveInOneSendEach) {
+  warm();
+  const uint64_t before = client_->counters().sends.get();
+  call_in_one_turn(200, false);
+  EXPECT_EQ(client_->counters().sends.get() - before, 3u);
+}
+
+// Calls made from a reply callback, in the middle of a turn, go out together when the
+// turn ends: the send that carried the first call has completed by then, and its
+// completion sends nothing on its own.
+TEST_F(BatchTest, CallsMadeWhileRepliesAreReadLeaveInOneSendAtTheTurnsEnd) {
+  warm();
+  struct Chained final : Call {
+    void on_reply(const Reply&) override {
+      for (CountingCall& next : followers) {
+        const std::string_view args[] = {"INCR", "{batch}:followers"};
+        EXPECT_TRUE(client->call("{batch}:followers", args, deadline_ns, next));
+      }
+    }
+    void on_failed(CallFailure) override { ADD_FAILURE() << "the first call failed"; }
+    ClusterClient* client = nullptr;
+    int64_t deadline_ns = 0;
+    std::vector<CountingCall> followers;
+  };
+  Chained first;
+  first.client = client_.get();
+  first.deadline_ns = in_ms(5000);
+  first.followers.resize(50);
+  for (CountingCall& f : first.followers) {
+    f.replies = &replies_;
+    f.errors = &errors_;
+  }
+  const uint64_t before = client_->counters().sends.get();
+  const std::string_view args[] = {"INCR", "{batch}:first"};
+  const int expected = replies_ + 50;
+  ASSERT_TRUE(client_->call("{batch}:first", args, in_ms(5000), first));
+  run_until([&] { return replies_ + errors_ >= expected; }, 10000);
+  EXPECT_EQ(replies_, expected);
+  // The first call's send, then the fifty followers' one.
+  EXPECT_EQ(client_->counters().sends.get() - before, 2u);
+}
+
+TEST_F(BatchTest, AWarmClientAllocatesNothingPerCall) {
+  warm();
+  call_in_one_turn(300, false);  // the slots' buffers and every node's arena at their size
+  std::vector<CountingCall> calls(300);
+  std::vector<std::string> keys;
+  for (int i = 0; i < 300; ++i) {
+    keys.push_back(absl::StrCat("batch:", i));
+    calls[i].replies = &replies_;
+    calls[i].errors = &errors_;
+  }
+  const int expected = replies_ + 300;
+  const int* replies = &replies_;
+  const std::function<bool()> all_answered = [replies, expected] { return *replies >= expected; };
+  const uint64_t allocations = decision::testing::allocations_while([&] {
+    for (int i = 0; i < 300; ++i) {
+      const std::string_view args[] = {"INCR", keys[i]};
+      ASSERT_TRUE(client_->call(keys[i], args, in_ms(5000), calls[i]));
+    }
+    Until until(reactor_, all_answered, 10000);
+    reactor_.run();
+  });
+  EXPECT_EQ(replies_, expected);
+  EXPECT_EQ(allocations, 0u);
 }
 
 TEST_F(ClusterClientTest, MovedAfterASlotMovesUpdatesTheOwnerAndResends) {

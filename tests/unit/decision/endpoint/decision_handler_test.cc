@@ -7,7 +7,9 @@
 #include <gtest/gtest.h>
 #include <simdjson.h>
 
+#include <array>
 #include <set>
+#include <utility>
 #include <string>
 #include <vector>
 
@@ -319,6 +321,63 @@ TEST_F(DecisionHandlerTest, GdprUserWithoutConsentIsNeitherCappedNorRead) {
   const std::string consenting =
       R"({"placements":[{"key":"home_top","count":10,"targeting":{"geo":[3017382]}}],"user":{"id":"u3","consent":{"gdpr":true}}})";
   EXPECT_THAT(ads_of(post(handler, consenting))[0], ::testing::Not(::testing::Contains("ad_101")));
+}
+
+}  // namespace
+}  // namespace decision::endpoint
+
+namespace decision::endpoint {
+namespace {
+
+// A shared cap store that answers when the test says: every read waits until answer_all().
+class AnswerWhenToldStore final : public caps::SharedCapStore {
+ public:
+  bool read(uint64_t, caps::CapReadDone& done) override {
+    if (waiting_count_ == waiting_.size()) return false;
+    waiting_[waiting_count_++] = &done;
+    return true;
+  }
+  bool count_impression(const caps::ImpressionStep&, caps::ImpressionDone&) override { return false; }
+  void add_pending(uint64_t, uint64_t, int64_t) override {}
+
+  size_t waiting() const { return waiting_count_; }
+  void answer_all(const caps::CapReader* state) {
+    const size_t count = std::exchange(waiting_count_, 0);
+    for (size_t i = 0; i < count; ++i) waiting_[i]->on_caps_read(state);
+  }
+
+ private:
+  std::array<caps::CapReadDone*, 64> waiting_{};
+  size_t waiting_count_ = 0;
+};
+
+TEST_F(DecisionHandlerTest, AWarmCoreAllocatesNothingPerDecisionThatWaitsForTheSharedStore) {
+  AnswerWhenToldStore store;
+  DecisionSettings settings;
+  settings.base_url = "https://ads.example.test";
+  settings.seed = 31;
+  settings.process_start_wall_ns = kNowNs;
+  settings.max_cross_core_asks = 16;
+  CoreLinks links;
+  links.shared_caps = &store;
+  DecisionHandler handler(clock_, 0, versions_, core_keys_, settings, catalog_, links);
+  // home_top holds a capped ad (101): every decision for a user waits for the store.
+  const std::string body = R"({"placements":[{"key":"home_top","count":3}],"user":{"id":"user-1"}})";
+  const std::vector<http::Header> headers = {{"Content-Type", "application/json"},
+                                             {"Accept-Language", "fr-CH, fr;q=0.9, en;q=0.8"},
+                                             {"X-Decision-Version", "2025-11-01"}};
+  auto wait_and_answer = [&](int decisions) {
+    for (int i = 0; i < decisions; ++i) EXPECT_TRUE(post(handler, body, headers).deferred());
+    EXPECT_EQ(store.waiting(), static_cast<size_t>(decisions));
+    store.answer_all(&caps_);
+  };
+  for (int i = 0; i < 4; ++i) wait_and_answer(16);  // warm: every wait's buffers at their size
+  const uint64_t allocations = decision::testing::allocations_while([&] {
+    for (int i = 0; i < 10; ++i) wait_and_answer(16);
+  });
+  EXPECT_EQ(allocations, 0u);
+  EXPECT_EQ(handler.counters().decisions.get(), 14u * 16u);
+  EXPECT_EQ(handler.counters().caps_store_unavailable.get(), 0u);
 }
 
 }  // namespace
