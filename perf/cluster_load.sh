@@ -352,6 +352,10 @@ echo "  the idle decisiond (the other store's) over the rounds: $(awk -v t="$idl
 curl --noproxy '*' -s --max-time 5 "${admin_url[cluster]}/metrics" | awk '
   /^decisiond_redis_round_trip_seconds_sum/ { s += $NF } /^decisiond_redis_round_trip_seconds_count/ { n += $NF }
   END { if (n > 0) printf "  decisiond_redis_round_trip_seconds over the whole run (fill included): %d round trips, mean %.0f us\n", n, 1e6 * s / n }'
+# Waits whose parse could not be kept (every kept intake in use): parsed a second time.
+curl --noproxy '*' -s --max-time 5 "${admin_url[cluster]}/metrics" | awk '
+  /^decisiond_caps_store_waits_parsed_again_total/ { a += $NF } /^decisiond_decisions_total/ { d += $NF }
+  END { if (d > 0) printf "  decisions parsed again after their wait (no kept parse free), fill included: %d of %d (%.1f%%)\n", a, d, 100 * a / d }'
 
 echo
 echo "redis: INFO commandstats of the primaries over the whole run (fill included):"

@@ -11,16 +11,17 @@ CapReadWaits::CapReadWaits(CapReadWaiter& waiter, uint32_t size) {
   }
 }
 
-bool CapReadWaits::ask(caps::SharedCapStore& store, uint64_t user_key, const http::Request& request,
-                       http::Response& response) {
-  if (free_.empty()) return false;
+CapReadWait* CapReadWaits::ask(caps::SharedCapStore& store, uint64_t user_key, const http::Request& request,
+                               http::Response& response, bool with_body) {
+  if (free_.empty()) return nullptr;
   CapReadWait* wait = free_.back();
   // The store answers later, never inside read(): capturing after it is safe, and a refusal
   // leaves the reply undeferred.
-  if (!store.read(user_key, *wait)) return false;
+  if (!store.read(user_key, *wait)) return nullptr;
   free_.pop_back();
-  wait->capture(request, response);
-  return true;
+  wait->kept_intake = nullptr;
+  wait->capture(request, response, with_body);
+  return wait;
 }
 
 }  // namespace decision::endpoint

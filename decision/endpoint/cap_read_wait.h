@@ -13,6 +13,7 @@
 namespace decision::endpoint {
 
 class CapReadWait;
+class DecisionIntake;
 
 class CapReadWaiter {
  public:
@@ -27,6 +28,10 @@ class CapReadWait final : public ForwardedRequest, public caps::CapReadDone {
   explicit CapReadWait(CapReadWaiter& waiter) : waiter_(waiter) {}
   void on_caps_read(const caps::CapReader* state) override { waiter_.finish_cap_read(*this, state); }
 
+  // The intake that parsed the request, kept with the wait (kept_intakes.h); null: the body
+  // was copied and is parsed again.
+  DecisionIntake* kept_intake = nullptr;
+
  private:
   CapReadWaiter& waiter_;
 };
@@ -35,9 +40,11 @@ class CapReadWait final : public ForwardedRequest, public caps::CapReadDone {
 class CapReadWaits {
  public:
   CapReadWaits(CapReadWaiter& waiter, uint32_t size);
-  // Asks store for user_key's state and defers response until it answers. False, with
-  // response untouched, when no wait is free or the store refused: run the request now.
-  bool ask(caps::SharedCapStore& store, uint64_t user_key, const http::Request& request, http::Response& response);
+  // Asks store for user_key's state and defers response until it answers; the wait. Null,
+  // with response untouched, when no wait is free or the store refused: run the request
+  // now. with_body false: the body is not copied (the caller keeps it parsed).
+  CapReadWait* ask(caps::SharedCapStore& store, uint64_t user_key, const http::Request& request,
+                   http::Response& response, bool with_body = true);
   void give_back(CapReadWait& wait) { free_.push_back(&wait); }
 
  private:

@@ -1,5 +1,7 @@
 #include "decision/endpoint/decision_handler.h"
 
+#include <utility>
+
 #include "caps/user_key.h"
 #include "decision/endpoint/decision_log.h"
 #include "decision/endpoint/served_formats.h"
@@ -13,6 +15,10 @@ using http::error_code::kInternalError;
 
 namespace {
 constexpr std::string_view kUserAgentHeader = "User-Agent";
+// Parses kept with decisions waiting for the store (cluster mode): a core serving tens of
+// thousands of decisions a second over a round trip of a few hundred microseconds has a
+// few dozen waiting at once. Each costs its memory whether used or not (docs/cluster.md).
+constexpr uint32_t kKeptIntakes = 32;
 }  // namespace
 
 DecisionHandler::DecisionHandler(const runtime::Clock& clock, uint32_t core_index,
@@ -22,7 +28,7 @@ DecisionHandler::DecisionHandler(const runtime::Clock& clock, uint32_t core_inde
                                  const CoreLinks& links)
     : clock_(clock),
       catalog_(std::move(catalog)),
-      intake_(versions, settings.max_body_bytes),
+      intakes_(versions, settings.max_body_bytes, links.shared_caps != nullptr ? kKeptIntakes : 0),
       links_(keys, settings.base_url, settings.tracking_ttl_s),
       documents_(keys, settings.base_url, settings.tracking_ttl_s),
       video_(documents_, keys, settings.base_url, settings.vast_tag_ttl_s),
@@ -42,7 +48,7 @@ void DecisionHandler::handle(const http::Request& request, http::Response& respo
 
 void DecisionHandler::serve(const http::Request& request, http::Response& response, Arrival arrival) {
   const int64_t now_s = clock_.wall_s();
-  switch (intake_.read(request, now_s, response)) {
+  switch (intake().read(request, now_s, response)) {
     case IntakeVerdict::kAccepted: break;
     case IntakeVerdict::kRejectedVersion: counters_.rejected_versions.add(); return;
     case IntakeVerdict::kWrongMediaType: counters_.wrong_media_type.add(); return;
@@ -54,13 +60,13 @@ void DecisionHandler::serve(const http::Request& request, http::Response& respon
 void DecisionHandler::decide(const http::Request& request, int64_t now_s, http::Response& response,
                              Arrival arrival) {
   const ServedCatalog& served = *catalog_;
-  const request::DecisionRequest& asked = intake_.request();
+  const request::DecisionRequest& asked = intake().request();
   // Judged before anything else: a robot's decision reads no caps and waits on no core.
   if (const response::RobotAgent robot = robot_agent(request); robot != response::RobotAgent::kNone) {
     serve_robot(served, request, now_s, response, robot);
     return;
   }
-  targeting_.begin_request(asked, now_s, intake_.version().features().destination_targeting,
+  targeting_.begin_request(asked, now_s, intake().version().features().destination_targeting,
                            served.custom_programs);
   // Caps apply to a user whose id may be used (GDPR, docs/caps.md); their state lives on
   // the core that owns the user.
@@ -74,13 +80,13 @@ void DecisionHandler::decide(const http::Request& request, int64_t now_s, http::
     const uint32_t owner = caps::owner_core(*user_key, core_links_.channel->cores());
     if (owner != core_index_) {
       if (!forward(request, response, owner)) {
-        intake_.refuse_overloaded(response, "overloaded: too many decisions waiting on other cores, retry later");
+        intake().refuse_overloaded(response, "overloaded: too many decisions waiting on other cores, retry later");
       }
       return;
     }
   }
   cap_rule_.begin_request(caps, user_key, now_s);
-  select_placements(served, intake_.version().features(), now_s);
+  select_placements(served, intake().version().features(), now_s);
   if (!write_reply(served, request, now_s, response)) return;
   if (user_key) hold_pending_serves(served, *user_key, now_s);
 }
@@ -94,14 +100,24 @@ const caps::CapReader* DecisionHandler::shared_caps_for(const ServedCatalog& ser
   }
   // No candidate carries a cap: the store is not asked (the rule reads caps of capped ads only).
   if (!asks_for_capped_placements(served)) return &caps_unavailable_;
-  if (cap_reads_.ask(*core_links_.shared_caps, user_key, request, response)) return nullptr;
+  // The parse goes with the wait when an intake is free to keep it; else the body is
+  // copied, to be parsed again.
+  const bool keep = intakes_.can_keep();
+  if (CapReadWait* wait = cap_reads_.ask(*core_links_.shared_caps, user_key, request, response, !keep)) {
+    if (keep) {
+      wait->kept_intake = intakes_.keep_current();
+    } else {
+      counters_.parsed_again.add();
+    }
+    return nullptr;
+  }
   counters_.caps_store_unavailable.add();  // decided here, now, without the capped ads
   return &caps_unavailable_;
 }
 
 bool DecisionHandler::asks_for_capped_placements(const ServedCatalog& served) const {
   const catalog::CatalogIndex& index = served.snapshot->index();
-  for (const request::PlacementRequest& asked : intake_.request().placements()) {
+  for (const request::PlacementRequest& asked : intake().request().placements()) {
     const std::optional<uint32_t> placement = index.placement_index(asked.key);
     if (placement && served.placement_has_caps[*placement]) return true;
   }
@@ -112,14 +128,23 @@ void DecisionHandler::finish_cap_read(CapReadWait& wait, const caps::CapReader* 
   const http::Request request = wait.replay("/v1/decision");
   wait.reply().reset();
   fetched_caps_ = state;
-  serve(request, wait.reply(), Arrival::kCapsRead);
+  if (DecisionIntake* kept = std::exchange(wait.kept_intake, nullptr)) {
+    // Decided on the parse kept since it arrived, its version's headers echoed again.
+    DecisionIntake* reading = intakes_.make_current(kept);
+    kept->add_version_headers(wait.reply());
+    decide(request, clock_.wall_s(), wait.reply(), Arrival::kCapsRead);
+    intakes_.make_current(reading);
+    intakes_.give_back(kept);
+  } else {
+    serve(request, wait.reply(), Arrival::kCapsRead);
+  }
   fetched_caps_ = nullptr;
   wait.complete();
   cap_reads_.give_back(wait);
 }
 
 void DecisionHandler::hold_pending_serves(const ServedCatalog& served, uint64_t user_key, int64_t now_s) {
-  for (const response::PlacementDecision& decision : std::span(placements_.data(), intake_.request().placements().size())) {
+  for (const response::PlacementDecision& decision : std::span(placements_.data(), intake().request().placements().size())) {
     for (const selection::Pick& pick : decision.picks) {
       const catalog::Ad& ad = served.snapshot->ads()[pick.ad_index];
       if (ad.frequency_caps.empty()) continue;
@@ -135,7 +160,7 @@ void DecisionHandler::hold_pending_serves(const ServedCatalog& served, uint64_t 
 response::RobotAgent DecisionHandler::robot_agent(const http::Request& request) {
   using response::RobotAgent;
   // device.ua, when the request gives it, is judged alone (docs/invalid-traffic.md).
-  const std::string_view device_ua = intake_.request().device_ua;
+  const std::string_view device_ua = intake().request().device_ua;
   if (!device_ua.empty()) return robots_.is_robot(device_ua) ? RobotAgent::kDeviceUa : RobotAgent::kNone;
   return robots_.is_robot(request.header(kUserAgentHeader)) ? RobotAgent::kUserAgentHeader : RobotAgent::kNone;
 }
@@ -143,12 +168,12 @@ response::RobotAgent DecisionHandler::robot_agent(const http::Request& request) 
 void DecisionHandler::serve_robot(const ServedCatalog& served, const http::Request& request, int64_t now_s,
                                   http::Response& response, response::RobotAgent robot) {
   counters_.robots.add();
-  for (size_t i = 0; i < intake_.request().placements().size(); ++i) resolve_placement(served, i);
+  for (size_t i = 0; i < intake().request().placements().size(); ++i) resolve_placement(served, i);
   write_reply(served, request, now_s, response, robot);
 }
 
 response::PlacementDecision& DecisionHandler::resolve_placement(const ServedCatalog& served, size_t i) {
-  const request::PlacementRequest& asked = intake_.request().placements()[i];
+  const request::PlacementRequest& asked = intake().request().placements()[i];
   response::PlacementDecision& decision = placements_[i];
   decision.key = asked.key;
   decision.placement_index = served.snapshot->index().placement_index(asked.key);
@@ -162,7 +187,7 @@ void DecisionHandler::select_placements(const ServedCatalog& served, const api_v
   const catalog::CatalogSnapshot& snapshot = *served.snapshot;
   chosen_.clear();
   size_t picks_used = 0;
-  const auto placements = intake_.request().placements();
+  const auto placements = intake().request().placements();
   for (size_t i = 0; i < placements.size(); ++i) {
     const request::PlacementRequest& asked = placements[i];
     response::PlacementDecision& decision = resolve_placement(served, i);
@@ -195,15 +220,15 @@ bool DecisionHandler::write_reply(const ServedCatalog& served, const http::Reque
 
   tracking::TokenIssue issue;
   issue.request_id = request_ids_.next();
-  if (targeting_.user_id_usable()) issue.user_id = intake_.request().user.id;
+  if (targeting_.user_id_usable()) issue.user_id = intake().request().user.id;
   issue.now_s = now_s;
   const response::ResponseInput input{
       .snapshot = *served.snapshot,
       .text = served.text,
-      .features = intake_.version().features(),
+      .features = intake().version().features(),
       .languages = languages,
-      .version_warning = intake_.version().warning,
-      .placements = {placements_.data(), intake_.request().placements().size()},
+      .version_warning = intake().version().warning,
+      .placements = {placements_.data(), intake().request().placements().size()},
       .tracking = issue,
       .robot = robot,
   };

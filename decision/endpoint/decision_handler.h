@@ -25,6 +25,7 @@
 #include "decision/endpoint/cap_read_wait.h"
 #include "decision/endpoint/decision_ask.h"
 #include "decision/endpoint/decision_intake.h"
+#include "decision/endpoint/kept_intakes.h"
 #include "decision/endpoint/placement_labels.h"
 #include "decision/endpoint/request_ids.h"
 #include "decision/endpoint/served_catalog.h"
@@ -100,6 +101,9 @@ struct DecisionCounters {
   // Cluster mode: decisions made without their capped ads, the shared cap store not having
   // answered in time (or too many decisions waiting for it).
   runtime::CoreCounter caps_store_unavailable;
+  // Cluster mode: decisions that waited for the store with no intake free to keep their
+  // parse (kept_intakes.h): their body was copied and parsed again.
+  runtime::CoreCounter parsed_again;
   runtime::CoreCounter robots;               // warning 20005: a declared robot's decision, no creatives
   // By label slot (placement_labels.h; ServedCatalog::placement_slots), counted where the
   // decision is made (the user's owner core).
@@ -134,7 +138,9 @@ class DecisionHandler final : public http::Handler, public CapReadWaiter {
   // requests; the record cache follows the new database by its identity.
   void set_geoip(const geo::GeoIpDatabase* geoip) { targeting_.set_geoip(geoip); }
   const DecisionCounters& counters() const { return counters_; }
-  const request::RequestReaderCounters& reader_counters() const { return intake_.reader_counters(); }
+  // Request bodies read (parsed), over every intake: once per decision, unless a wait for
+  // the store found no intake free to keep its parse.
+  uint64_t bodies_read() const { return intakes_.reads(); }
 
  private:
   // How a request reached this decision: from the client; handed over by another core,
@@ -163,6 +169,8 @@ class DecisionHandler final : public http::Handler, public CapReadWaiter {
   // Steps 5 and 6 on this core's partition.
   void select_placements(const ServedCatalog& served, const api_versions::VersionFeatures& features,
                          int64_t now_s);
+  DecisionIntake& intake() { return intakes_.current(); }
+  const DecisionIntake& intake() const { return intakes_.current(); }
   // False when the reply is a 500 (a token could not be sealed): nothing was served.
   bool write_reply(const ServedCatalog& served, const http::Request& request, int64_t now_s,
                    http::Response& response, response::RobotAgent robot = response::RobotAgent::kNone);
@@ -171,7 +179,8 @@ class DecisionHandler final : public http::Handler, public CapReadWaiter {
 
   const runtime::Clock& clock_;
   std::shared_ptr<const ServedCatalog> catalog_;
-  DecisionIntake intake_;
+  // Cluster mode keeps the parses of decisions waiting for the store (kept_intakes.h).
+  KeptIntakes intakes_;
   response::TrackingLinks links_;
   video::VastDocumentWriter documents_;
   response::VideoFields video_;

@@ -40,6 +40,9 @@ class DecisionIntake {
   // Of the last read() that got past step 1; valid until the next read().
   const api_versions::Resolution& version() const { return *version_; }
   const request::DecisionRequest& request() const { return request_; }
+  // After read() accepted: the version served's headers into another reply (a kept
+  // request's, answered later: kept_intakes.h).
+  void add_version_headers(http::Response& response) const { versions_.add_reply_headers(*version_, response); }
   // After read() accepted: replaces whatever the reply holds (a deferral undone, say) with
   // 503 10098 and Retry-After, still echoing the version served.
   void refuse_overloaded(http::Response& response, std::string_view message) const;

@@ -5,9 +5,9 @@
 
 namespace decision::endpoint {
 
-void ForwardedRequest::capture(const http::Request& request, http::Response& response) {
+void ForwardedRequest::capture(const http::Request& request, http::Response& response, bool with_body) {
   ticket_ = response.defer();
-  body_.assign(request.body);
+  body_.assign(with_body ? request.body : std::string_view());
   const std::optional<std::string_view> version = request.find_header(api_versions::kDecisionVersionHeader);
   has_version_ = version.has_value();
   version_.assign(version.value_or(""));

@@ -22,9 +22,10 @@ namespace decision::endpoint {
 
 class ForwardedRequest {
  public:
-  // On the asking core: defers response and copies the body and the headers a decision
-  // reads. Strings keep their capacity from ask to ask, so a warm pool does not allocate.
-  void capture(const http::Request& request, http::Response& response);
+  // On the asking core: defers response and copies the body (unless with_body is false: the
+  // request stays parsed elsewhere, kept_intakes.h) and the headers a decision reads.
+  // Strings keep their capacity from ask to ask, so a warm pool does not allocate.
+  void capture(const http::Request& request, http::Response& response, bool with_body = true);
   // On the owner core: the request as the asking core received it, at path; valid while
   // this object is held. The reply to write is reply().
   http::Request replay(std::string_view path) const;

@@ -382,3 +382,42 @@ TEST_F(DecisionHandlerTest, AWarmCoreAllocatesNothingPerDecisionThatWaitsForTheS
 
 }  // namespace
 }  // namespace decision::endpoint
+
+namespace decision::endpoint {
+namespace {
+
+// Cluster mode keeps the parse of a decision waiting for the store (kept_intakes.h): it is
+// decided from that parse when the state comes back, not parsed again; past the kept
+// intakes (32) a wait copies its body and parses it again, and is decided all the same.
+TEST_F(DecisionHandlerTest, ADecisionThatWaitsForTheSharedStoreIsParsedOnceWhileIntakesAreFreeToKeep) {
+  AnswerWhenToldStore store;
+  DecisionSettings settings;
+  settings.base_url = "https://ads.example.test";
+  settings.seed = 32;
+  settings.process_start_wall_ns = kNowNs;
+  settings.max_cross_core_asks = 64;
+  CoreLinks links;
+  links.shared_caps = &store;
+  DecisionHandler handler(clock_, 0, versions_, core_keys_, settings, catalog_, links);
+  const auto wait_for = [&](int decisions) {
+    for (int i = 0; i < decisions; ++i) {
+      const std::string body =
+          R"({"placements":[{"key":"home_top","count":3}],"user":{"id":"waiting-)" + std::to_string(i) + R"("}})";
+      EXPECT_TRUE(post(handler, body).deferred());
+    }
+    EXPECT_EQ(store.waiting(), static_cast<size_t>(decisions));
+  };
+  wait_for(40);
+  EXPECT_EQ(handler.bodies_read(), 40u);
+  store.answer_all(&caps_);
+  EXPECT_EQ(handler.bodies_read(), 48u) << "the 8 waits past the 32 kept parses are parsed again, and only they";
+  wait_for(10);
+  store.answer_all(&caps_);
+  EXPECT_EQ(handler.bodies_read(), 58u) << "every kept intake came back";
+  EXPECT_EQ(handler.counters().parsed_again.get(), 8u);
+  EXPECT_EQ(handler.counters().decisions.get(), 50u);
+  EXPECT_EQ(handler.counters().caps_store_unavailable.get(), 0u);
+}
+
+}  // namespace
+}  // namespace decision::endpoint

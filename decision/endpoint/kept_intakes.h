@@ -1,0 +1,46 @@
+#pragma once
+// The parsed requests of decisions waiting for the shared cap store (cluster mode,
+// docs/cluster.md "The request paths"). Rather than copy a waiting decision's body and parse
+// it again once its user's state comes back, the intake that parsed it goes with the wait
+// and the handler reads the next request with another. Only a few are kept, each a reader
+// with its buffers and a parsed request of fixed capacity (docs/performance.md, "Where
+// decisiond's extra CPU goes in cluster mode", gives the memory); past them a wait copies
+// the body and the decision is parsed again, as forwarded_request.h describes.
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <utility>
+#include <vector>
+
+#include "api_versions/version_table.h"
+#include "decision/endpoint/decision_intake.h"
+
+namespace decision::endpoint {
+
+class KeptIntakes {
+ public:
+  // One intake to read with, and kept more to keep with waits.
+  KeptIntakes(const api_versions::VersionTable& versions, size_t max_body_bytes, uint32_t kept);
+
+  DecisionIntake& current() { return *current_; }
+  const DecisionIntake& current() const { return *current_; }
+
+  bool can_keep() const { return !free_.empty(); }
+  // Hands the current intake (and the request it holds) over; a free one reads from now on.
+  // Only when can_keep().
+  DecisionIntake* keep_current();
+  // Makes intake current (the kept one, to finish its decision), returning the one it
+  // replaces; called again with that one afterwards.
+  DecisionIntake* make_current(DecisionIntake* intake) { return std::exchange(current_, intake); }
+  void give_back(DecisionIntake* intake) { free_.push_back(intake); }
+
+  // Bodies read over every intake.
+  uint64_t reads() const;
+
+ private:
+  std::vector<std::unique_ptr<DecisionIntake>> intakes_;
+  std::vector<DecisionIntake*> free_;
+  DecisionIntake* current_ = nullptr;
+};
+
+}  // namespace decision::endpoint
