@@ -74,6 +74,7 @@ decision::endpoint::DecisionSettings decision_settings(const ProcessView& view) 
   settings.process_start_wall_ns = view.started_wall_ns;
   settings.geo = view.geo;
   settings.max_cross_core_asks = view.config.max_cross_core_asks;
+  if (view.config.cluster.shared_caps()) settings.kept_intakes = decision::endpoint::kKeptIntakesInClusterMode;
   return settings;
 }
 

@@ -15,10 +15,6 @@ using http::error_code::kInternalError;
 
 namespace {
 constexpr std::string_view kUserAgentHeader = "User-Agent";
-// Parses kept with decisions waiting for the store (cluster mode): a core serving tens of
-// thousands of decisions a second over a round trip of a few hundred microseconds has a
-// few dozen waiting at once. Each costs its memory whether used or not (docs/cluster.md).
-constexpr uint32_t kKeptIntakes = 32;
 }  // namespace
 
 DecisionHandler::DecisionHandler(const runtime::Clock& clock, uint32_t core_index,
@@ -28,7 +24,7 @@ DecisionHandler::DecisionHandler(const runtime::Clock& clock, uint32_t core_inde
                                  const CoreLinks& links)
     : clock_(clock),
       catalog_(std::move(catalog)),
-      intakes_(versions, settings.max_body_bytes, links.shared_caps != nullptr ? kKeptIntakes : 0),
+      intakes_(versions, settings.max_body_bytes, settings.kept_intakes),
       links_(keys, settings.base_url, settings.tracking_ttl_s),
       documents_(keys, settings.base_url, settings.tracking_ttl_s),
       video_(documents_, keys, settings.base_url, settings.vast_tag_ttl_s),

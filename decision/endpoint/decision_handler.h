@@ -55,6 +55,9 @@ struct DecisionSettings {
   int64_t process_start_wall_ns = 0;
   targeting::GeoSources geo;     // --geonames-dir, --geoip-db (either may be absent)
   uint32_t max_cross_core_asks = 1024;  // --max-cross-core-asks: decisions handed over at once
+  // Parses kept with decisions waiting for the shared cap store (kept_intakes.h): cluster
+  // mode's wiring sets kKeptIntakesInClusterMode; embedded mode keeps none.
+  uint32_t kept_intakes = 0;
 };
 
 class DecisionHandler;

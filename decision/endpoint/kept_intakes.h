@@ -17,6 +17,11 @@
 
 namespace decision::endpoint {
 
+// What cluster mode keeps: a core serving tens of thousands of decisions a second over a
+// round trip of a few hundred microseconds has a few dozen waiting at once. Each costs its
+// memory whether used or not (docs/cluster.md).
+inline constexpr uint32_t kKeptIntakesInClusterMode = 32;
+
 class KeptIntakes {
  public:
   // One intake to read with, and kept more to keep with waits.

@@ -95,7 +95,7 @@ class EventShipper final : private nats_jetstream::PublishListener {
   void start_again();
   void read_back(int64_t now_ms);
   void publish(int64_t now_ms);
-  uint32_t publish_log(size_t index, uint32_t budget, int64_t now_ms);
+  uint32_t publish_log(size_t index, uint32_t budget, const RunBounds& bounds, int64_t now_ms);
   bool publish_run(size_t index, const RunExtent& run, std::string_view data);
   // The next run of new lines into run_ (empty: none on disk yet). True instead when the
   // next line is one the stream holds already: it went into the window, acknowledged.

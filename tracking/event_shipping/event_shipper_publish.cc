@@ -52,11 +52,14 @@ void EventShipper::read_back(int64_t now_ms) {
 void EventShipper::publish(int64_t now_ms) {
   room_full_ = false;
   blocked_ = false;
+  // The servers' limits hold for the whole pass: asked once, not per log.
+  RunBounds bounds = settings_.run;
+  bounds.max_bytes = static_cast<uint32_t>(std::min<uint64_t>(bounds.max_bytes, link_.max_message_bytes()));
   bool more = true;
   while (more && !blocked_ && !room_full_) {
     more = false;
     for (size_t i = 0; i < logs_.size() && !blocked_ && !room_full_; ++i) {
-      if (publish_log(i, kLinesPerLogTurn, now_ms) >= kLinesPerLogTurn) more = true;  // a run may end past the share
+      if (publish_log(i, kLinesPerLogTurn, bounds, now_ms) >= kLinesPerLogTurn) more = true;  // a run may end past the share
     }
   }
   exhausted_ = !more && !blocked_ && !room_full_;
@@ -65,7 +68,7 @@ void EventShipper::publish(int64_t now_ms) {
 // Lines of log index published (again) or taken into its window as found in the stream.
 // Runs to publish again go first and need only room in the publisher; a new run needs room
 // in the node's window too.
-uint32_t EventShipper::publish_log(size_t index, uint32_t budget, int64_t now_ms) {
+uint32_t EventShipper::publish_log(size_t index, uint32_t budget, const RunBounds& bounds, int64_t now_ms) {
   ShippedLog& log = *logs_[index];
   if (!log.has_checkpoint()) {  // on disk before the first publish: none means none published
     if (absl::Status saved = log.save_checkpoint(floor_now_); !saved.ok()) {
@@ -74,8 +77,6 @@ uint32_t EventShipper::publish_log(size_t index, uint32_t budget, int64_t now_ms
       return 0;
     }
   }
-  RunBounds bounds = settings_.run;
-  bounds.max_bytes = static_cast<uint32_t>(std::min<uint64_t>(bounds.max_bytes, link_.max_message_bytes()));
   uint32_t taken = 0;
   while (taken < budget && !blocked_ && !room_full_) {
     if (ShipWindow::Run* again = log.window().next_to_publish()) {

@@ -45,11 +45,6 @@ std::optional<RunId> parse_core_and_seqs(std::string_view text) {
 }
 }  // namespace
 
-std::optional<RunId> parse_message_id(std::string_view id, std::string_view node_id) {
-  if (id.size() < node_id.size() + 4 || !id.starts_with(node_id) || id[node_id.size()] != ':') return std::nullopt;
-  return parse_core_and_seqs(id.substr(node_id.size() + 1));
-}
-
 std::optional<NodeRunId> parse_any_message_id(std::string_view id) {
   const size_t last_colon = id.rfind(':');
   if (last_colon == std::string_view::npos || last_colon == 0) return std::nullopt;
@@ -58,6 +53,12 @@ std::optional<NodeRunId> parse_any_message_id(std::string_view id) {
   const std::optional<RunId> run = parse_core_and_seqs(id.substr(core_colon + 1));
   if (!run) return std::nullopt;
   return NodeRunId{id.substr(0, core_colon), *run};
+}
+
+std::optional<RunId> parse_message_id(std::string_view id, std::string_view node_id) {
+  const std::optional<NodeRunId> any = parse_any_message_id(id);
+  if (!any || any->node_id != node_id) return std::nullopt;
+  return any->run;
 }
 
 absl::Status check_subject_node_id(std::string_view node_id) {

@@ -27,6 +27,7 @@ struct RunId {
   uint32_t core = 0;
   uint64_t first_seq = 0;
   uint64_t last_seq = 0;  // >= first_seq
+  bool operator==(const RunId&) const = default;
 };
 // This node's id parsed; nullopt for another node's or anything malformed.
 std::optional<RunId> parse_message_id(std::string_view id, std::string_view node_id);

@@ -69,13 +69,29 @@ const std::vector<http::Header> kJsonOnly = {{"Content-Type", "application/json"
 
 class DecisionHandlerTest : public ::testing::Test {
  protected:
-  DecisionHandler make_handler(uint64_t seed) {
+  static DecisionSettings settings_with(uint64_t seed) {
     DecisionSettings settings;
     settings.base_url = "https://ads.example.test";
     settings.seed = seed;
     settings.process_start_wall_ns = kNowNs;
+    return settings;
+  }
+
+  DecisionHandler make_handler(uint64_t seed) {
     // One core, which owns every user: caps are read from caps_ in place.
-    return DecisionHandler(clock_, 0, versions_, core_keys_, settings, catalog_, CoreLinks{nullptr, nullptr, &caps_, nullptr});
+    return DecisionHandler(clock_, 0, versions_, core_keys_, settings_with(seed), catalog_,
+                           CoreLinks{nullptr, nullptr, &caps_, nullptr});
+  }
+
+  // Cluster mode as the service wires it: caps read from store, at most waits waiting for
+  // it, the cluster mode's kept parses.
+  DecisionHandler make_cluster_handler(uint64_t seed, caps::SharedCapStore& store, uint32_t waits) {
+    DecisionSettings settings = settings_with(seed);
+    settings.max_cross_core_asks = waits;
+    settings.kept_intakes = kKeptIntakesInClusterMode;
+    CoreLinks links;
+    links.shared_caps = &store;
+    return DecisionHandler(clock_, 0, versions_, core_keys_, settings, catalog_, links);
   }
 
   http::Response& post(DecisionHandler& handler, std::string_view body,
@@ -353,14 +369,7 @@ class AnswerWhenToldStore final : public caps::SharedCapStore {
 
 TEST_F(DecisionHandlerTest, AWarmCoreAllocatesNothingPerDecisionThatWaitsForTheSharedStore) {
   AnswerWhenToldStore store;
-  DecisionSettings settings;
-  settings.base_url = "https://ads.example.test";
-  settings.seed = 31;
-  settings.process_start_wall_ns = kNowNs;
-  settings.max_cross_core_asks = 16;
-  CoreLinks links;
-  links.shared_caps = &store;
-  DecisionHandler handler(clock_, 0, versions_, core_keys_, settings, catalog_, links);
+  DecisionHandler handler = make_cluster_handler(31, store, 16);
   // home_top holds a capped ad (101): every decision for a user waits for the store.
   const std::string body = R"({"placements":[{"key":"home_top","count":3}],"user":{"id":"user-1"}})";
   const std::vector<http::Header> headers = {{"Content-Type", "application/json"},
@@ -380,25 +389,12 @@ TEST_F(DecisionHandlerTest, AWarmCoreAllocatesNothingPerDecisionThatWaitsForTheS
   EXPECT_EQ(handler.counters().caps_store_unavailable.get(), 0u);
 }
 
-}  // namespace
-}  // namespace decision::endpoint
-
-namespace decision::endpoint {
-namespace {
-
 // Cluster mode keeps the parse of a decision waiting for the store (kept_intakes.h): it is
 // decided from that parse when the state comes back, not parsed again; past the kept
 // intakes (32) a wait copies its body and parses it again, and is decided all the same.
 TEST_F(DecisionHandlerTest, ADecisionThatWaitsForTheSharedStoreIsParsedOnceWhileIntakesAreFreeToKeep) {
   AnswerWhenToldStore store;
-  DecisionSettings settings;
-  settings.base_url = "https://ads.example.test";
-  settings.seed = 32;
-  settings.process_start_wall_ns = kNowNs;
-  settings.max_cross_core_asks = 64;
-  CoreLinks links;
-  links.shared_caps = &store;
-  DecisionHandler handler(clock_, 0, versions_, core_keys_, settings, catalog_, links);
+  DecisionHandler handler = make_cluster_handler(32, store, 64);
   const auto wait_for = [&](int decisions) {
     for (int i = 0; i < decisions; ++i) {
       const std::string body =

@@ -16,15 +16,8 @@ TEST(MessageId, IsNodeCoreAndTheRunsFirstAndLastSeq) {
 }
 
 TEST(MessageId, ReadsBackThisNodesIdsOnly) {
-  const std::optional<RunId> id = parse_message_id("node-a:3:42-50", "node-a");
-  ASSERT_TRUE(id);
-  EXPECT_EQ(id->core, 3u);
-  EXPECT_EQ(id->first_seq, 42u);
-  EXPECT_EQ(id->last_seq, 50u);
-  const std::optional<RunId> with_colons = parse_message_id("host:8080:1:7-7", "host:8080");
-  ASSERT_TRUE(with_colons);
-  EXPECT_EQ(with_colons->first_seq, 7u);
-  EXPECT_EQ(with_colons->last_seq, 7u);
+  EXPECT_EQ(parse_message_id("node-a:3:42-50", "node-a"), (RunId{3, 42, 50}));
+  EXPECT_EQ(parse_message_id("host:8080:1:7-7", "host:8080"), (RunId{1, 7, 7}));
   for (const char* other : {"node-b:3:42-43", "node-a2:3:42-43", "node-a:3", "node-a::42-43", "node-a:3:", "node-a:x:1-2",
                             "node-a:1:2:3", "", "node-a", "node-a:3:42-", "node-a:3:-42", "node-a:3:50-42",
                             "node-a:3:42-43-44", "node-a:3:42-x"}) {
@@ -33,24 +26,18 @@ TEST(MessageId, ReadsBackThisNodesIdsOnly) {
 }
 
 TEST(MessageId, AnIdOfOneLineFromBeforeRunsIsARunOfThatLine) {
-  const std::optional<RunId> id = parse_message_id("node-a:3:42", "node-a");
-  ASSERT_TRUE(id);
-  EXPECT_EQ(id->core, 3u);
-  EXPECT_EQ(id->first_seq, 42u);
-  EXPECT_EQ(id->last_seq, 42u);
+  EXPECT_EQ(parse_message_id("node-a:3:42", "node-a"), (RunId{3, 42, 42}));
 }
 
 TEST(MessageId, AnyNodesIdNamesItsNodeWithItsColons) {
   const std::optional<NodeRunId> id = parse_any_message_id("host:8080:1:7-9");
   ASSERT_TRUE(id);
   EXPECT_EQ(id->node_id, "host:8080");
-  EXPECT_EQ(id->run.core, 1u);
-  EXPECT_EQ(id->run.first_seq, 7u);
-  EXPECT_EQ(id->run.last_seq, 9u);
+  EXPECT_EQ(id->run, (RunId{1, 7, 9}));
   const std::optional<NodeRunId> old = parse_any_message_id("node0:2:5");
   ASSERT_TRUE(old);
   EXPECT_EQ(old->node_id, "node0");
-  EXPECT_EQ(old->run.last_seq, 5u);
+  EXPECT_EQ(old->run, (RunId{2, 5, 5}));
   for (const char* bad : {"", ":1:2", "node", "node:1", "node:x:1", ":1", "node:1:9-2"}) {
     EXPECT_FALSE(parse_any_message_id(bad)) << bad;
   }
