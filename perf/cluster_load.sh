@@ -39,7 +39,7 @@
 # space (utime: our code and the libraries) and kernel (stime: sockets, io_uring, wake-ups),
 # wrk's p50 and p99,
 # store round trips per decision (decisiond_caps_store_reads_total / decisions), decisions
-# made without their capped ads (decisiond_caps_store_unavailable_total), and the six Redis
+# made without their capped ads (decisiond_cap_reads_refused_total), and the six Redis
 # processes' CPU per decision, and the client's sends to Redis per decision
 # (decisiond_redis_sends_total, where the build has it). At the end: user, kernel and total
 # CPU per decision of each store and their cluster/embedded ratios, INFO commandstats of the
@@ -214,7 +214,7 @@ store_counters() {  # file
   awk 'BEGIN { s = -1 }
        /^decisiond_decisions_total\{/ { d += $NF }
        /^decisiond_caps_store_reads_total/ { r += $NF }
-       /^decisiond_caps_store_unavailable_total/ { u += $NF }
+       /^decisiond_cap_reads_refused_total/ { u += $NF }
        /^decisiond_redis_sends_total/ { s = (s < 0 ? 0 : s) + $NF }
        /^decisiond_http_requests_total\{/ && index($0, "listener=\"public\"") && !index($0, "status=\"2") { bad += $NF }
        END { printf "%d %d %d %d %d\n", d, r, u, bad, s }' "$1"
@@ -250,7 +250,7 @@ echo "  srv%: decisiond's CPU over the round's wall time (100 = one CPU); srv_us
 echo "    usr_us and sys_us: of which in user space (utime) and in the kernel (stime)"
 echo "  snd/dec: the client's sends to Redis per decision (decisiond_redis_sends_total; - when not exported)"
 echo "  rt/dec: store round trips per decision (decisiond_caps_store_reads_total / decisions)"
-echo "  unavail: decisions made without their capped ads (decisiond_caps_store_unavailable_total)"
+echo "  unavail: decisions made without their capped ads (decisiond_cap_reads_refused_total)"
 echo "  cpuN%: how busy CPU N was over the round, by any process (wrk and Redis on $wrk_cpu, decisiond on $server_cpu);"
 echo "    a share not explained by srv% and redis_us/dec is other work on the machine"
 echo "  redis_us/dec: the $REDIS_NODES redis-server processes' CPU per decision (counted in ticks of 1/$hz s)"

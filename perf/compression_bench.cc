@@ -16,7 +16,9 @@
 
 #include "caps/cap_partition.h"
 #include "decision/catalog/loader.h"
+#include "decision/endpoint/decision_ask.h"
 #include "decision/endpoint/decision_handler.h"
+#include "decision/user_state/owner_core_route.h"
 #include "http/content_coding/gzip_codec.h"
 #include "http/content_coding/reply_compressor.h"
 #include "http/content_coding/zstd_codec.h"
@@ -59,7 +61,7 @@ struct DemoDecider {
         ring(bench_ring()),
         keys(ring),
         handler(clock, 0, versions, keys, settings(), demo_catalog(),
-                decision::endpoint::CoreLinks{nullptr, nullptr, &cap_partition, nullptr, nullptr, nullptr}) {
+                route, nullptr, nullptr) {
     request.method = http::Method::kPost;
     request.path = "/v1/decision";
     request.headers[0] = {"Content-Type", "application/json"};
@@ -85,6 +87,9 @@ struct DemoDecider {
   const tracking::KeyRing ring;
   tracking::CoreKeys keys;
   caps::CapPartition cap_partition;
+  // Every user owned here, as on a core alone.
+  decision::user_state::OwnerCoreRoute<decision::endpoint::DecisionAsk> route{"/v1/decision", cap_partition, 0,
+                                                                              nullptr, nullptr, 0};
   decision::endpoint::DecisionHandler handler;
   http::Request request;
   http::Response response;

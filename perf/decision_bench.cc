@@ -20,7 +20,9 @@
 #include "caps/cap_partition.h"
 
 #include "decision/catalog/loader.h"
+#include "decision/endpoint/decision_ask.h"
 #include "decision/endpoint/decision_handler.h"
+#include "decision/user_state/owner_core_route.h"
 #include "decision/pacing/core_pacing.h"
 #include "decision/geo/geoip_database.h"
 #include "decision/geo/geonames_hierarchy.h"
@@ -135,7 +137,7 @@ struct BenchDecider {
         ring(bench_ring()),
         keys(ring),
         handler(clock, 0, versions, keys, settings_for(with_geo), bench.served,
-                decision::endpoint::CoreLinks{nullptr, nullptr, &cap_partition, nullptr, nullptr, book}) {}
+                route, nullptr, book) {}
 
   static decision::endpoint::DecisionSettings settings_for(bool with_geo) {
     decision::endpoint::DecisionSettings settings;
@@ -150,6 +152,9 @@ struct BenchDecider {
   const tracking::KeyRing ring;
   tracking::CoreKeys keys;
   caps::CapPartition cap_partition;
+  // Every user owned here, as on a core alone.
+  decision::user_state::OwnerCoreRoute<decision::endpoint::DecisionAsk> route{"/v1/decision", cap_partition, 0,
+                                                                              nullptr, nullptr, 0};
   decision::endpoint::DecisionHandler handler;
 };
 

@@ -21,7 +21,9 @@
 
 #include "caps/cap_partition.h"
 #include "decision/catalog/loader.h"
+#include "decision/endpoint/decision_ask.h"
 #include "decision/endpoint/decision_handler.h"
+#include "decision/user_state/owner_core_route.h"
 #include "decision/video/endpoint/vast_tag_handler.h"
 #include "decision/video/vast_document.h"
 #include "perf/allocation_counter.h"
@@ -169,8 +171,9 @@ void BM_VideoDecision(benchmark::State& state, const char* placement_key, int co
   settings.base_url = std::string(kBaseUrl);
   settings.seed = 1;
   caps::CapPartition cap_partition;
-  decision::endpoint::DecisionHandler handler(clock, 0, versions, keys, settings, served,
-                                              decision::endpoint::CoreLinks{nullptr, nullptr, &cap_partition, nullptr});
+  decision::user_state::OwnerCoreRoute<decision::endpoint::DecisionAsk> route("/v1/decision", cap_partition, 0, nullptr,
+                                                                              nullptr, 0);
+  decision::endpoint::DecisionHandler handler(clock, 0, versions, keys, settings, served, route, nullptr, nullptr);
 
   std::vector<std::string> bodies;
   for (int u = 0; u < kVideoUsers; ++u) {

@@ -23,7 +23,6 @@
 #include "tracking/event_shipping/ship_metrics.h"
 #include "tracking/events/event_log_metrics.h"
 #include "tracking/events/log_files.h"
-#include "tracking/impressions/impression_metrics.h"
 #include "tracking/state/snapshot_metrics.h"
 
 namespace service {
@@ -73,7 +72,6 @@ decision::endpoint::DecisionSettings decision_settings(const ProcessView& view) 
   settings.max_body_bytes = view.config.public_limits.max_body_bytes;
   settings.process_start_wall_ns = view.started_wall_ns;
   settings.geo = view.geo;
-  settings.max_cross_core_asks = view.config.max_cross_core_asks;
   if (view.config.cluster.shared_caps()) settings.kept_intakes = decision::endpoint::kKeptIntakesInClusterMode;
   return settings;
 }
@@ -139,26 +137,22 @@ CoreServices::CoreServices(runtime::Reactor& reactor, ProcessView& view, trackin
       impressions_(reactor.index(), *state_.dedup, *state_.caps, ad_caps_, log_, state_.counted_by_ad),
       cluster_(make_cluster_caps(reactor, view.config, ad_caps_, log_, channel_, view.kept_news_asks)),
       goal_ledger_(make_goal_ledger(reactor, cluster_.get())),
+      routes_(channel_, view, state_, impressions_, cluster_.get(), goal_ledger_.get()),
       goals_(view.catalog),
       pacing_rounds_(pacing_, goals_, reactor.timers(), reactor.clock(), reactor.index(), view.config.cores,
                      absl::ToInt64Seconds(view.config.pacing_interval),
-                     decision::pacing::PacingLinks{&channel_, &view.pacing_asks, goal_ledger_.get(),
-                                                   view.config.cluster.node_id, &swap_wait_}),
+                     routes_.slice_budget(), decision::pacing::PacingLinks{&channel_, &view.pacing_asks, &swap_wait_}),
       keys_(*view.keys),
       decision_(reactor.clock(), reactor.index(), view.versions, keys_, decision_settings(view), view.catalog,
-                decision::endpoint::CoreLinks{&channel_, &view.decision_asks, state_.caps.get(), &log_,
-                                              cluster_ ? cluster_->store() : nullptr, &pacing_}),
-      tracking_(reactor.clock(), reactor.index(), view.versions, keys_, view.config.max_cross_core_asks,
-                tracking::endpoint::TrackingLinks{&channel_, &view.impression_asks, &impressions_, &log_,
-                                                  cluster_ ? cluster_->impressions() : nullptr}),
+                routes_.decisions(), &log_, &pacing_),
+      tracking_(reactor.clock(), reactor.index(), view.versions, keys_, routes_.impressions(), log_),
       snapshots_(reactor, reactor.timers(), channel_, reactor.clock(), view.config.state_dir, state_, log_,
                  absl::ToInt64Milliseconds(view.config.snapshot_interval)),
       vast_(reactor.clock(), keys_, vast_tag_settings(view), view.catalog),
       decision_preflight_(kDecisionCors),
       catalog_upload_(reactor.index(), view.uploads),
       explain_(reactor.clock(), reactor.index(), view.versions, decision_settings(view), view.catalog,
-               decision::explain::ExplainLinks{&channel_, &view.explain_asks, state_.caps.get(),
-                                               cluster_ ? cluster_->store() : nullptr, &pacing_}),
+               routes_.explains(), &pacing_),
       public_router_(public_routes(decision_, decision_preflight_, tracking_, vast_)),
       admin_router_(admin_routes(guarded_health_, guarded_ready_, guarded_metrics_, guarded_catalog_upload_,
                                  guarded_explain_, preview_)),
@@ -202,17 +196,17 @@ void CoreServices::register_metrics() {
                 R"(listener="tls")");
   }
   metrics.add(core, decision::endpoint::kDecisionMetricTable, decision_.counters());
-  metrics.add(core, decision::endpoint::kDecisionAskMetricTable, decision_.ask_counters());
+  metrics.add(core, decision::endpoint::kDecisionAskMetricTable, routes_.decision_asks());
   metrics.add(core, decision::endpoint::kPlacementMetricTable, placement_counts_);
   metrics.add(core, decision::pacing::kPacingMetricTable, pacing_);
   metrics.add(core, decision::explain::kExplainMetricTable, explain_.counters());
-  metrics.add(core, decision::explain::kExplainAskMetricTable, explain_.ask_counters());
+  metrics.add(core, decision::explain::kExplainAskMetricTable, routes_.explain_asks());
   metrics.add(core, tracking::endpoint::kTrackingMetricTable, tracking_.counters());
-  metrics.add(core, tracking::endpoint::kImpressionAskMetricTable, tracking_.ask_counters());
+  metrics.add(core, tracking::endpoint::kImpressionAskMetricTable, routes_.impression_asks());
   metrics.add(core, tracking::endpoint::kTrackingCallMetricTable, tracking_.counters());
   metrics.add(core, decision::video::kVastTagMetricTable, vast_.counters());
   metrics.add(core, tracking::kCoreKeysMetricTable, keys_.gauges());
-  metrics.add(core, tracking::impressions::kImpressionMetricTable, impressions_.counters());
+  routes_.register_metrics(metrics, core);
   metrics.add(core, tracking::state::kStateGaugeMetricTable, gauges_);
   metrics.add(core, tracking::events::kEventLogMetricTable, log_.counters());
   metrics.add(core, tracking::events::kEventLogHealthMetricTable, log_);

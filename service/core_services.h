@@ -36,6 +36,7 @@
 #include "runtime/answer_gate.h"
 #include "service/catalog_updates/swap_allotment_wait.h"
 #include "service/cluster/cluster_caps.h"
+#include "service/user_state/state_routes.h"
 #include "service/tls/tls_edge.h"
 #include "service/preview/preview_site.h"
 #include "service/process_view.h"
@@ -125,6 +126,8 @@ class CoreServices {
   std::unique_ptr<ClusterCaps> cluster_;  // cluster mode only (--caps-store=redis://...)
   // Cluster mode, core 0: where this node shares its delivery goals with the others.
   std::unique_ptr<decision::pacing::redis_ledger::RedisGoalLedger> goal_ledger_;
+  // The one place this core's mode is chosen: how every handler below reaches users' state.
+  StateRoutes routes_;
   // This core's share of the delivery goals, and the rounds that carry tallies and
   // allotments between it and the coordinating core (docs/pacing.md).
   decision::pacing::CorePacing pacing_;

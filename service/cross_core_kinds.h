@@ -10,12 +10,12 @@
 #include "decision/pacing/pacing_ask.h"
 #include "runtime/mailbox.h"
 #include "runtime/queue_budget.h"
-#include "tracking/endpoint/impression_ask.h"
+#include "tracking/impression_sink/impression_ask.h"
 
 namespace service {
 
 inline constexpr uint32_t kCrossCoreQueueSlots =
-    runtime::queue_slots_needed<decision::endpoint::DecisionAsk, tracking::endpoint::ImpressionAsk,
+    runtime::queue_slots_needed<decision::endpoint::DecisionAsk, tracking::impression_sink::ImpressionAsk,
                                 decision::explain::ExplainAsk, decision::pacing::PacingAsk, caps::KeptNewsAsk>();
 
 static_assert(kCrossCoreQueueSlots <= runtime::Mailbox::kDefaultQueueCapacity,

@@ -7,8 +7,10 @@
 #include <string>
 #include <vector>
 
+#include "decision/endpoint/decision_ask.h"
 #include "decision/endpoint/decision_handler.h"
 #include "decision/endpoint/served_catalog.h"
+#include "decision/explain/explain_ask.h"
 #include "decision/explain/explain_handler.h"
 #include "decision/pacing/pacing_ask.h"
 #include "decision/targeting/rules/targeting_rule.h"
@@ -22,6 +24,7 @@
 #include "service/catalog_updates/upload_queue.h"
 #include "service/flags.h"
 #include "tracking/endpoint/tracking_handler.h"
+#include "tracking/impression_sink/impression_ask.h"
 #include "tracking/event_shipping/event_shipper.h"
 #include "tracking/tokens/key_ring.h"
 #include "tracking/state/core_state.h"
@@ -52,7 +55,7 @@ struct ProcessView {
   // Every core's end of each kind of cross-core ask (service/cross_core_kinds.h); each core
   // joins its own slot while it is set up, before any core serves.
   runtime::AskPeers<decision::endpoint::DecisionAsk> decision_asks;
-  runtime::AskPeers<tracking::endpoint::ImpressionAsk> impression_asks;
+  runtime::AskPeers<tracking::impression_sink::ImpressionAsk> impression_asks;
   runtime::AskPeers<decision::explain::ExplainAsk> explain_asks;
   runtime::AskPeers<decision::pacing::PacingAsk> pacing_asks;
   runtime::AskPeers<caps::KeptNewsAsk> kept_news_asks;  // cluster mode only

@@ -20,8 +20,8 @@ constexpr std::string_view kUserAgentHeader = "User-Agent";
 DecisionHandler::DecisionHandler(const runtime::Clock& clock, uint32_t core_index,
                                  const api_versions::VersionTable& versions,
                                  tracking::CoreKeys& keys, const DecisionSettings& settings,
-                                 std::shared_ptr<const ServedCatalog> catalog,
-                                 const CoreLinks& links)
+                                 std::shared_ptr<const ServedCatalog> catalog, user_state::UserStateRoute& route,
+                                 tracking::events::EventLog* log, pacing::CorePacing* pacing)
     : clock_(clock),
       catalog_(std::move(catalog)),
       intakes_(versions, settings.max_body_bytes, settings.kept_intakes),
@@ -31,18 +31,17 @@ DecisionHandler::DecisionHandler(const runtime::Clock& clock, uint32_t core_inde
       writer_(links_, video_),
       random_(settings.seed, core_index),
       targeting_(settings.geo),
-      pacing_rule_(cap_rule_, links.pacing, random_),
+      pacing_rule_(cap_rule_, pacing, random_),
       request_ids_(settings.process_start_wall_ns, core_index),
-      core_links_(links),
-      core_index_(core_index),
-      asks_(*this, links.channel, links.peers, settings.max_cross_core_asks),
-      cap_reads_(*this, links.shared_caps != nullptr ? settings.max_cross_core_asks : 0) {}
-
-void DecisionHandler::handle(const http::Request& request, http::Response& response) {
-  serve(request, response, Arrival::kDirect);
+      route_(route),
+      log_(log),
+      core_index_(core_index) {
+  route_.serve(*this);
 }
 
-void DecisionHandler::serve(const http::Request& request, http::Response& response, Arrival arrival) {
+void DecisionHandler::handle(const http::Request& request, http::Response& response) { serve(request, response); }
+
+void DecisionHandler::serve(const http::Request& request, http::Response& response) {
   const int64_t now_s = clock_.wall_s();
   switch (intake().read(request, now_s, response)) {
     case IntakeVerdict::kAccepted: break;
@@ -50,11 +49,10 @@ void DecisionHandler::serve(const http::Request& request, http::Response& respon
     case IntakeVerdict::kWrongMediaType: counters_.wrong_media_type.add(); return;
     case IntakeVerdict::kInvalidBody: counters_.invalid_bodies.add(); return;
   }
-  decide(request, now_s, response, arrival);
+  decide(request, now_s, response);
 }
 
-void DecisionHandler::decide(const http::Request& request, int64_t now_s, http::Response& response,
-                             Arrival arrival) {
+void DecisionHandler::decide(const http::Request& request, int64_t now_s, http::Response& response) {
   const ServedCatalog& served = *catalog_;
   const request::DecisionRequest& asked = intake().request();
   // Judged before anything else: a robot's decision reads no caps and waits on no core.
@@ -64,51 +62,43 @@ void DecisionHandler::decide(const http::Request& request, int64_t now_s, http::
   }
   targeting_.begin_request(asked, now_s, intake().version().features().destination_targeting,
                            served.custom_programs);
-  // Caps apply to a user whose id may be used (GDPR, docs/caps.md); their state lives on
-  // the core that owns the user.
+  // Caps apply to a user whose id may be used (GDPR, docs/caps.md).
   std::optional<uint64_t> user_key;
   if (targeting_.user_id_usable() && asked.user.id) user_key = caps::user_key(*asked.user.id);
-  const caps::CapReader* caps = core_links_.caps;
-  if (user_key && core_links_.shared_caps != nullptr) {
-    caps = shared_caps_for(served, request, response, *user_key, arrival);
-    if (caps == nullptr) return;  // waits for the store
-  } else if (user_key && arrival == Arrival::kDirect && asks_.wired()) {
-    const uint32_t owner = caps::owner_core(*user_key, core_links_.channel->cores());
-    if (owner != core_index_) {
-      if (!forward(request, response, owner)) {
-        intake().refuse_overloaded(response, "overloaded: too many decisions waiting on other cores, retry later");
-      }
-      return;
-    }
-  }
-  cap_rule_.begin_request(caps, user_key, now_s);
+  if (user_key && !reach_user_state(served, *user_key, request, response)) return;
+  cap_rule_.begin_request(&route_.state(), user_key, now_s);
   select_placements(served, intake().version().features(), now_s);
   if (!write_reply(served, request, now_s, response)) return;
   if (user_key) hold_pending_serves(served, *user_key, now_s);
 }
 
-const caps::CapReader* DecisionHandler::shared_caps_for(const ServedCatalog& served, const http::Request& request,
-                                                        http::Response& response, uint64_t user_key, Arrival arrival) {
-  if (arrival == Arrival::kCapsRead) {
-    if (fetched_caps_ != nullptr) return fetched_caps_;
-    counters_.caps_store_unavailable.add();
-    return &caps_unavailable_;
+bool DecisionHandler::reach_user_state(const ServedCatalog& served, uint64_t user_key, const http::Request& request,
+                                       http::Response& response) {
+  const user_state::StateAsk ask{
+      .user_key = user_key,
+      .reads_caps = asks_for_capped_placements(served),
+      .can_keep_parse = intakes_.can_keep(),
+  };
+  const user_state::Reached reached = route_.reach(ask, request, response);
+  switch (reached.reach) {
+    case user_state::Reach::kHere:
+      return true;
+    case user_state::Reach::kAway:
+      // Waiting here, the parse goes with the request when an intake is free to keep it;
+      // else its body was copied, to be parsed again.
+      if (reached.waits_here) {
+        if (ask.can_keep_parse) {
+          intakes_.keep_current_for(reached.travelling);
+        } else {
+          counters_.parsed_again.add();
+        }
+      }
+      return false;
+    case user_state::Reach::kRefused:
+      intake().refuse_overloaded(response, "overloaded: too many decisions waiting on other cores, retry later");
+      return false;
   }
-  // No candidate carries a cap: the store is not asked (the rule reads caps of capped ads only).
-  if (!asks_for_capped_placements(served)) return &caps_unavailable_;
-  // The parse goes with the wait when an intake is free to keep it; else the body is
-  // copied, to be parsed again.
-  const bool keep = intakes_.can_keep();
-  if (CapReadWait* wait = cap_reads_.ask(*core_links_.shared_caps, user_key, request, response, !keep)) {
-    if (keep) {
-      wait->kept_intake = intakes_.keep_current();
-    } else {
-      counters_.parsed_again.add();
-    }
-    return nullptr;
-  }
-  counters_.caps_store_unavailable.add();  // decided here, now, without the capped ads
-  return &caps_unavailable_;
+  return false;
 }
 
 bool DecisionHandler::asks_for_capped_placements(const ServedCatalog& served) const {
@@ -120,35 +110,26 @@ bool DecisionHandler::asks_for_capped_placements(const ServedCatalog& served) co
   return false;
 }
 
-void DecisionHandler::finish_cap_read(CapReadWait& wait, const caps::CapReader* state) {
-  const http::Request request = wait.replay("/v1/decision");
-  wait.reply().reset();
-  fetched_caps_ = state;
-  if (DecisionIntake* kept = std::exchange(wait.kept_intake, nullptr)) {
-    // Decided on the parse kept since it arrived, its version's headers echoed again.
-    DecisionIntake* reading = intakes_.make_current(kept);
-    kept->add_version_headers(wait.reply());
-    decide(request, clock_.wall_s(), wait.reply(), Arrival::kCapsRead);
-    intakes_.make_current(reading);
-    intakes_.give_back(kept);
-  } else {
-    serve(request, wait.reply(), Arrival::kCapsRead);
+void DecisionHandler::arrive(const http::Request& request, http::Response& reply,
+                             const user_state::ForwardedRequest& travelled) {
+  DecisionIntake* kept = intakes_.take_kept_for(&travelled);
+  if (kept == nullptr) {
+    serve(request, reply);
+    return;
   }
-  fetched_caps_ = nullptr;
-  wait.complete();
-  cap_reads_.give_back(wait);
+  // Decided on the parse kept since it arrived, its version's headers echoed again.
+  DecisionIntake* reading = intakes_.make_current(kept);
+  kept->add_version_headers(reply);
+  decide(request, clock_.wall_s(), reply);
+  intakes_.make_current(reading);
+  intakes_.give_back(kept);
 }
 
 void DecisionHandler::hold_pending_serves(const ServedCatalog& served, uint64_t user_key, int64_t now_s) {
   for (const response::PlacementDecision& decision : std::span(placements_.data(), intake().request().placements().size())) {
     for (const selection::Pick& pick : decision.picks) {
       const catalog::Ad& ad = served.snapshot->ads()[pick.ad_index];
-      if (ad.frequency_caps.empty()) continue;
-      if (core_links_.shared_caps != nullptr) {
-        core_links_.shared_caps->add_pending(user_key, ad.id, now_s);
-      } else if (core_links_.caps != nullptr) {
-        core_links_.caps->add_pending(user_key, ad.id, now_s);
-      }
+      if (!ad.frequency_caps.empty()) route_.hold_pending(user_key, ad.id, now_s);
     }
   }
 }
@@ -245,23 +226,8 @@ bool DecisionHandler::write_reply(const ServedCatalog& served, const http::Reque
     counted.creatives.add(decision.picks.size());
     if (!decision.picks.empty()) counted.filled.add();
   }
-  if (core_links_.log != nullptr) log_decision(input, core_index_, clock_.wall_ns() / 1'000'000, *core_links_.log);
+  if (log_ != nullptr) log_decision(input, core_index_, clock_.wall_ns() / 1'000'000, *log_);
   return true;
-}
-
-bool DecisionHandler::forward(const http::Request& request, http::Response& response, uint32_t owner_core) {
-  DecisionAsk* ask = asks_.take(owner_core);
-  if (ask == nullptr) return false;
-  ask->capture(request, response);
-  // Refused, the caller answers 503 at once, which undoes the deferral.
-  return asks_.send(ask);
-}
-
-void DecisionHandler::serve_ask(DecisionAsk& ask, uint32_t) {
-  // The request as the asking core received it: the headers a decision reads and the body.
-  const http::Request request = ask.replay("/v1/decision");
-  ask.reply().reset();
-  serve(request, ask.reply(), Arrival::kForwarded);
 }
 
 }  // namespace decision::endpoint

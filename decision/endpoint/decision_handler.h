@@ -1,12 +1,12 @@
 #pragma once
 // POST /v1/decision on one core (docs/decision-request.md, docs/decision-response.md):
 //   1-3. the intake (decision_intake.h): version, media type, the body read and validated;
-//   4. a user whose id may be used and whom another core owns (hash(user.id) % cores): the
-//      decision is asked of that core (decision_ask.h), which runs these steps again with
-//      its own cap partition while this core serves other connections;
+//   4. a user whose id may be used: the decision goes to the user's state by the core's route
+//      (decision/user_state/: to the core that owns the user, or it waits for the shared
+//      store), and runs these steps again there with it while this core serves others;
 //   5. per placement, in request order: its ads chosen (unknown key: no creatives and
 //      warning 20003), never the same ad twice in one response, frequency caps read from
-//      this core's partition;
+//      the user's state;
 //   6. the 200 body, tracking tokens sealed into it.
 // Every reply past step 1 echoes the version served.
 //
@@ -18,12 +18,8 @@
 #include <string>
 #include <vector>
 
-#include "caps/cap_store.h"
 #include "decision/capping/frequency_cap_rule.h"
 #include "decision/pacing/pacing_rule.h"
-#include "caps/shared_cap_store.h"
-#include "decision/endpoint/cap_read_wait.h"
-#include "decision/endpoint/decision_ask.h"
 #include "decision/endpoint/decision_intake.h"
 #include "decision/endpoint/kept_intakes.h"
 #include "decision/endpoint/placement_labels.h"
@@ -34,13 +30,12 @@
 #include "decision/selection/ad_selector.h"
 #include "decision/selection/core_random.h"
 #include "decision/targeting/rules/targeting_rule.h"
+#include "decision/user_state/user_state_route.h"
 #include "api_versions/version_resolver.h"
 #include "http/router.h"
 #include "invalid_traffic/robot_verdicts.h"
 #include "runtime/clock.h"
-#include "runtime/core_channel.h"
 #include "runtime/core_counter.h"
-#include "runtime/cross_core_asks.h"
 #include "tracking/events/event_log.h"
 #include "tracking/core_keys/core_keys.h"
 
@@ -54,27 +49,9 @@ struct DecisionSettings {
   size_t max_body_bytes = request::RequestReader::kDefaultCapacityBytes;
   int64_t process_start_wall_ns = 0;
   targeting::GeoSources geo;     // --geonames-dir, --geoip-db (either may be absent)
-  uint32_t max_cross_core_asks = 1024;  // --max-cross-core-asks: decisions handed over at once
   // Parses kept with decisions waiting for the shared cap store (kept_intakes.h): cluster
   // mode's wiring sets kKeptIntakesInClusterMode; embedded mode keeps none.
   uint32_t kept_intakes = 0;
-};
-
-class DecisionHandler;
-
-// What ties one core's handler to the others. The peers table is filled before any core
-// serves and never changed; a core reads another's entry only to address a message to it.
-struct CoreLinks {
-  runtime::CoreChannel* channel = nullptr;
-  runtime::AskPeers<DecisionAsk>* peers = nullptr;  // every core's decision asks; null: one core
-  caps::CapStore* caps = nullptr;  // this core's partition: the users hash(id) % cores == core
-  tracking::events::EventLog* log = nullptr;  // this core's: a line per creative served
-  // Cluster mode: the store shared by every node, asked directly from any core (no owner
-  // hop); null in embedded mode.
-  caps::SharedCapStore* shared_caps = nullptr;
-  // This core's share of the delivery goals (docs/pacing.md); null: goals are not paced
-  // (tests and benchmarks).
-  pacing::CorePacing* pacing = nullptr;
 };
 
 // One placement label's share of the decisions served (200), known keys only. Fill rate
@@ -101,11 +78,8 @@ struct DecisionCounters {
   runtime::CoreCounter custom_errors;        // of which ended in an error (ad not eligible)
   runtime::CoreCounter capped_ads;           // candidates refused by a frequency cap
   runtime::CoreCounter paced_out;            // candidates kept out by a delivery goal's pacing
-  // Cluster mode: decisions made without their capped ads, the shared cap store not having
-  // answered in time (or too many decisions waiting for it).
-  runtime::CoreCounter caps_store_unavailable;
-  // Cluster mode: decisions that waited for the store with no intake free to keep their
-  // parse (kept_intakes.h): their body was copied and parsed again.
+  // Decisions that waited for their user's state on this core with no intake free to keep
+  // their parse (kept_intakes.h): their body was copied and parsed again.
   runtime::CoreCounter parsed_again;
   runtime::CoreCounter robots;               // warning 20005: a declared robot's decision, no creatives
   // By label slot (placement_labels.h; ServedCatalog::placement_slots), counted where the
@@ -113,27 +87,21 @@ struct DecisionCounters {
   std::array<PlacementCounters, PlacementLabels::kSlots> by_placement;
 };
 
-class DecisionHandler final : public http::Handler, public CapReadWaiter {
+class DecisionHandler final : public http::Handler, public user_state::RouteUser {
  public:
   // versions and keys (the core's keys in force, which seal every token and tag) must
-  // outlive the handler.
-  DecisionHandler(const runtime::Clock& clock, uint32_t core_index,
-                  const api_versions::VersionTable& versions, tracking::CoreKeys& keys,
-                  const DecisionSettings& settings, std::shared_ptr<const ServedCatalog> catalog,
-                  const CoreLinks& links);
+  // outlive the handler, and so must route (the way to users' states, which this handler
+  // serves from now on). log: this core's, a line per creative served; pacing: this core's
+  // share of the delivery goals. Either null: not logged, not paced (tests and benchmarks).
+  DecisionHandler(const runtime::Clock& clock, uint32_t core_index, const api_versions::VersionTable& versions,
+                  tracking::CoreKeys& keys, const DecisionSettings& settings,
+                  std::shared_ptr<const ServedCatalog> catalog, user_state::UserStateRoute& route,
+                  tracking::events::EventLog* log, pacing::CorePacing* pacing);
 
   void handle(const http::Request& request, http::Response& response) override;
-
-  // The two ends of a decision asked of another core (runtime/cross_core_asks.h): on the
-  // owner core, decide; back home, reply to the waiting connection.
-  void serve_ask(DecisionAsk& ask, uint32_t from_core);
-  bool finish_ask(DecisionAsk& ask) { return ask.complete(); }
-  // Cluster mode: the user's cap state came back (null: not in time); decide and reply.
-  void finish_cap_read(CapReadWait& wait, const caps::CapReader* state) override;
-  // Decisions handed over (sent), decided here for others (served), refused at a bound
-  // (503 10098) and answered after the client left (abandoned).
-  const runtime::AskCounters& ask_counters() const { return asks_.counters(); }
-  uint32_t asks_in_flight() const { return asks_.in_flight(); }
+  // A decision that went to its user's state is there now: decided with it.
+  void arrive(const http::Request& request, http::Response& reply,
+              const user_state::ForwardedRequest& travelled) override;
 
   // The core's catalog: replaced on this core's thread only.
   void set_catalog(std::shared_ptr<const ServedCatalog> catalog) { catalog_ = std::move(catalog); }
@@ -141,25 +109,19 @@ class DecisionHandler final : public http::Handler, public CapReadWaiter {
   // requests; the record cache follows the new database by its identity.
   void set_geoip(const geo::GeoIpDatabase* geoip) { targeting_.set_geoip(geoip); }
   const DecisionCounters& counters() const { return counters_; }
-  // Request bodies read (parsed), over every intake: once per decision, unless a wait for
-  // the store found no intake free to keep its parse.
+  // Request bodies read (parsed), over every intake: once per decision, unless it went to
+  // another core or waited here with no intake free to keep its parse.
   uint64_t bodies_read() const { return intakes_.reads(); }
 
  private:
-  // How a request reached this decision: from the client; handed over by another core,
-  // which found this one owns the user (decided here whatever the hash says); or replayed
-  // once the shared cap store answered (cluster mode), with fetched_caps_ its state.
-  enum class Arrival : uint8_t { kDirect, kForwarded, kCapsRead };
-  void serve(const http::Request& request, http::Response& response, Arrival arrival);
+  void serve(const http::Request& request, http::Response& response);
   // Steps 4 to 6, for a request the intake accepted.
-  void decide(const http::Request& request, int64_t now_s, http::Response& response, Arrival arrival);
-  // Cluster mode: the cap state to decide with, or nullptr once the request waits for the
-  // store (the reply then comes from finish_cap_read).
-  const caps::CapReader* shared_caps_for(const ServedCatalog& served, const http::Request& request,
-                                         http::Response& response, uint64_t user_key, Arrival arrival);
+  void decide(const http::Request& request, int64_t now_s, http::Response& response);
+  // Step 4: true when the user's state is here to decide with; false when the request went
+  // to it (the reply follows from arrive()) or was refused (503 written).
+  bool reach_user_state(const ServedCatalog& served, uint64_t user_key, const http::Request& request,
+                        http::Response& response);
   bool asks_for_capped_placements(const ServedCatalog& served) const;
-  // Step 4: asks owner_core to decide; false when no ask can be made (at a bound).
-  bool forward(const http::Request& request, http::Response& response, uint32_t owner_core);
   // Where the agent that declares a robot was read, or kNone: the request is not a
   // robot's (docs/invalid-traffic.md).
   response::RobotAgent robot_agent(const http::Request& request);
@@ -182,7 +144,7 @@ class DecisionHandler final : public http::Handler, public CapReadWaiter {
 
   const runtime::Clock& clock_;
   std::shared_ptr<const ServedCatalog> catalog_;
-  // Cluster mode keeps the parses of decisions waiting for the store (kept_intakes.h).
+  // The parses of decisions waiting here for their user's state (kept_intakes.h).
   KeptIntakes intakes_;
   response::TrackingLinks links_;
   video::VastDocumentWriter documents_;
@@ -195,13 +157,9 @@ class DecisionHandler final : public http::Handler, public CapReadWaiter {
   capping::FrequencyCapRule cap_rule_{targeting_};
   pacing::PacingRule pacing_rule_;
   RequestIds request_ids_;
-  CoreLinks core_links_;
+  user_state::UserStateRoute& route_;
+  tracking::events::EventLog* log_;
   uint32_t core_index_ = 0;
-  runtime::CrossCoreAsks<DecisionAsk> asks_;
-  // Cluster mode: decisions waiting for the shared cap store, bounded by the pool.
-  CapReadWaits cap_reads_;
-  const caps::CapReader* fetched_caps_ = nullptr;  // during a kCapsRead replay
-  capping::CapsUnavailable caps_unavailable_;
   std::array<selection::Pick, request::kMaxPlacements * request::kCountMax> picks_{};
   std::array<response::PlacementDecision, request::kMaxPlacements> placements_{};
   DecisionCounters counters_;

@@ -39,13 +39,9 @@ constexpr runtime::Metric<DC> kDecisionFamilies[] = {
     counter("decisiond_decision_paced_out_total",
             "Candidate ads kept out by their delivery goal's pacing (no token left, or throttled), by core.",
             &DC::paced_out),
-    counter("decisiond_caps_store_unavailable_total",
-            "Cluster mode: decisions made without their capped ads because the shared cap store did not answer "
-            "within --caps-timeout (or too many decisions were waiting for it), by core.",
-            &DC::caps_store_unavailable),
     counter("decisiond_caps_store_waits_parsed_again_total",
-            "Cluster mode: decisions that waited for the shared cap store with every kept parse in use, so their "
-            "body was copied and parsed again when the store answered, by core.",
+            "Decisions that waited on this core for their user's state (cluster mode: the shared cap store) with "
+            "every kept parse in use, so their body was copied and parsed again when the state came, by core.",
             &DC::parsed_again),
     counter("decisiond_decision_robots_total",
             "Decisions for declared robots (warning 20005), answered with no creatives, by core.", &DC::robots),

@@ -9,7 +9,7 @@
 namespace decision::endpoint {
 
 extern const runtime::MetricTable<DecisionCounters> kDecisionMetricTable;
-// The decisions asked of other cores: DecisionHandler::ask_counters().
+// The decisions asked of other cores: the owner-core route's (decision/user_state/owner_core_route.h).
 extern const runtime::MetricTable<runtime::AskCounters> kDecisionAskMetricTable;
 
 // What the per-placement families read: a core's counters, and the placement keys of the

@@ -10,14 +10,26 @@ KeptIntakes::KeptIntakes(const api_versions::VersionTable& versions, size_t max_
     if (i > 0) free_.push_back(intakes_.back().get());
   }
   current_ = intakes_.front().get();
+  kept_.reserve(kept);
 }
 
-DecisionIntake* KeptIntakes::keep_current() {
+void KeptIntakes::keep_current_for(const void* travelling) {
   DECISIOND_CHECK_MSG(!free_.empty(), "kept intakes: none free to read with");
-  DecisionIntake* kept = current_;
+  DECISIOND_CHECK(travelling != nullptr);
+  kept_.emplace_back(travelling, current_);
   current_ = free_.back();
   free_.pop_back();
-  return kept;
+}
+
+DecisionIntake* KeptIntakes::take_kept_for(const void* travelling) {
+  for (auto it = kept_.begin(); it != kept_.end(); ++it) {
+    if (it->first != travelling) continue;
+    DecisionIntake* kept = it->second;
+    *it = kept_.back();
+    kept_.pop_back();
+    return kept;
+  }
+  return nullptr;
 }
 
 uint64_t KeptIntakes::reads() const {

@@ -31,9 +31,11 @@ class KeptIntakes {
   const DecisionIntake& current() const { return *current_; }
 
   bool can_keep() const { return !free_.empty(); }
-  // Hands the current intake (and the request it holds) over; a free one reads from now on.
-  // Only when can_keep().
-  DecisionIntake* keep_current();
+  // Keeps the current intake (and the request it holds) with the request travelling, until
+  // take_kept_for(travelling); a free one reads from now on. Only when can_keep().
+  void keep_current_for(const void* travelling);
+  // The intake kept with travelling, no longer kept; null when none was.
+  DecisionIntake* take_kept_for(const void* travelling);
   // Makes intake current (the kept one, to finish its decision), returning the one it
   // replaces; called again with that one afterwards.
   DecisionIntake* make_current(DecisionIntake* intake) { return std::exchange(current_, intake); }
@@ -45,6 +47,8 @@ class KeptIntakes {
  private:
   std::vector<std::unique_ptr<DecisionIntake>> intakes_;
   std::vector<DecisionIntake*> free_;
+  // What is kept, by the request it waits with: a few dozen at most, searched in order.
+  std::vector<std::pair<const void*, DecisionIntake*>> kept_;
   DecisionIntake* current_ = nullptr;
 };
 

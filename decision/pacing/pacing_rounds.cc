@@ -16,7 +16,7 @@ constexpr uint32_t kPoolSize = 2;
 
 PacingRounds::PacingRounds(CorePacing& book, const GoalSource& goals, runtime::TimerWheel& timers,
                            const runtime::Clock& clock, uint32_t core, uint32_t cores, int64_t interval_s,
-                           const PacingLinks& links)
+                           SliceBudget& budget, const PacingLinks& links)
     : book_(book),
       goals_(goals),
       timers_(timers),
@@ -27,11 +27,8 @@ PacingRounds::PacingRounds(CorePacing& book, const GoalSource& goals, runtime::T
       asks_(*this, links.channel, links.peers, kPoolSize * std::max<uint32_t>(1, cores)),
       node_(cores),
       owed_(cores, Owed::kNothing),
-      ledger_(links.ledger),
-      node_id_(links.node_id),
-      watcher_(links.watcher) {
-  DECISIOND_CHECK_MSG(ledger_ == nullptr || !node_id_.empty(), "a node sharing goals through a ledger has an id");
-}
+      budget_(budget),
+      watcher_(links.watcher) {}
 
 PacingRounds::~PacingRounds() {
   if (armed()) timers_.cancel(*this);
@@ -143,7 +140,7 @@ void PacingRounds::send_pending() {
     return;
   }
   if (round_open_) {
-    // Waiting for the ledger: the next boundary may come meanwhile (and then waits).
+    // Waiting for the budget (a ledger's answers): the next boundary may come meanwhile (and then waits).
     if (tallies_awaited_ == 0) schedule_next();
     return;
   }
@@ -193,32 +190,14 @@ void PacingRounds::plan_round() {
 void PacingRounds::plan_planned() {
   const int64_t now_s = clock_.wall_s();
   const int64_t slice_end_s = (now_s / interval_s_ + 1) * interval_s_;
-  planned_index_.clear();
-  for (size_t i = 0; i < planned_.size(); ++i) planned_index_[planned_[i].ad_id] = i;
   node_.plan(planned_, now_s, slice_end_s, allotments_);
-  if (ledger_ != nullptr && !planned_.empty()) {
-    lease_round();
-    return;
-  }
-  allot();
-}
-
-void PacingRounds::lease_round() {
   // Every node agrees on the slice's id: its start on the wall clock.
-  const int64_t slice_id = clock_.wall_s() / interval_s_ * interval_s_;
-  leases_awaited_ = static_cast<uint32_t>(planned_.size());
-  for (const PacedGoal& goal : planned_) {
-    LeaseRequest request = node_.lease_request(goal, slice_id, interval_s_);
-    request.node_id = node_id_;
-    if (!ledger_->lease(request, *this)) on_lease(request, nullptr);
-  }
-}
-
-void PacingRounds::on_lease(const LeaseRequest& request, const LeaseGrant* granted) {
-  if (const auto it = planned_index_.find(request.ad_id); it != planned_index_.end()) {
-    node_.apply_grant(it->second, planned_[it->second], request.slice_id, granted, allotments_);
-  }
-  if (leases_awaited_ > 0 && --leases_awaited_ == 0) allot();
+  const NodeSlicePlan plan{.node = node_,
+                       .goals = planned_,
+                       .allotments = allotments_,
+                       .slice_id = clock_.wall_s() / interval_s_ * interval_s_,
+                       .interval_s = interval_s_};
+  budget_.settle(plan, *this);
 }
 
 void PacingRounds::allot() {

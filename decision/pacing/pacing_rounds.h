@@ -21,9 +21,9 @@
 
 #include "absl/container/flat_hash_map.h"
 #include "decision/pacing/core_pacing.h"
-#include "decision/pacing/goal_ledger.h"
 #include "decision/pacing/node_pacing.h"
 #include "decision/pacing/pacing_ask.h"
+#include "decision/pacing/slice_budget.h"
 #include "runtime/clock.h"
 #include "runtime/cross_core_asks.h"
 #include "runtime/timer_wheel.h"
@@ -47,18 +47,15 @@ class AllotmentWatcher {
 struct PacingLinks {
   runtime::CoreChannel* channel = nullptr;          // null: one core
   runtime::AskPeers<PacingAsk>* peers = nullptr;    // every core's pacing asks; null: one core
-  // Cluster mode, on the coordinating core: where the nodes share their goals. Null in
-  // embedded mode (the node's plan is the budget).
-  GoalLedger* ledger = nullptr;
-  // With a ledger: this node's id, which its reports carry (goal_ledger.h).
-  std::string_view node_id;
   AllotmentWatcher* watcher = nullptr;  // null: nobody
 };
 
-class PacingRounds final : private runtime::Timer, private LeaseDone {
+class PacingRounds final : private runtime::Timer, private BudgetSettled {
  public:
+  // budget: how the coordinating core's plans become allotments (slice_budget.h); outlives
+  // the rounds.
   PacingRounds(CorePacing& book, const GoalSource& goals, runtime::TimerWheel& timers, const runtime::Clock& clock,
-               uint32_t core, uint32_t cores, int64_t interval_s, const PacingLinks& links);
+               uint32_t core, uint32_t cores, int64_t interval_s, SliceBudget& budget, const PacingLinks& links);
   ~PacingRounds() override;
 
   // On the coordinating core, at set-up: the first round once the loop runs, then one at
@@ -86,11 +83,10 @@ class PacingRounds final : private runtime::Timer, private LeaseDone {
   void send_pending();
   void tally_in(uint32_t core, std::span<const CoreTally> tallies);
   void plan_round();
-  // planned_ planned for the rest of the slice, leased in cluster mode, then allotted.
+  // planned_ planned for the rest of the slice, settled by the budget, then allotted.
   void plan_planned();
-  // Cluster mode: the plan's goals leased from the ledger; allot() once all have answered.
-  void lease_round();
-  void on_lease(const LeaseRequest& request, const LeaseGrant* granted) override;
+  // The budget settled the plan: allot.
+  void budget_settled() override { allot(); }
   void allot();
   void allotted_here();
   void schedule_next();
@@ -116,12 +112,9 @@ class PacingRounds final : private runtime::Timer, private LeaseDone {
   enum class Owed : uint8_t { kNothing, kTallyAsk, kAllotments };
   std::vector<Owed> owed_;  // by core
   std::vector<CoreTally> own_tallies_;
-  GoalLedger* ledger_;
-  const std::string node_id_;
+  SliceBudget& budget_;
   AllotmentWatcher* watcher_;
   std::vector<PacedGoal> planned_;  // the goals of the round being planned (a catalog may swap meanwhile)
-  absl::flat_hash_map<uint64_t, size_t> planned_index_;  // ad id -> planned_
-  uint32_t leases_awaited_ = 0;
   std::vector<std::vector<CoreAllotment>> allotments_;
 };
 

@@ -4,7 +4,6 @@
 #include "runtime/check.h"
 #include "http/error_codes.h"
 #include "tracking/dedup/impression_key.h"
-#include "tracking/impressions/impression_owner.h"
 #include "tracking/endpoint/tracking_query.h"
 
 namespace tracking::endpoint {
@@ -31,17 +30,15 @@ std::string_view kind_name(const TrackingEvent& event) {
 
 TrackingHandler::TrackingHandler(const runtime::Clock& clock, uint32_t core_index,
                                  const api_versions::VersionTable& versions, CoreKeys& keys,
-                                 uint32_t max_cross_core_asks, const TrackingLinks& links)
+                                 impression_sink::ImpressionSink& impressions, events::EventLog& log)
     : clock_(clock),
       core_index_(core_index),
       versions_(versions, api_versions::kTrackingVersionHeader),
       keys_(keys),
-      links_(links),
-      asks_(*this, links.channel, links.peers, max_cross_core_asks),
-      // As many as asks and store calls in flight at once (both bounded by the same flag).
-      held_(2 * max_cross_core_asks) {
+      impressions_(impressions),
+      log_(log) {
   token_storage_.reserve(kMaxPayloadBytes);
-  local_notice_.user_id.reserve(kMaxUserIdBytes);
+  notice_.user_id.reserve(kMaxUserIdBytes);
 }
 
 void TrackingHandler::handle(const http::Request& request, http::Response& response) {
@@ -122,7 +119,7 @@ void TrackingHandler::accept(const TrackingEvent& event, uint64_t impression_id,
   answer(event, response);
   switch (event.kind) {
     case EventKind::kImpression:
-      if (!route_impression(event, impression_id, now_ms, response)) {
+      if (!take_impression(event, impression_id, now_ms, response)) {
         http::set_overloaded(response, "overloaded: too many impressions waiting on other cores, retry later");
         return;
       }
@@ -137,63 +134,20 @@ void TrackingHandler::accept(const TrackingEvent& event, uint64_t impression_id,
   log_event(event, query, now_ms);
 }
 
-bool TrackingHandler::route_impression(const TrackingEvent& event, uint64_t impression_id, int64_t now_ms,
-                                       http::Response& response) {
-  const uint32_t cores = links_.channel != nullptr ? links_.channel->cores() : 1;
-  // Cluster mode: the shared store is asked from here; embedded, the owner core counts.
-  const uint32_t owner =
-      links_.shared != nullptr ? core_index_ : impressions::impression_owner_core(event.user_id, impression_id, cores);
-  ImpressionAsk* ask = nullptr;
-  impressions::ImpressionNotice* notice = &local_notice_;
-  HeldReply* held = nullptr;
-  if (owner != core_index_) {
-    ask = asks_.take(owner);
-    if (ask == nullptr) return false;
-    // The pool holds as many as asks and store calls can be out at once.
-    held = held_.take();
-    DECISIOND_CHECK_MSG(held != nullptr, "tracking: an ask taken with no reply free to hold");
-    notice = ask;
-  }
-  notice->time_ms = now_ms;
-  notice->token_id = impression_id;
-  notice->issued_s = event.issued_at_s;
-  notice->expires_s = event.expires_at_s;
-  notice->ad_id = event.ad_id;
-  notice->creative_id = event.creative_id;
-  notice->placement_id = event.placement_id;
-  notice->request_id = event.request_id;
-  notice->has_user = event.user_id.has_value();
-  notice->user_id.assign(event.user_id.value_or(""));
-  if (ask == nullptr) {
-    if (links_.shared == nullptr) {
-      links_.impressions->count(*notice);
-      return true;
-    }
-    // With none free the store is not waited for: the line says unapplied now.
-    held = held_.take();
-    if (links_.shared->count(*notice, held)) {
-      if (held != nullptr) held_.give_back(held);
-    } else {
-      held->hold(response);
-    }
-    return true;
-  }
-  ask->held = held;
-  if (!asks_.send(ask)) {
-    held_.give_back(held);
-    return false;
-  }
-  held->hold(response);
-  return true;
-}
-
-void TrackingHandler::serve_ask(ImpressionAsk& ask, uint32_t) { links_.impressions->count(ask); }
-
-bool TrackingHandler::finish_ask(ImpressionAsk& ask) {
-  HeldReply* held = ask.held;
-  ask.held = nullptr;
-  held->impression_logged();  // the owner core answered once the line was written there
-  return true;
+bool TrackingHandler::take_impression(const TrackingEvent& event, uint64_t impression_id, int64_t now_ms,
+                                      http::Response& response) {
+  notice_.time_ms = now_ms;
+  notice_.token_id = impression_id;
+  notice_.issued_s = event.issued_at_s;
+  notice_.expires_s = event.expires_at_s;
+  notice_.ad_id = event.ad_id;
+  notice_.creative_id = event.creative_id;
+  notice_.placement_id = event.placement_id;
+  notice_.request_id = event.request_id;
+  notice_.attempt = 0;
+  notice_.has_user = event.user_id.has_value();
+  notice_.user_id.assign(event.user_id.value_or(""));
+  return impressions_.take(notice_, response) != impression_sink::Taken::kRefused;
 }
 
 void TrackingHandler::log_event(const TrackingEvent& event, const TrackingQuery& query, int64_t now_ms,
@@ -217,7 +171,7 @@ void TrackingHandler::log_event(const TrackingEvent& event, const TrackingQuery&
   record.kind_code = static_cast<uint8_t>(event.kind);
   record.invalid = invalid;
   record.token_id = impression_id;
-  links_.log->append(record);
+  log_.append(record);
 }
 
 }  // namespace tracking::endpoint

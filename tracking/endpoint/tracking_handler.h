@@ -4,11 +4,10 @@
 //      echoes the version served, with the deprecation headers when due;
 //   2. the token `t`: missing, malformed, tampered with or sealed under a key we do not hold
 //      is 400 10050; authentic but expired is 410 10051;
-//   3. by kind: an impression is counted by the core that owns it (impression_counter.h),
-//      handed over by message when that is another core, or in cluster mode by the shared
-//      cap store, and answered 204 once its line is written (at once on its owner core;
-//      held until the owner core's answer or the store's: held_replies.h), so that what a
-//      client saw acknowledged is in the log; a click is 302 to its destination, carried in the token so it works for
+//   3. by kind: an impression goes to where it is counted (impression_sink/: the core that
+//      owns it, or the shared cap store), and is answered 204 once its line is written (at
+//      once when it is written here; else held until it is), so that what a client saw
+//      acknowledged is in the log; a click is 302 to its destination, carried in the token so it works for
 //      the token's whole life even after the ad has left the catalog (204 when the creative
 //      has none); custom events, video milestones, player errors (with `code`) and kinds
 //      this build does not know are 204. Every accepted call is written to the event log.
@@ -23,29 +22,14 @@
 #include "http/router.h"
 #include "invalid_traffic/robot_verdicts.h"
 #include "runtime/clock.h"
-#include "runtime/core_channel.h"
 #include "runtime/core_counter.h"
-#include "runtime/cross_core_asks.h"
-#include "tracking/impressions/impression_counter.h"
-#include "tracking/shared_impressions/shared_impression_counter.h"
-#include "tracking/endpoint/held_replies.h"
-#include "tracking/endpoint/impression_ask.h"
 #include "tracking/endpoint/tracking_query.h"
+#include "tracking/impression_sink/impression_sink.h"
+#include "tracking/impressions/impression_notice.h"
 #include "tracking/events/event_log.h"
 #include "tracking/core_keys/core_keys.h"
 
 namespace tracking::endpoint {
-
-class TrackingHandler;
-
-struct TrackingLinks {
-  runtime::CoreChannel* channel = nullptr;
-  runtime::AskPeers<ImpressionAsk>* peers = nullptr;  // every core's impression asks
-  impressions::ImpressionCounter* impressions = nullptr;  // this core's
-  events::EventLog* log = nullptr;           // this core's
-  // Cluster mode: impressions go to the shared cap store from this core (no owner hop).
-  shared_impressions::SharedImpressionCounter* shared = nullptr;
-};
 
 // Per core, single writer; read by metrics scrapes.
 struct TrackingCounters {
@@ -64,30 +48,23 @@ struct TrackingCounters {
 
 class TrackingHandler final : public http::Handler {
  public:
-  TrackingHandler(const runtime::Clock& clock, uint32_t core_index,
-                  const api_versions::VersionTable& versions, CoreKeys& keys,
-                  uint32_t max_cross_core_asks, const TrackingLinks& links);
+  // impressions: where this core's impressions go to be counted; log: this core's. All
+  // outlive the handler.
+  TrackingHandler(const runtime::Clock& clock, uint32_t core_index, const api_versions::VersionTable& versions,
+                  CoreKeys& keys, impression_sink::ImpressionSink& impressions, events::EventLog& log);
 
   // --min-impression-delay (docs/invalid-traffic.md): 0 is off.
   void set_min_impression_delay_ms(int64_t delay_ms) { min_impression_delay_ms_ = delay_ms; }
   void handle(const http::Request& request, http::Response& response) override;
   const TrackingCounters& counters() const { return counters_; }
 
-  // The two ends of an impression asked of its owner core (runtime/cross_core_asks.h): on
-  // the owner, count it; back home, the held 204 leaves.
-  void serve_ask(ImpressionAsk& ask, uint32_t from_core);
-  bool finish_ask(ImpressionAsk& ask);
-  // Impressions handed over (sent), counted here for others (served), refused at a bound
-  // (503 10098).
-  const runtime::AskCounters& ask_counters() const { return asks_.counters(); }
-
  private:
   // Step 3 for an authentic, unexpired token.
   void accept(const TrackingEvent& event, uint64_t impression_id, const TrackingQuery& query, int64_t now_ms,
               http::Response& response);
-  // False when the impression could not be handed over (at a bound). response, the 204
-  // written, is held when the line is written elsewhere or later.
-  bool route_impression(const TrackingEvent& event, uint64_t impression_id, int64_t now_ms, http::Response& response);
+  // False when the impression was refused (at a bound). response, the 204 written, is held
+  // when the line is written elsewhere or later.
+  bool take_impression(const TrackingEvent& event, uint64_t impression_id, int64_t now_ms, http::Response& response);
   // The call's line; a player error's VAST code and a verification's reason come from the
   // query.
   void log_event(const TrackingEvent& event, const TrackingQuery& query, int64_t now_ms,
@@ -109,10 +86,9 @@ class TrackingHandler final : public http::Handler {
   api_versions::VersionResolver versions_;
   CoreKeys& keys_;  // the core's keys in force: each token is opened with the codec of the moment
   std::string token_storage_;
-  TrackingLinks links_;
-  runtime::CrossCoreAsks<ImpressionAsk> asks_;
-  HeldReplies held_;
-  impressions::ImpressionNotice local_notice_;  // an impression this core owns, counted at once
+  impression_sink::ImpressionSink& impressions_;
+  events::EventLog& log_;
+  impressions::ImpressionNotice notice_;  // capacity kept from call to call
   TrackingCounters counters_;
   int64_t min_impression_delay_ms_ = 0;  // 0: off
   invalid_traffic::RobotVerdicts robots_{invalid_traffic::RobotMatcher::instance()};

@@ -1,5 +1,6 @@
 #pragma once
 // What /metrics exports of the tracking handler's counters (tracking_handler.h), by core.
+#include "runtime/cross_core_asks.h"
 #include "runtime/metric_source.h"
 #include "tracking/endpoint/tracking_handler.h"
 
@@ -8,7 +9,8 @@ namespace tracking::endpoint {
 // The token verdicts, then (after the impression asks) the calls by kind.
 extern const runtime::MetricTable<TrackingCounters> kTrackingMetricTable;
 extern const runtime::MetricTable<TrackingCounters> kTrackingCallMetricTable;
-// The impressions asked of their counting core: TrackingHandler::ask_counters().
+// The impressions asked of their counting core: OwnerCoreImpressions::ask_counters()
+// (tracking/impression_sink/owner_core_impressions.h).
 extern const runtime::MetricTable<runtime::AskCounters> kImpressionAskMetricTable;
 
 }  // namespace tracking::endpoint

@@ -7,13 +7,6 @@ namespace {
 using C = SharedImpressionCounters;
 
 constexpr runtime::Metric<C> kMetrics[] = {
-    runtime::counter("decisiond_shared_impressions_total",
-                     "Cluster mode: impressions the shared cap store counted (first sightings), by core", &C::counted),
-    runtime::counter("decisiond_shared_impression_duplicates_total",
-                     "Cluster mode: impressions the shared cap store recognised as repeats, by core", &C::duplicates),
-    runtime::counter("decisiond_shared_impressions_unapplied_total",
-                     "Cluster mode: impressions the shared cap store did not take in time, kept to apply again",
-                     &C::unapplied),
     runtime::counter("decisiond_shared_impressions_reapplied_total",
                      "Cluster mode: kept impressions the shared cap store has since taken", &C::reapplied),
     runtime::gauge("decisiond_shared_impressions_reapply_backlog",
@@ -23,8 +16,24 @@ constexpr runtime::Metric<C> kMetrics[] = {
                      &C::overflowed),
 };
 
+constexpr runtime::Metric<C> kAliases[] = {
+    runtime::counter("decisiond_shared_impressions_total",
+                     "Deprecated alias of decisiond_impressions_counted_total{state=\"cluster\"}, removed in the "
+                     "release after next.",
+                     &C::counted),
+    runtime::counter("decisiond_shared_impression_duplicates_total",
+                     "Deprecated alias of decisiond_impressions_duplicate_total{state=\"cluster\"}, removed in the "
+                     "release after next.",
+                     &C::duplicates),
+    runtime::counter("decisiond_shared_impressions_unapplied_total",
+                     "Deprecated alias of decisiond_impressions_refused_total{state=\"cluster\"}, removed in the "
+                     "release after next.",
+                     &C::unapplied),
+};
+
 }  // namespace
 
 const runtime::MetricTable<SharedImpressionCounters> kSharedImpressionMetricTable = kMetrics;
+const runtime::MetricTable<SharedImpressionCounters> kSharedImpressionAliasMetricTable = kAliases;
 
 }  // namespace tracking::shared_impressions

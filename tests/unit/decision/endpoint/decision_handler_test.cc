@@ -16,6 +16,9 @@
 #include "caps/cap_partition.h"
 #include "caps/user_key.h"
 #include "decision/catalog/loader.h"
+#include "decision/endpoint/decision_ask.h"
+#include "decision/user_state/owner_core_route.h"
+#include "decision/user_state/shared_store_route.h"
 #include "tests/support/allocation_count.h"
 #include "tests/unit/decision/endpoint/endpoint_test_clock.h"
 #include "tests/unit/decision/response/response_fixtures.h"
@@ -79,20 +82,22 @@ class DecisionHandlerTest : public ::testing::Test {
 
   DecisionHandler make_handler(uint64_t seed) {
     // One core, which owns every user: caps are read from caps_ in place.
-    return DecisionHandler(clock_, 0, versions_, core_keys_, settings_with(seed), catalog_,
-                           CoreLinks{nullptr, nullptr, &caps_, nullptr});
+    routes_.push_back(std::make_unique<user_state::OwnerCoreRoute<DecisionAsk>>("/v1/decision", caps_, 0, nullptr,
+                                                                                nullptr, 0));
+    return DecisionHandler(clock_, 0, versions_, core_keys_, settings_with(seed), catalog_, *routes_.back(), nullptr,
+                           nullptr);
   }
 
   // Cluster mode as the service wires it: caps read from store, at most waits waiting for
   // it, the cluster mode's kept parses.
   DecisionHandler make_cluster_handler(uint64_t seed, caps::SharedCapStore& store, uint32_t waits) {
     DecisionSettings settings = settings_with(seed);
-    settings.max_cross_core_asks = waits;
     settings.kept_intakes = kKeptIntakesInClusterMode;
-    CoreLinks links;
-    links.shared_caps = &store;
-    return DecisionHandler(clock_, 0, versions_, core_keys_, settings, catalog_, links);
+    routes_.push_back(std::make_unique<user_state::SharedStoreRoute>("/v1/decision", store, 0, waits));
+    return DecisionHandler(clock_, 0, versions_, core_keys_, settings, catalog_, *routes_.back(), nullptr, nullptr);
   }
+  // The route of the handler made last.
+  const user_state::RouteCounters& route_counters() const { return routes_.back()->counters(); }
 
   http::Response& post(DecisionHandler& handler, std::string_view body,
                        const std::vector<http::Header>& headers = kJsonOnly) {
@@ -131,6 +136,7 @@ class DecisionHandlerTest : public ::testing::Test {
   tracking::CoreKeys core_keys_{keys_};  // the core's codecs, which every handler of a core shares
   std::shared_ptr<const ServedCatalog> catalog_ = served_catalog();
   caps::CapPartition caps_;
+  std::vector<std::unique_ptr<user_state::UserStateRoute>> routes_;  // one per handler made
   http::Request request_;
   http::Response response_;
 };
@@ -386,7 +392,7 @@ TEST_F(DecisionHandlerTest, AWarmCoreAllocatesNothingPerDecisionThatWaitsForTheS
   });
   EXPECT_EQ(allocations, 0u);
   EXPECT_EQ(handler.counters().decisions.get(), 14u * 16u);
-  EXPECT_EQ(handler.counters().caps_store_unavailable.get(), 0u);
+  EXPECT_EQ(route_counters().refused.get(), 0u);
 }
 
 // Cluster mode keeps the parse of a decision waiting for the store (kept_intakes.h): it is
@@ -412,7 +418,7 @@ TEST_F(DecisionHandlerTest, ADecisionThatWaitsForTheSharedStoreIsParsedOnceWhile
   EXPECT_EQ(handler.bodies_read(), 58u) << "every kept intake came back";
   EXPECT_EQ(handler.counters().parsed_again.get(), 8u);
   EXPECT_EQ(handler.counters().decisions.get(), 50u);
-  EXPECT_EQ(handler.counters().caps_store_unavailable.get(), 0u);
+  EXPECT_EQ(route_counters().refused.get(), 0u);
 }
 
 }  // namespace

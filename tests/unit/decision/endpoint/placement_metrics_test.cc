@@ -3,9 +3,14 @@
 // catalog gives its placements, ads and placements by format, and the handler's counters.
 #include <gtest/gtest.h>
 
+#include <memory>
 #include <string>
+#include <vector>
 
+#include "caps/cap_partition.h"
 #include "decision/catalog/loader.h"
+#include "decision/endpoint/decision_ask.h"
+#include "decision/user_state/owner_core_route.h"
 #include "decision/endpoint/decision_handler.h"
 #include "decision/endpoint/placement_labels.h"
 #include "decision/endpoint/served_catalog.h"
@@ -118,7 +123,10 @@ class PlacementCountersTest : public ::testing::Test {
     settings.base_url = "https://ads.example.test";
     settings.seed = 1;
     settings.process_start_wall_ns = kNowNs;
-    return DecisionHandler(clock_, 0, versions_, core_keys_, settings, std::move(catalog), CoreLinks{});
+    routes_.push_back(std::make_unique<user_state::OwnerCoreRoute<DecisionAsk>>("/v1/decision", caps_, 0, nullptr,
+                                                                                nullptr, 0));
+    return DecisionHandler(clock_, 0, versions_, core_keys_, settings, std::move(catalog), *routes_.back(), nullptr,
+                           nullptr);
   }
   int post(DecisionHandler& handler, std::string_view body) {
     request_ = http::Request{};
@@ -138,6 +146,8 @@ class PlacementCountersTest : public ::testing::Test {
   api_versions::VersionTable versions_ = api_versions::VersionTable::built_in();
   tracking::KeyRing keys_ = response::testing::response_keys();
   tracking::CoreKeys core_keys_{keys_};  // the core's codecs, which every handler of a core shares
+  caps::CapPartition caps_;
+  std::vector<std::unique_ptr<user_state::UserStateRoute>> routes_;  // one per handler made
   PlacementLabels labels_;
   http::Request request_;
   http::Response response_;

@@ -13,7 +13,10 @@
 #include "caps/user_key.h"
 #include "decision/catalog/loader.h"
 #include "decision/endpoint/decision_handler.h"
+#include "decision/endpoint/decision_ask.h"
+#include "decision/explain/explain_ask.h"
 #include "decision/explain/explain_handler.h"
+#include "decision/user_state/owner_core_route.h"
 #include "runtime/clock.h"
 
 namespace decision::explain::testing {
@@ -118,8 +121,9 @@ class ExplainTest : public ::testing::Test {
   // One core owning every user: caps are read from caps_ in place.
   std::unique_ptr<ExplainHandler> make_explainer(uint64_t seed, uint32_t core = 0) {
     settings_ = settings(seed);
-    return std::make_unique<ExplainHandler>(clock_, core, versions_, settings_, catalog_,
-                                            ExplainLinks{nullptr, nullptr, &caps_});
+    routes_.push_back(
+        std::make_unique<user_state::OwnerCoreRoute<ExplainAsk>>("/admin/explain", caps_, core, nullptr, nullptr, 0));
+    return std::make_unique<ExplainHandler>(clock_, core, versions_, settings_, catalog_, *routes_.back(), nullptr);
   }
 
   http::Response& post(http::Handler& handler, std::string_view body,
@@ -173,6 +177,8 @@ class ExplainTest : public ::testing::Test {
   api_versions::VersionTable versions_ = api_versions::VersionTable::built_in();
   std::shared_ptr<const endpoint::ServedCatalog> catalog_ = served_catalog();
   caps::CapPartition caps_;
+  // One per handler made, outliving every handler (a derived fixture's are destroyed first).
+  std::vector<std::unique_ptr<user_state::UserStateRoute>> routes_;
   endpoint::DecisionSettings settings_;
   http::Request request_;
   http::Response response_;

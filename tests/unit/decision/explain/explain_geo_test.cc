@@ -31,7 +31,9 @@ class ExplainGeoTest : public ExplainTest {
     settings_ = settings(1);
     settings_.geo.geoip = &city_db();
     settings_.geo.hierarchy = &hierarchy();
-    return std::make_unique<ExplainHandler>(clock_, 0, versions_, settings_, catalog_, ExplainLinks{nullptr, nullptr, &caps_});
+    routes_.push_back(
+        std::make_unique<user_state::OwnerCoreRoute<ExplainAsk>>("/admin/explain", caps_, 0, nullptr, nullptr, 0));
+    return std::make_unique<ExplainHandler>(clock_, 0, versions_, settings_, catalog_, *routes_.back(), nullptr);
   }
 };
 

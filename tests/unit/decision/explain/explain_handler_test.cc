@@ -21,8 +21,10 @@ class ExplainHandlerTest : public ExplainTest {
  protected:
   std::unique_ptr<endpoint::DecisionHandler> make_decider(uint64_t seed) {
     decision_settings_ = settings(seed);
+    routes_.push_back(std::make_unique<user_state::OwnerCoreRoute<endpoint::DecisionAsk>>("/v1/decision", caps_, 0,
+                                                                                          nullptr, nullptr, 0));
     return std::make_unique<endpoint::DecisionHandler>(clock_, 0, versions_, core_keys_, decision_settings_, catalog_,
-                                                       endpoint::CoreLinks{nullptr, nullptr, &caps_, nullptr});
+                                                       *routes_.back(), nullptr, nullptr);
   }
 
   struct Reply {
@@ -222,8 +224,10 @@ class CrossCoreExplainTest : public ExplainHandlerTest {
   void SetUp() override {
     settings_ = settings(5);
     for (uint32_t core = 0; core < 2; ++core) {
+      owner_routes_.push_back(std::make_unique<user_state::OwnerCoreRoute<ExplainAsk>>(
+          "/admin/explain", partitions_[core], core, &channels_[core], &peers_, ExplainHandler::kMaxAsksInFlight));
       handlers_.push_back(std::make_unique<ExplainHandler>(clock_, core, versions_, settings_, catalog_,
-                                                           ExplainLinks{&channels_[core], &peers_, &partitions_[core]}));
+                                                           *owner_routes_.back(), nullptr));
     }
   }
 
@@ -232,6 +236,7 @@ class CrossCoreExplainTest : public ExplainHandlerTest {
   caps::CapPartition partitions_[2];
   // Built before the handlers, which join it, as ProcessView's tables are.
   runtime::AskPeers<ExplainAsk> peers_{2};
+  std::vector<std::unique_ptr<user_state::OwnerCoreRoute<ExplainAsk>>> owner_routes_;  // by core
   std::vector<std::unique_ptr<ExplainHandler>> handlers_;
 };
 
@@ -243,7 +248,7 @@ TEST_F(CrossCoreExplainTest, AUserOfAnotherCoreIsExplainedThereWithThatCoresCaps
   ASSERT_TRUE(response.deferred());
   ASSERT_EQ(posted_.size(), 1u);
   EXPECT_EQ(posted_.front().to, 1u);
-  EXPECT_EQ(handlers_[0]->asks_in_flight(), 1u);
+  EXPECT_EQ(owner_routes_[0]->in_flight(), 1u);
 
   Asks::deliver(posted_.front().message);  // on core 1
   posted_.pop_front();
@@ -257,14 +262,14 @@ TEST_F(CrossCoreExplainTest, AUserOfAnotherCoreIsExplainedThereWithThatCoresCaps
   ASSERT_EQ(parser_.parse(body_).get(root), simdjson::SUCCESS);
   EXPECT_EQ(json_of(root["data"]["request"]["cores"]), R"({"received":0,"decided":1,"userOwner":1})");
   EXPECT_THAT(rule_of(root, 0, "ad_311"), HasSubstr(R"("counted":1,"pending":0,"exact":true,"holds":false)"));
-  EXPECT_EQ(handlers_[1]->ask_counters().served.get(), 1u);
+  EXPECT_EQ(owner_routes_[1]->ask_counters().served.get(), 1u);
 
   Asks::deliver(posted_.front().message);  // back on core 0
   posted_.pop_front();
-  EXPECT_EQ(handlers_[0]->asks_in_flight(), 0u);
-  EXPECT_EQ(handlers_[0]->ask_counters().sent.get(), 1u);
+  EXPECT_EQ(owner_routes_[0]->in_flight(), 0u);
+  EXPECT_EQ(owner_routes_[0]->ask_counters().sent.get(), 1u);
   // In process there is no connection to take the reply: counted as a client that left.
-  EXPECT_EQ(handlers_[0]->ask_counters().abandoned.get(), 1u);
+  EXPECT_EQ(owner_routes_[0]->ask_counters().abandoned.get(), 1u);
 }
 
 TEST_F(CrossCoreExplainTest, UsersWhoseCapsDoNotApplyAreExplainedWhereTheyArrive) {
@@ -290,7 +295,7 @@ TEST_F(CrossCoreExplainTest, AFullQueueOrTheBoundOfAsksIs503) {
   channels_[0].refuse = false;
   for (uint32_t i = 0; i < ExplainHandler::kMaxAsksInFlight; ++i) EXPECT_TRUE(post(*handlers_[0], body).deferred());
   EXPECT_EQ(post(*handlers_[0], body).status(), 503);
-  EXPECT_EQ(handlers_[0]->ask_counters().refused.get(), 2u);
+  EXPECT_EQ(owner_routes_[0]->ask_counters().refused.get(), 2u);
 }
 
 // The queue budget (runtime/queue_budget.h) keeps room for every answer, so an answer the

@@ -43,10 +43,10 @@ class PacingRoundsTest : public ::testing::Test {
   CorePacing book;
   SwappedGoals goals;
   CountingWatcher watcher;
-  // One core, embedded mode: no channel, no peers, no ledger.
-  PacingRounds rounds{book, goals, wheel, clock, 0, 1, kHourIntervalS,
-                      PacingLinks{.channel = nullptr, .peers = nullptr, .ledger = nullptr, .node_id = "",
-                                  .watcher = &watcher}};
+  // One core, embedded mode: no channel, no peers, the node's plan its budget.
+  NodeBudget budget;
+  PacingRounds rounds{book, goals, wheel, clock, 0, 1, kHourIntervalS, budget,
+                      PacingLinks{.channel = nullptr, .peers = nullptr, .watcher = &watcher}};
   selection::CoreRandom random{1, 0};
 };
 

@@ -2,10 +2,12 @@
 
 #include <cmath>
 #include <numbers>
+#include <memory>
 #include <string>
 
 #include "absl/strings/str_cat.h"
 #include "decision/catalog/loader.h"
+#include "decision/pacing/ledger_budget.h"
 #include "decision/pacing/pacing_rounds.h"
 #include "decision/pacing/pacing_rule.h"
 #include "decision/selection/ad_selector.h"
@@ -56,14 +58,22 @@ struct SimCore {
   SimCore(uint32_t core, uint32_t cores, const runtime::Clock& clock, const GoalSource& goals, int64_t interval_s,
           std::deque<runtime::PostedMessage>& posted, runtime::AskPeers<PacingAsk>& peers, GoalLedger* ledger, uint32_t node)
       : node_id("sim-node-" + std::to_string(node)),
+        budget(make_budget(ledger, node_id)),
         random(7 + node, core),
         selector(random),
         rule(pass_all, &book, random),
         wheel(clock.monotonic_ms(), 10),
         channel(core, cores, posted),
-        rounds(book, goals, wheel, clock, core, cores, interval_s, PacingLinks{&channel, &peers, ledger, node_id}) {}
+        rounds(book, goals, wheel, clock, core, cores, interval_s, *budget, PacingLinks{&channel, &peers}) {}
 
-  std::string node_id;  // what its reports to the ledger name (before rounds, which points into it)
+  // As the service wires it: the coordinating core of a node sharing goals leases them.
+  static std::unique_ptr<SliceBudget> make_budget(GoalLedger* ledger, const std::string& node_id) {
+    if (ledger != nullptr) return std::make_unique<LedgerBudget>(*ledger, node_id);
+    return std::make_unique<NodeBudget>();
+  }
+
+  std::string node_id;  // what its reports to the ledger name
+  std::unique_ptr<SliceBudget> budget;  // before rounds, which settles with it
   selection::CoreRandom random;
   selection::AdSelector selector;
   PassAll pass_all;

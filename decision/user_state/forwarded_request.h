@@ -18,7 +18,7 @@
 #include "http/request.h"
 #include "http/response.h"
 
-namespace decision::endpoint {
+namespace decision::user_state {
 
 class ForwardedRequest {
  public:
@@ -47,4 +47,4 @@ class ForwardedRequest {
   http::Response reply_;
 };
 
-}  // namespace decision::endpoint
+}  // namespace decision::user_state

@@ -14,7 +14,7 @@
 #include "http/response.h"
 #include "tracking/impressions/impression_logged.h"
 
-namespace tracking::endpoint {
+namespace tracking::impression_sink {
 
 class HeldReplies;
 
@@ -33,7 +33,7 @@ class HeldReply final : public impressions::ImpressionLogged {
   http::ReplyTicket ticket_;
 };
 
-// One handler's held replies, allocated at start; at most size at once.
+// One sink's held replies, allocated at start; at most size at once.
 class HeldReplies {
  public:
   explicit HeldReplies(uint32_t size);
@@ -46,4 +46,4 @@ class HeldReplies {
   std::vector<HeldReply*> free_;
 };
 
-}  // namespace tracking::endpoint
+}  // namespace tracking::impression_sink

@@ -1,9 +1,9 @@
-#include "decision/endpoint/forwarded_request.h"
+#include "decision/user_state/forwarded_request.h"
 
 #include "api_versions/version_resolver.h"
 #include "decision/localization/accept_language.h"
 
-namespace decision::endpoint {
+namespace decision::user_state {
 
 void ForwardedRequest::capture(const http::Request& request, http::Response& response, bool with_body) {
   ticket_ = response.defer();
@@ -37,4 +37,4 @@ bool ForwardedRequest::complete() {
   return delivered;
 }
 
-}  // namespace decision::endpoint
+}  // namespace decision::user_state

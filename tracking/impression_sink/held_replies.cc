@@ -1,6 +1,6 @@
-#include "tracking/endpoint/held_replies.h"
+#include "tracking/impression_sink/held_replies.h"
 
-namespace tracking::endpoint {
+namespace tracking::impression_sink {
 
 void HeldReply::hold(http::Response& response) {
   reply_ = response;
@@ -29,4 +29,4 @@ HeldReply* HeldReplies::take() {
   return reply;
 }
 
-}  // namespace tracking::endpoint
+}  // namespace tracking::impression_sink
