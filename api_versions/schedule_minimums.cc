@@ -26,8 +26,8 @@ std::vector<std::string> schedule_shortfalls(const VersionTable& table) {
     const absl::CivilDay deprecated = entry.deprecated.value_or(sunset);
     if (sunset < months_after(deprecated, kDeprecatedMonths)) {
       out.push_back(absl::StrCat("version ", entry.version_text, " is deprecated for ", sunset - deprecated,
-                                 " days before its sunset on ", day_text(sunset), " (the spec's minimum is ",
-                                 kDeprecatedMonths, " months)"));
+                                 " days before its sunset on ", day_text(sunset), " (the minimum is ",
+                                 kDeprecatedMonths, " months, docs/versions-and-languages.md)"));
     }
     if (i + 1 < entries.size()) {
       const VersionEntry& successor = entries[i + 1];
@@ -36,8 +36,8 @@ std::vector<std::string> schedule_shortfalls(const VersionTable& table) {
         out.push_back(absl::StrCat("version ", entry.version_text, " is sunset on ", day_text(sunset), ", ",
                                    gap >= 0 ? gap : -gap, gap >= 0 ? " days after " : " days before ",
                                    successor.version_text,
-                                   " is released (the spec's minimum of parallel support is ", kParallelSupportMonths,
-                                   " months)"));
+                                   " is released (the minimum of parallel support is ", kParallelSupportMonths,
+                                   " months, docs/versions-and-languages.md)"));
       }
     }
   }

@@ -1,6 +1,6 @@
 #pragma once
-// The notices of a coming sunset (the spec, "Versioning": warnings are sent 90, 60, 30 and
-// 7 days before it), whatever phase the version is in: from 90 days before its sunset date
+// The notices of a coming sunset (docs/versions-and-languages.md: warnings are sent 90, 60,
+// 30 and 7 days before it), whatever phase the version is in: from 90 days before its sunset date
 // every reply of the version carries `Sunset` and warning 20002 naming the notice due, the
 // smallest of 90, 60, 30 and 7 that is not below the days left. A client that calls once a
 // week still meets every one of them.

@@ -110,8 +110,8 @@ Draft read_item(simdjson::dom::element element, size_t index, std::vector<std::s
   draft.release = reader.day("release", /*required=*/true);
   draft.maintenance = reader.day("maintenance", /*required=*/false);
   draft.deprecated = reader.day("deprecated", /*required=*/false);
-  // A version in maintenance or deprecated phase always carries its sunset date (the spec:
-  // maintenance returns the deprecation header "together with a sunset date").
+  // A version in maintenance or deprecated phase always carries its sunset date: maintenance
+  // returns the deprecation header together with a sunset date (docs/versions-and-languages.md).
   const bool phased = draft.maintenance.has_value() || draft.deprecated.has_value();
   draft.sunset = reader.day("sunset", /*required=*/phased, "required with maintenance or deprecated");
   draft.migration_guide = reader.url("migrationGuide");

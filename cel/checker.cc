@@ -242,7 +242,7 @@ class ProgramBuilder {
     const bool is_map = node.kind == SyntaxKind::kMap;
     if (all_constant) {
       // Built once here instead of at every evaluation. A literal that would fail (a
-      // repeated key) is left to fail when evaluated, as the spec wants an evaluation error.
+      // repeated key) is left to fail when evaluated: CEL makes it an evaluation error.
       std::vector<Value> keys;
       std::vector<Value> values;
       for (size_t i = 0; i < items.size(); ++i) {
