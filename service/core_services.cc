@@ -5,7 +5,7 @@
 #include "decision/explain/explain_metrics.h"
 #include "decision/pacing/pacing_metrics.h"
 #include "decision/pacing/redis_ledger/ledger_metrics.h"
-#include "decision/video/endpoint/vast_tag_metrics.h"
+#include "decision/vast_tag/vast_tag_metrics.h"
 #include "http/content_coding/content_coding_metric_table.h"
 #include "http/server_metric_table.h"
 #include "tls/tls_metrics.h"
@@ -78,8 +78,8 @@ decision::endpoint::DecisionSettings decision_settings(const ProcessView& view) 
   return settings;
 }
 
-decision::video::VastTagSettings vast_tag_settings(const ProcessView& view) {
-  decision::video::VastTagSettings settings;
+decision::vast_tag::VastTagSettings vast_tag_settings(const ProcessView& view) {
+  decision::vast_tag::VastTagSettings settings;
   settings.base_url = view.config.base_url;
   settings.tracking_ttl_s = absl::ToInt64Seconds(view.config.tracking_ttl);
   return settings;
@@ -210,7 +210,7 @@ void CoreServices::register_metrics() {
   metrics.add(core, tracking::endpoint::kTrackingMetricTable, tracking_.counters());
   metrics.add(core, tracking::endpoint::kImpressionAskMetricTable, tracking_.ask_counters());
   metrics.add(core, tracking::endpoint::kTrackingCallMetricTable, tracking_.counters());
-  metrics.add(core, decision::video::kVastTagMetricTable, vast_.counters());
+  metrics.add(core, decision::vast_tag::kVastTagMetricTable, vast_.counters());
   metrics.add(core, tracking::kCoreKeysMetricTable, keys_.gauges());
   metrics.add(core, tracking::impressions::kImpressionMetricTable, impressions_.counters());
   metrics.add(core, tracking::state::kStateGaugeMetricTable, gauges_);

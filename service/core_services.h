@@ -5,7 +5,7 @@
 
 #include "decision/endpoint/decision_handler.h"
 #include "decision/endpoint/decision_metrics.h"
-#include "decision/video/endpoint/vast_tag_handler.h"
+#include "decision/vast_tag/vast_tag_handler.h"
 #include "runtime/reactor_channel.h"
 #include "service/catalog_ad_caps.h"
 #include "service/catalog_goals.h"
@@ -139,7 +139,7 @@ class CoreServices {
   tracking::state::SnapshotWriter snapshots_;
   Sweeper sweeper_{*this};
   tracking::state::StateGauges gauges_;
-  decision::video::VastTagHandler vast_;
+  decision::vast_tag::VastTagHandler vast_;
   http::CorsPreflightHandler decision_preflight_;
   CatalogUploadHandler catalog_upload_;
   decision::explain::ExplainHandler explain_;

@@ -42,7 +42,7 @@ LAYERS = [
     ("tracking/", 2, "libraries"),
     ("decision/endpoint/", 3, "endpoints"),
     ("decision/explain/", 3, "endpoints"),
-    ("decision/video/endpoint/", 3, "endpoints"),
+    ("decision/vast_tag/", 3, "endpoints"),
     ("tracking/endpoint/", 3, "endpoints"),
     ("service/", 4, "service"),
 ]
