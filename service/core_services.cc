@@ -12,6 +12,7 @@
 #include "http/client_address_metrics.h"
 #include "proxy_protocol/proxy_metrics.h"
 #include "runtime/check.h"
+#include "runtime/one_way_post_metrics.h"
 #include "runtime/reactor_load_metrics.h"
 #include "service/access_log/access_log_metrics.h"
 #include "service/catalog_updates/nats_catalog_metrics.h"
@@ -219,6 +220,7 @@ void CoreServices::register_metrics() {
   metrics.add(core, tracking::state::kSnapshotMetricTable, snapshots_.counters());
   metrics.add(core, access_log::kAccessLogMetricTable, access_log_.counters());
   metrics.add(core, runtime::kReactorLoadMetricTable, reactor_.load());
+  metrics.add(core, runtime::kOneWayPostMetricTable, reactor_.one_way_counters());
   if (tls_ && tls_->counters()) metrics.add(core, tls::kTlsMetricTable, *tls_->counters(), R"(listener="tls")");
   metrics.add(core, proxy_protocol::kProxyMetricTable, public_sockets_.counters(), R"(listener="public")");
   if (tls_ && tls_->proxy_counters()) {
@@ -338,15 +340,11 @@ void CoreServices::server_drained() {
 }
 
 void CoreServices::announce_drained() {
-  while (drained_announced_to_ < view_.cores.size()) {
+  for (uint32_t core = 0; core < view_.cores.size(); ++core) {
     runtime::Message message;
     message.run = &CoreServices::run_peer_drained;
-    message.pointer = view_.cores[drained_announced_to_];
-    if (!reactor_.post(drained_announced_to_, message)) {
-      reactor_.timers().schedule(announce_retry_, 10);  // a full queue empties soon
-      return;
-    }
-    ++drained_announced_to_;
+    message.pointer = view_.cores[core];
+    reactor_.post_one_way(core, message);  // never refused (runtime/one_way_post.h)
   }
 }
 
