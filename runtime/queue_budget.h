@@ -30,4 +30,16 @@ constexpr uint32_t queue_slots_needed() {
   return (queue_slots_of<Works>() + ... + kQueueSlotsForOneWay);
 }
 
+// Every kind of ask a server makes, listed once (service/cross_core_kinds.h): their slots
+// with the one-way share, and each kind in turn for whoever shows the budget kind by kind.
+template <typename... Works>
+struct AskKinds {
+  static constexpr uint32_t kQueueSlots = queue_slots_needed<Works...>();
+  // Calls visit.template operator()<Work>() for each kind, in the listed order.
+  template <typename Visit>
+  static void for_each(Visit&& visit) {
+    (visit.template operator()<Works>(), ...);
+  }
+};
+
 }  // namespace runtime
