@@ -33,7 +33,7 @@ TEST(QueueBudget, TheKindsAndTheOneWayShareFillTheQueueExactly) {
   CrossCoreAskKinds::for_each([&sum]<typename Work>() {
     const uint32_t slots = runtime::queue_slots_of<Work>();
     std::printf("  %-36s kPerPeer %4u  slots 2 x %u = %4u\n", type_name<Work>().c_str(), Work::kPerPeer,
-                Work::kPerPeer, Work::kPerPeer, slots);
+                Work::kPerPeer, slots);
     sum += slots;
   });
   std::printf("  %-36s %28u\n", "asks and answers", sum);
