@@ -12,7 +12,8 @@ namespace api_versions {
 namespace {
 
 TEST(VersionChecksDeathTest, AnUnservedResolutionHasNoVersionToEcho) {
-  const Resolution refused{.status = kBadVersionStatus};
+  Resolution refused;
+  refused.status = kBadVersionStatus;
   EXPECT_DEATH((void)refused.version(), "check failed");
 }
 
