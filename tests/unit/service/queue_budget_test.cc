@@ -32,7 +32,7 @@ TEST(QueueBudget, TheKindsAndTheOneWayShareFillTheQueueExactly) {
   std::printf("the queue from one core to another, per kind of ask (asks one way, answers the other):\n");
   CrossCoreAskKinds::for_each([&sum]<typename Work>() {
     const uint32_t slots = runtime::queue_slots_of<Work>();
-    std::printf("  %-36s kPerPeer %4u  slots 2 x %u = %4u\n", type_name<Work>().c_str(), Work::kPerPeer,
+    std::printf("  %-36s kPerPeer %4u  slots 2 x %3u = %4u\n", type_name<Work>().c_str(), Work::kPerPeer,
                 Work::kPerPeer, slots);
     sum += slots;
   });
