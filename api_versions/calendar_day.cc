@@ -1,5 +1,7 @@
 #include "api_versions/calendar_day.h"
 
+#include "runtime/check.h"
+
 namespace api_versions {
 namespace {
 
@@ -9,6 +11,7 @@ constexpr int64_t kSecondsPerDay = 86'400;
 bool is_digit(char c) { return c >= '0' && c <= '9'; }
 
 int digits(std::string_view text, size_t from, size_t count) {
+  DECISIOND_CHECK(from + count <= text.size());
   int value = 0;
   for (size_t i = from; i < from + count; ++i) value = value * 10 + (text[i] - '0');
   return value;
@@ -33,6 +36,8 @@ std::optional<absl::CivilDay> parse_day(std::string_view text) {
 }
 
 std::string day_text(absl::CivilDay day) {
+  // Every day the server writes was read as four digits of year, or is today's.
+  DECISIOND_CHECK(day.year() >= 0 && day.year() <= 9999);
   std::string out(kDayTextLength, '0');
   auto put = [&out](size_t at, size_t width, int64_t value) {
     for (size_t i = 0; i < width; ++i) {

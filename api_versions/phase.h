@@ -2,7 +2,8 @@
 // Where a version stands in its lifecycle on a given UTC day: a pure function of its dates.
 // A phase starts on its date (on the sunset date the version is sunset). Before its release
 // a version does not exist for clients yet: unknown to the resolver and absent from
-// active_versions (the spec's four phases start at release; kUnreleased is ours).
+// active_versions (active, maintenance, deprecated and sunset start at release; kUnreleased
+// is the time before it, docs/versions-and-languages.md).
 #include <cstdint>
 #include <string_view>
 

@@ -1,9 +1,8 @@
 #pragma once
-// The spec's minimum support durations (its "Lifecycle" table and migration timeline): a
-// version stays served at least 12 months after its successor's release (parallel
-// support), and is deprecated at least 3 months before its sunset. Operators schedule
-// phases, so a shorter schedule is served as given; start-up says, one line per shortfall,
-// where it falls short.
+// The minimum support durations (docs/versions-and-languages.md, "Versions"): a version
+// stays served at least 12 months after its successor's release (parallel support), and is
+// deprecated at least 3 months before its sunset. Operators schedule phases, so a shorter
+// schedule is served as given; start-up says, one line per shortfall, where it falls short.
 #include <string>
 #include <vector>
 

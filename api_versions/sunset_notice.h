@@ -1,9 +1,9 @@
 #pragma once
-// The notices of a coming sunset (the spec, "Versioning": warnings are sent 90, 60, 30 and
-// 7 days before it), whatever phase the version is in: from 90 days before its sunset date
-// every reply of the version carries `Sunset` and warning 20002 naming the notice due, the
-// smallest of 90, 60, 30 and 7 that is not below the days left. A client that calls once a
-// week still meets every one of them.
+// The notices of a coming sunset (docs/versions-and-languages.md: warnings are sent 90, 60,
+// 30 and 7 days before it), whatever phase the version is in: from 90 days before its
+// sunset date every reply of the version carries `Sunset` and warning 20002 naming the
+// notice due, the smallest of 90, 60, 30 and 7 that is not below the days left. A client
+// that calls once a week still meets every one of them.
 #include <array>
 #include <cstdint>
 
@@ -13,6 +13,9 @@
 namespace api_versions {
 
 inline constexpr std::array<int64_t, 4> kSunsetNoticeDays = {7, 30, 60, 90};
+// sunset_notice_at takes the first notice at or above the days left: the smallest.
+static_assert(kSunsetNoticeDays[0] < kSunsetNoticeDays[1] && kSunsetNoticeDays[1] < kSunsetNoticeDays[2] &&
+              kSunsetNoticeDays[2] < kSunsetNoticeDays[3]);
 
 struct SunsetNotice {
   int64_t days_left = 0;  // days from today to the sunset date (1 on its eve)

@@ -5,6 +5,7 @@
 #include "http/error_codes.h"
 #include "http/json_writer.h"
 #include "runtime/absl_view.h"
+#include "runtime/check.h"
 
 namespace api_versions {
 namespace {
@@ -46,6 +47,7 @@ void append_bad_version_error(std::string& out, std::string_view header_name,
 
 void append_sunset_version_error(std::string& out, const VersionEntry& entry,
                                  std::span<const std::string_view> active_versions) {
+  DECISIOND_CHECK(entry.sunset.has_value());
   const std::string sunset = day_text(*entry.sunset);
   const std::string message = absl::StrCat("API version ", entry.version_text, " was sunset on ",
                                            sunset, "; use one of active_versions");
@@ -61,6 +63,9 @@ void append_sunset_version_error(std::string& out, const VersionEntry& entry,
 void append_version_warning(std::string& out, const VersionEntry& entry, Phase phase, SunsetNotice notice) {
   std::string message = absl::StrCat("API version ", entry.version_text);
   const bool deprecated = phase == Phase::kMaintenance || phase == Phase::kDeprecated;
+  // Warned about: a deprecated phase, or a notice due, which only a sunset date makes.
+  DECISIOND_CHECK(deprecated || notice.due());
+  DECISIOND_CHECK(!notice.due() || entry.sunset.has_value());
   if (deprecated) absl::StrAppend(&message, " is ", phase == Phase::kMaintenance ? "in maintenance" : "deprecated", ";");
   if (entry.sunset) {
     absl::StrAppend(&message, deprecated ? " it" : "", " will be sunset on ", day_text(*entry.sunset));

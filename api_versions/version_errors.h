@@ -1,7 +1,7 @@
 #pragma once
 // The bodies the version check answers with (docs/versions-and-languages.md), written with
-// http::JsonWriter in the spec's envelope. The resolver writes them once per day; the
-// request path copies finished text.
+// http::JsonWriter in the error envelope (docs/errors.md). The resolver writes them once
+// per day; the request path copies finished text.
 #include <span>
 #include <string>
 #include <string_view>

@@ -15,6 +15,7 @@ constexpr std::array<BuiltInFeatures, 2> kBuiltIn = {{
     {absl::CivilDay(2025, 1, 1), kFeatures20250101},
     {absl::CivilDay(2025, 11, 1), kFeatures20251101},
 }};
+static_assert(kBuiltIn[0].version < kBuiltIn[1].version, "the built-in rows ascend by version");
 
 }  // namespace
 

@@ -4,6 +4,7 @@
 #include "api_versions/version_errors.h"
 #include "http/error_codes.h"
 #include "http/http_date.h"
+#include "runtime/check.h"
 
 namespace api_versions {
 namespace {
@@ -27,10 +28,14 @@ std::vector<std::string> sunset_http_dates(const VersionTable& table) {
 }  // namespace
 
 VersionResolver::VersionResolver(const VersionTable& table, std::string_view header_name)
-    : table_(table), header_name_(header_name), sunset_http_dates_(sunset_http_dates(table)) {}
+    : table_(table), header_name_(header_name), sunset_http_dates_(sunset_http_dates(table)) {
+  DECISIOND_CHECK(!header_name_.empty());
+}
 
 void VersionResolver::refresh(absl::CivilDay today) {
   const auto entries = table_.entries();
+  // The per-entry texts were made from this table; an immutable one never outgrows them.
+  DECISIOND_CHECK(sunset_http_dates_.size() == entries.size());
   std::vector<std::string_view> active;  // ascending, as the table is
   for (const VersionEntry& entry : entries) {
     if (is_served(phase_at(entry, today))) active.push_back(entry.version_text);
@@ -48,6 +53,8 @@ void VersionResolver::refresh(absl::CivilDay today) {
     const bool deprecated = r.phase == Phase::kMaintenance || r.phase == Phase::kDeprecated;
     const SunsetNotice notice = sunset_notice_at(entry, today);
     if (deprecated || (r.phase == Phase::kActive && notice.due())) {
+      // A Sunset header names the date: the table makes every deprecated version carry one.
+      DECISIOND_CHECK(!sunset_http_dates_[i].empty());
       r.deprecated = deprecated;
       r.sunset_http_date = sunset_http_dates_[i];
       append_version_warning(day.warning, entry, r.phase, notice);
@@ -107,6 +114,7 @@ const Resolution& VersionResolver::resolve(std::optional<std::string_view> heade
   const VersionEntry* entry = table_.find(*version);
   if (entry == nullptr) return bad_version_;
   const size_t index = static_cast<size_t>(entry - table_.entries().data());
+  DECISIOND_CHECK(index < by_entry_.size());
   const Resolution& known = by_entry_[index].resolution;
   if (known.entry == nullptr) return bad_version_;  // not released yet
   return known;
@@ -121,6 +129,7 @@ void VersionResolver::add_reply_headers(const Resolution& resolution,
 }
 
 void VersionResolver::write_error(const Resolution& resolution, http::Response& response) {
+  DECISIOND_CHECK(!resolution.served() && !resolution.error_body.empty());
   response.set_json(resolution.status);
   response.body().assign(resolution.error_body);
 }

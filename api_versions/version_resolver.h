@@ -17,6 +17,7 @@
 #include "api_versions/version_table.h"
 #include "http/request.h"
 #include "http/response.h"
+#include "runtime/check.h"
 
 namespace api_versions {
 
@@ -41,8 +42,15 @@ struct Resolution {
   std::string_view error_body;        // the whole error envelope when not served
 
   bool served() const { return status == 200; }
-  std::string_view version() const { return entry->version_text; }       // served only
-  const VersionFeatures& features() const { return entry->features; }   // served only
+  // Served only: a served resolution always names its entry.
+  std::string_view version() const {
+    DECISIOND_CHECK(served() && entry != nullptr);
+    return entry->version_text;
+  }
+  const VersionFeatures& features() const {
+    DECISIOND_CHECK(served() && entry != nullptr);
+    return entry->features;
+  }
 };
 
 class VersionResolver {

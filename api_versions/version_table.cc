@@ -11,6 +11,7 @@
 #include "absl/strings/str_join.h"
 #include "api_versions/calendar_day.h"
 #include "runtime/absl_view.h"
+#include "runtime/check.h"
 
 namespace api_versions {
 namespace {
@@ -110,8 +111,8 @@ Draft read_item(simdjson::dom::element element, size_t index, std::vector<std::s
   draft.release = reader.day("release", /*required=*/true);
   draft.maintenance = reader.day("maintenance", /*required=*/false);
   draft.deprecated = reader.day("deprecated", /*required=*/false);
-  // A version in maintenance or deprecated phase always carries its sunset date (the spec:
-  // maintenance returns the deprecation header "together with a sunset date").
+  // A version in maintenance or deprecated phase always carries its sunset date: maintenance
+  // returns the deprecation header together with a sunset date (docs/versions-and-languages.md).
   const bool phased = draft.maintenance.has_value() || draft.deprecated.has_value();
   draft.sunset = reader.day("sunset", /*required=*/phased, "required with maintenance or deprecated");
   draft.migration_guide = reader.url("migrationGuide");
@@ -133,6 +134,8 @@ void check_duplicates(const std::vector<Draft>& drafts, std::vector<std::string>
 }
 
 VersionEntry entry_of(const Draft& draft) {
+  // Only a draft without errors becomes an entry: its required dates are there.
+  DECISIOND_CHECK(draft.version.has_value() && draft.release.has_value());
   VersionEntry entry;
   entry.version = *draft.version;
   entry.version_text = day_text(entry.version);
@@ -154,6 +157,19 @@ absl::Status errors_status(const std::vector<std::string>& errors) {
 VersionTable::VersionTable(std::vector<VersionEntry> entries) : entries_(std::move(entries)) {
   std::sort(entries_.begin(), entries_.end(),
             [](const VersionEntry& a, const VersionEntry& b) { return a.version < b.version; });
+  // What the resolver and the phases rely on, whichever way the table was made.
+  DECISIOND_CHECK(!entries_.empty() && entries_.size() <= kMaxVersions);
+  for (size_t i = 0; i < entries_.size(); ++i) {
+    const VersionEntry& entry = entries_[i];
+    DECISIOND_CHECK_MSG(i == 0 || entries_[i - 1].version < entry.version, "two entries of one version");
+    DECISIOND_CHECK_MSG(!(entry.maintenance || entry.deprecated) || entry.sunset,
+                        "a version in maintenance or deprecated phase without a sunset date");
+    const absl::CivilDay maintenance = entry.maintenance.value_or(entry.release);
+    const absl::CivilDay deprecated = entry.deprecated.value_or(maintenance);
+    DECISIOND_CHECK_MSG(entry.release <= maintenance && maintenance <= deprecated &&
+                            deprecated <= entry.sunset.value_or(deprecated),
+                        "a version's dates out of order");
+  }
 }
 
 VersionTable VersionTable::built_in() {

@@ -29,10 +29,12 @@ struct VersionEntry {
 
 class VersionTable {
  public:
-  // A bound on the file: the spec keeps two or three versions alive at a time.
+  // A bound on the file (docs/versions-and-languages.md), far above the two or three versions
+  // a schedule keeps alive at a time.
   static constexpr size_t kMaxVersions = 64;
 
-  // The spec's table: 2025-01-01 and 2025-11-01, both active, nothing announced.
+  // The built-in table (docs/versions-and-languages.md): 2025-01-01 and 2025-11-01, both
+  // active, nothing announced.
   static VersionTable built_in();
 
   // The --versions file (docs/versions-and-languages.md):

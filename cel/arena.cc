@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cstring>
 
+#include "runtime/check.h"
+
 namespace cel {
 namespace {
 
@@ -20,6 +22,7 @@ size_t aligned(size_t offset, size_t alignment) {
 Arena::Arena(size_t bytes_max) : bytes_max_(bytes_max) {}
 
 void* Arena::allocate(size_t bytes, size_t alignment) {
+  DECISIOND_CHECK_MSG(alignment != 0 && (alignment & (alignment - 1)) == 0, "an alignment that is no power of two");
   if (bytes > bytes_max_ - bytes_used_) return nullptr;
   if (blocks_.empty() || aligned(offset_, alignment) + bytes > blocks_[block_index_].size) {
     if (!move_to_block_fitting(bytes, alignment)) return nullptr;
@@ -28,6 +31,7 @@ void* Arena::allocate(size_t bytes, size_t alignment) {
   std::byte* memory = blocks_[block_index_].data.get() + offset_;
   offset_ += bytes;
   bytes_used_ += bytes;
+  DECISIOND_CHECK(offset_ <= blocks_[block_index_].size && bytes_used_ <= bytes_max_);
   return memory;
 }
 
@@ -45,6 +49,7 @@ bool Arena::move_to_block_fitting(size_t bytes, size_t alignment) {
     blocks_.push_back(Block{std::make_unique<std::byte[]>(size), size});
     next = blocks_.size() - 1;
   }
+  DECISIOND_CHECK(blocks_[next].size >= needed);
   block_index_ = next;
   offset_ = 0;
   return true;

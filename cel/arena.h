@@ -13,6 +13,8 @@
 #include <utility>
 #include <vector>
 
+#include "runtime/check.h"
+
 namespace cel {
 
 class Arena {
@@ -36,6 +38,7 @@ class Arena {
   template <typename T>
   T* allocate_array(size_t count) {
     static_assert(std::is_trivially_destructible_v<T>, "arena objects are never destroyed");
+    DECISIOND_CHECK(count <= SIZE_MAX / sizeof(T));  // the size must not wrap
     return static_cast<T*>(allocate(sizeof(T) * count, alignof(T)));
   }
 

@@ -63,6 +63,7 @@ Value wrap_list(const Value* items, size_t size, Arena& arena, uint32_t source_o
 
 Value make_map(std::span<const Value> keys, std::span<const Value> values, Arena& arena,
                uint32_t source_offset) {
+  DECISIOND_CHECK_MSG(keys.size() == values.size(), "a map's keys and values are not parallel");
   for (size_t i = 0; i < keys.size(); ++i) {
     const Kind kind = keys[i].kind();
     if (kind != Kind::kBool && kind != Kind::kInt && kind != Kind::kUint && kind != Kind::kString) {

@@ -11,14 +11,20 @@
 #include "cel/arena.h"
 #include "cel/collections.h"
 #include "cel/value.h"
+#include "runtime/check.h"
 
 namespace cel {
 
 class ArenaList final : public ListValue {
  public:
-  ArenaList(const Value* items, size_t size) : items_(items), size_(size) {}
+  ArenaList(const Value* items, size_t size) : items_(items), size_(size) {
+    DECISIOND_CHECK(items != nullptr || size == 0);
+  }
   size_t size() const override { return size_; }
-  Value at(size_t index, Arena&) const override { return items_[index]; }
+  Value at(size_t index, Arena&) const override {
+    DECISIOND_CHECK(index < size_);
+    return items_[index];
+  }
   void for_each(Visitor visit, Arena& arena) const override;
 
  private:
@@ -28,8 +34,9 @@ class ArenaList final : public ListValue {
 
 class ArenaMap final : public MapValue {
  public:
-  ArenaMap(const Value* keys, const Value* values, size_t size)
-      : keys_(keys), values_(values), size_(size) {}
+  ArenaMap(const Value* keys, const Value* values, size_t size) : keys_(keys), values_(values), size_(size) {
+    DECISIOND_CHECK((keys != nullptr && values != nullptr) || size == 0);
+  }
   size_t size() const override { return size_; }
   std::optional<Value> find(const Value& key, Arena& arena) const override;
   void for_each_key(Visitor visit, Arena& arena) const override;

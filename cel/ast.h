@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "cel/token.h"
+#include "runtime/check.h"
 
 namespace cel {
 
@@ -51,12 +52,27 @@ struct Ast {
   std::vector<Literal> literals;
   uint32_t root = 0;
 
-  const SyntaxNode& node(uint32_t id) const { return nodes[id]; }
+  // The checker's reads of the parser's output: indexes the parser wrote, checked.
+  const SyntaxNode& node(uint32_t id) const {
+    DECISIOND_CHECK(id < nodes.size());
+    return nodes[id];
+  }
   std::span<const uint32_t> children_of(const SyntaxNode& n) const {
+    DECISIOND_CHECK(size_t{n.first_child} + n.child_count <= children.size());
     return {children.data() + n.first_child, n.child_count};
   }
-  uint32_t child(const SyntaxNode& n, uint32_t i) const { return children[n.first_child + i]; }
-  const std::string& name(const SyntaxNode& n) const { return names[n.index]; }
+  uint32_t child(const SyntaxNode& n, uint32_t i) const {
+    DECISIOND_CHECK(i < n.child_count && size_t{n.first_child} + i < children.size());
+    return children[n.first_child + i];
+  }
+  const std::string& name(const SyntaxNode& n) const {
+    DECISIOND_CHECK(n.index < names.size());
+    return names[n.index];
+  }
+  const Literal& literal(const SyntaxNode& n) const {
+    DECISIOND_CHECK(n.kind == SyntaxKind::kLiteral && n.index < literals.size());
+    return literals[n.index];
+  }
 };
 
 }  // namespace cel

@@ -15,6 +15,7 @@
 #include "cel/function_table.h"
 #include "cel/source_position.h"
 #include "runtime/absl_view.h"
+#include "runtime/check.h"
 
 namespace cel {
 namespace {
@@ -76,6 +77,8 @@ class ProgramBuilder {
     const uint32_t root = compile(ast_.root);
     if (failed_) return error_;
     program_.root_ = root;
+    // Once per program, so that the evaluator may index without checking per node.
+    program_.check_structure();
     return std::move(program_);
   }
 
@@ -119,8 +122,12 @@ class ProgramBuilder {
     return bytes ? Value::bytes(copy) : Value::string(copy);
   }
 
-  bool is_constant(uint32_t id) const { return program_.nodes_[id].op == Op::kConstant; }
+  bool is_constant(uint32_t id) const {
+    DECISIOND_CHECK(id < program_.nodes_.size());
+    return program_.nodes_[id].op == Op::kConstant;
+  }
   const Value& constant_of(uint32_t id) const {
+    DECISIOND_CHECK(is_constant(id) && program_.nodes_[id].operand[0] < program_.constants_.size());
     return program_.constants_[program_.nodes_[id].operand[0]];
   }
 
@@ -128,7 +135,7 @@ class ProgramBuilder {
     if (failed_) return 0;
     const SyntaxNode& node = ast_.node(id);
     switch (node.kind) {
-      case SyntaxKind::kLiteral: return literal(ast_.literals[node.index], node.offset);
+      case SyntaxKind::kLiteral: return literal(ast_.literal(node), node.offset);
       case SyntaxKind::kIdent: return identifier(ast_.name(node), node.offset);
       case SyntaxKind::kSelect: return select(id);
       case SyntaxKind::kCall: return call(node);
@@ -242,7 +249,7 @@ class ProgramBuilder {
     const bool is_map = node.kind == SyntaxKind::kMap;
     if (all_constant) {
       // Built once here instead of at every evaluation. A literal that would fail (a
-      // repeated key) is left to fail when evaluated, as the spec wants an evaluation error.
+      // repeated key) is left to fail when evaluated: CEL makes it an evaluation error.
       std::vector<Value> keys;
       std::vector<Value> values;
       for (size_t i = 0; i < items.size(); ++i) {
@@ -252,6 +259,8 @@ class ProgramBuilder {
                                   : make_list(values, program_.constant_arena_, node.offset);
       if (!folded.is_error()) return constant(folded, node.offset);
     }
+    // The parser's bound on nodes keeps every count within a node's 16 bits.
+    DECISIOND_CHECK(items.size() <= UINT16_MAX && (!is_map || items.size() % 2 == 0));
     const auto first = static_cast<uint32_t>(program_.operands_.size());
     program_.operands_.insert(program_.operands_.end(), items.begin(), items.end());
     const auto count = static_cast<uint16_t>(is_map ? items.size() / 2 : items.size());
@@ -286,6 +295,8 @@ class ProgramBuilder {
                         ErrorCode::kNoMatchingOverload);
     }
     std::array<uint32_t, 3> operands{};
+    // The function table's overloads take at most three operands, receiver included.
+    DECISIOND_CHECK(args.size() + (target ? 1 : 0) <= operands.size());
     size_t count = 0;
     if (target) operands[count++] = compile(*target);
     for (const uint32_t arg : args) operands[count++] = compile(arg);
@@ -346,10 +357,12 @@ class ProgramBuilder {
       return 0;
     }
     const uint32_t range = compile(target);
+    DECISIOND_CHECK(scopes_.size() < UINT16_MAX);  // nesting is bounded far below (limits.h)
     const auto slot = static_cast<uint16_t>(scopes_.size());
     scopes_.push_back(Scope{ast_.name(variable), slot});
     program_.local_count_ = std::max(program_.local_count_, scopes_.size());
     std::array<uint32_t, 2> steps{};
+    DECISIOND_CHECK(args.size() >= 2 && args.size() - 1 <= steps.size());
     for (size_t i = 1; i < args.size(); ++i) steps[i - 1] = compile(args[i]);
     scopes_.pop_back();
     return emit(op, offset, range, steps[0], steps[1], slot);

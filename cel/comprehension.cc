@@ -9,11 +9,13 @@
 #include "cel/arena_collections.h"
 #include "cel/collections.h"
 #include "cel/evaluator.h"
+#include "runtime/check.h"
 
 namespace cel {
 
 template <typename Step>
 bool Evaluator::for_each_in_range(const Node& node, const Value& range, Step step) {
+  DECISIOND_CHECK(node.count < locals_.size());
   Value& variable = locals_[node.count];
   bool within_bound = true;
   const auto visit = [&](const Value& item) {
@@ -112,6 +114,8 @@ Value Evaluator::map_or_filter(const Node& node, const Value& range) {
     }
     const Value item = node.op == Op::kFilter ? locals_[node.count] : eval(transform);
     if (item.is_error()) return fail(item);
+    // A host collection visits as many elements as its size() says: the room taken above.
+    DECISIOND_CHECK_MSG(count < size, "a collection visited more elements than its size");
     items[count++] = item;
     return true;
   });

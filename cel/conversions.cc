@@ -12,6 +12,7 @@
 #include "absl/strings/charconv.h"
 #include "cel/error_values.h"
 #include "cel/utf8.h"
+#include "runtime/check.h"
 
 namespace cel {
 namespace {
@@ -137,14 +138,17 @@ Value to_string(const Value& value, Arena& arena, uint32_t offset) {
     case Kind::kBool: return Value::string(value.as_bool() ? "true" : "false");
     case Kind::kInt: {
       const auto result = std::to_chars(buffer, buffer + sizeof buffer, value.as_int());
+      DECISIOND_CHECK(result.ec == std::errc());  // 20 characters at most
       return copy_text(std::string_view(buffer, result.ptr - buffer), arena, offset);
     }
     case Kind::kUint: {
       const auto result = std::to_chars(buffer, buffer + sizeof buffer, value.as_uint());
+      DECISIOND_CHECK(result.ec == std::errc());
       return copy_text(std::string_view(buffer, result.ptr - buffer), arena, offset);
     }
     case Kind::kDouble: {
       const size_t size = format_double_shortest_g(value.as_double(), buffer);
+      DECISIOND_CHECK(size <= sizeof buffer);
       return copy_text(std::string_view(buffer, size), arena, offset);
     }
     case Kind::kBytes:
@@ -190,6 +194,7 @@ size_t format_double_shortest_g(double d, char* out) {
   char scientific[32];
   const auto result =
       std::to_chars(scientific, scientific + sizeof scientific, d, std::chars_format::scientific);
+  DECISIOND_CHECK(result.ec == std::errc());
   const std::string_view text(scientific, result.ptr - scientific);
   size_t at = 0;
   if (text[at] == '-') {
@@ -199,7 +204,9 @@ size_t format_double_shortest_g(double d, char* out) {
   char digits[24] = {};
   size_t digit_count = 0;
   for (; at < text.size() && text[at] != 'e'; ++at) {
-    if (text[at] != '.') digits[digit_count++] = text[at];
+    if (text[at] == '.') continue;
+    DECISIOND_CHECK(digit_count < sizeof digits);  // a double's shortest form has 17 digits
+    digits[digit_count++] = text[at];
   }
   // The exponent ends where to_chars stopped: the buffer has no terminating NUL, so a
   // C-string parse (atoi) would read on into whatever bytes follow.

@@ -11,6 +11,7 @@
 #include "cel/conversions.h"
 #include "cel/error_values.h"
 #include "cel/string_functions.h"
+#include "runtime/check.h"
 
 namespace cel {
 namespace {
@@ -89,6 +90,8 @@ Value Evaluator::evaluate(const Program& program, std::span<const Value> variabl
   program_ = &program;
   variables_ = variables;
   if (locals_.size() < program.local_count()) locals_.resize(program.local_count());
+  // A program is built whole or not at all (Program::check_structure); an empty one is none.
+  DECISIOND_CHECK_MSG(program.root() < program.node_count(), "evaluating a program that was never built");
   const Value result = eval(program.root());
   // && and || absorb errors, so a spent meter can hide inside a result that looks like an
   // answer; what ran past the bound is never one.

@@ -31,6 +31,15 @@ constexpr std::array<Overload, 15> kOverloads = {{
     {"type", false, 1, Op::kTypeOf},
 }};
 
+// The checker puts a call's operands in one node, which holds three (program.h).
+constexpr bool every_overload_fits_a_node() {
+  for (const Overload& overload : kOverloads) {
+    if (overload.args + (overload.receiver ? 1 : 0) > 3) return false;
+  }
+  return true;
+}
+static_assert(every_overload_fits_a_node(), "an overload with more operands than a node holds");
+
 }  // namespace
 
 FunctionMatch find_function(std::string_view name, bool receiver, size_t args) {

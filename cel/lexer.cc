@@ -1,5 +1,7 @@
 #include "cel/lexer.h"
 
+#include "runtime/check.h"
+
 namespace cel {
 namespace {
 
@@ -63,6 +65,7 @@ std::string_view describe(TokenKind kind) {
 }
 
 Token Lexer::make(TokenKind kind, size_t start, size_t end) {
+  DECISIOND_CHECK(start <= end && end <= source_.size());
   position_ = end;
   return Token{kind, static_cast<uint32_t>(start), source_.substr(start, end - start)};
 }

@@ -2,15 +2,18 @@
 // Splits a CEL source into tokens, one at a time. Whitespace and // comments are skipped.
 // Literals are delimited here and decoded by literals.h, so the lexer allocates nothing.
 #include <cstddef>
+#include <cstdint>
 #include <string_view>
 
 #include "cel/token.h"
+#include "runtime/check.h"
 
 namespace cel {
 
 class Lexer {
  public:
-  explicit Lexer(std::string_view source) : source_(source) {}
+  // Offsets are 32-bit: compile() bounds the source far below (limits.h), checked.
+  explicit Lexer(std::string_view source) : source_(source) { DECISIOND_CHECK(source.size() <= UINT32_MAX); }
 
   // kEnd at the end, forever after; kError with error() set at a character that starts no
   // token (or an unterminated literal).

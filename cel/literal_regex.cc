@@ -1,5 +1,6 @@
 #include "cel/literal_regex.h"
 #include "cel/text_search.h"
+#include "runtime/check.h"
 
 namespace cel {
 namespace {
@@ -76,6 +77,7 @@ bool LiteralRegex::partial_match(std::string_view text) const {
 // Leftmost-first placement of each segment is optimal: an earlier end leaves the most room
 // for the segments after it.
 bool LiteralRegex::matches_line(std::string_view line, bool at_text_start, bool at_text_end) const {
+  DECISIOND_CHECK(!segments_.empty());  // from_pattern makes one at least, even empty
   const bool start_anchor = anchored_start_;
   const bool end_anchor = anchored_end_;
   if ((start_anchor && !at_text_start) || (end_anchor && !at_text_end)) return false;

@@ -5,6 +5,7 @@
 
 #include "absl/strings/charconv.h"
 #include "cel/utf8.h"
+#include "runtime/check.h"
 
 namespace cel {
 namespace {
@@ -75,6 +76,7 @@ size_t decode_escape(std::string_view body, size_t at, bool bytes, std::string& 
   }
   if (value < 0) return refuse("invalid escape sequence");
   if (bytes) {
+    DECISIOND_CHECK(value <= 0xFF);  // two hex or three octal digits (\u is refused above)
     out.push_back(static_cast<char>(value));
   } else {
     append_utf8(static_cast<uint32_t>(value), out);
@@ -96,6 +98,8 @@ bool decode_quoted(std::string_view token_text, std::string& out, LiteralError& 
   const std::string_view quoted = token_text.substr(prefix);
   const size_t quote_length =
       quoted.size() >= 6 && quoted[1] == quoted[0] && quoted[2] == quoted[0] ? 3 : 1;
+  // The lexer hands over a literal with both of its quotes.
+  DECISIOND_CHECK(quoted.size() >= 2 * quote_length);
   const std::string_view body = quoted.substr(quote_length, quoted.size() - 2 * quote_length);
   const size_t body_offset = prefix + quote_length;
 

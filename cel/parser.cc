@@ -17,6 +17,7 @@
 #include "cel/literals.h"
 #include "cel/source_position.h"
 #include "runtime/absl_view.h"
+#include "runtime/check.h"
 
 namespace cel {
 namespace {
@@ -122,7 +123,10 @@ class Parser {
       return 0;
     }
     uint32_t height = 1;
-    for (const uint32_t child : children) height = std::max(height, heights_[child] + 1);
+    for (const uint32_t child : children) {
+      DECISIOND_CHECK_MSG(child < heights_.size(), "a syntax node over a child not built yet");
+      height = std::max(height, heights_[child] + 1);
+    }
     if (height > kMaxNestingDepth) {
       fail(offset, "expression nests too deeply");
       return 0;

@@ -110,6 +110,12 @@ class Program {
   size_t local_count() const { return local_count_; }
   size_t node_count() const { return nodes_.size(); }
 
+  // Every node's operands point where its opcode says: nodes built before it (so the tree
+  // has no cycle), constants, variable and local slots, operand runs and regexes that
+  // exist. Run once when a program is built; stops the process on a checker bug, so that
+  // the evaluator indexes without a check per node.
+  void check_structure() const;
+
  private:
   friend class ProgramBuilder;  // checker.cc
 

@@ -1,5 +1,7 @@
 #include "cel/utf8.h"
 
+#include "runtime/check.h"
+
 namespace cel {
 
 size_t valid_utf8_prefix(std::string_view text) {
@@ -45,6 +47,8 @@ size_t code_point_count(std::string_view text) {
 }
 
 void append_utf8(uint32_t code_point, std::string& out) {
+  // Callers decode escapes that were checked to be scalar values (literals.cc).
+  DECISIOND_CHECK(code_point <= 0x10FFFF && (code_point < 0xD800 || code_point > 0xDFFF));
   if (code_point < 0x80) {
     out.push_back(static_cast<char>(code_point));
   } else if (code_point < 0x800) {

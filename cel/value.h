@@ -7,6 +7,8 @@
 #include <cstdint>
 #include <string_view>
 
+#include "runtime/check.h"
+
 namespace cel {
 
 class ListValue;
@@ -91,15 +93,17 @@ class Value {
     return v;
   }
   // The view must outlive the value (see the header comment for who owns what). Sizes are
-  // 32-bit: every source of strings is bounded far below 4 GiB.
+  // 32-bit: every source of strings is bounded far below 4 GiB (checked).
   static constexpr Value string(std::string_view s) { return text(Kind::kString, s); }
   static constexpr Value bytes(std::string_view s) { return text(Kind::kBytes, s); }
   static constexpr Value list(const ListValue* list) {
+    DECISIOND_CHECK(list != nullptr);
     Value v(Kind::kList);
     v.payload_.list = list;
     return v;
   }
   static constexpr Value map(const MapValue* map) {
+    DECISIOND_CHECK(map != nullptr);
     Value v(Kind::kMap);
     v.payload_.map = map;
     return v;
@@ -121,22 +125,55 @@ class Value {
   constexpr bool is_error() const { return kind_ == Kind::kError; }
   constexpr bool is_bool() const { return kind_ == Kind::kBool; }
 
-  // Accessors: the kind must match (checked by the caller, as a tagged union's reader).
-  constexpr bool as_bool() const { return payload_.b; }
-  constexpr int64_t as_int() const { return payload_.i; }
-  constexpr uint64_t as_uint() const { return payload_.u; }
-  constexpr double as_double() const { return payload_.d; }
+  // Accessors: the caller has tested the kind, as a tagged union's reader does; the
+  // accessor checks it again (one compare), since a union read as the wrong member is a
+  // pointer or a length made up from a number.
+  constexpr bool as_bool() const {
+    DECISIOND_CHECK(kind_ == Kind::kBool);
+    return payload_.b;
+  }
+  constexpr int64_t as_int() const {
+    DECISIOND_CHECK(kind_ == Kind::kInt);
+    return payload_.i;
+  }
+  constexpr uint64_t as_uint() const {
+    DECISIOND_CHECK(kind_ == Kind::kUint);
+    return payload_.u;
+  }
+  constexpr double as_double() const {
+    DECISIOND_CHECK(kind_ == Kind::kDouble);
+    return payload_.d;
+  }
   // Strings and bytes.
-  constexpr std::string_view as_text() const { return {payload_.text, size_}; }
-  constexpr const ListValue& as_list() const { return *payload_.list; }
-  constexpr const MapValue& as_map() const { return *payload_.map; }
-  constexpr TypeName as_type() const { return static_cast<TypeName>(small_); }
-  constexpr ErrorCode error_code() const { return static_cast<ErrorCode>(small_); }
-  constexpr uint32_t error_offset() const { return size_; }
+  constexpr std::string_view as_text() const {
+    DECISIOND_CHECK(kind_ == Kind::kString || kind_ == Kind::kBytes);
+    return {payload_.text, size_};
+  }
+  constexpr const ListValue& as_list() const {
+    DECISIOND_CHECK(kind_ == Kind::kList);
+    return *payload_.list;
+  }
+  constexpr const MapValue& as_map() const {
+    DECISIOND_CHECK(kind_ == Kind::kMap);
+    return *payload_.map;
+  }
+  constexpr TypeName as_type() const {
+    DECISIOND_CHECK(kind_ == Kind::kType);
+    return static_cast<TypeName>(small_);
+  }
+  constexpr ErrorCode error_code() const {
+    DECISIOND_CHECK(kind_ == Kind::kError);
+    return static_cast<ErrorCode>(small_);
+  }
+  constexpr uint32_t error_offset() const {
+    DECISIOND_CHECK(kind_ == Kind::kError);
+    return size_;
+  }
 
  private:
   constexpr explicit Value(Kind kind) : kind_(kind) {}
   static constexpr Value text(Kind kind, std::string_view s) {
+    DECISIOND_CHECK(s.size() <= UINT32_MAX);
     Value v(kind);
     v.payload_.text = s.data();
     v.size_ = static_cast<uint32_t>(s.size());

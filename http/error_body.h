@@ -1,5 +1,5 @@
 #pragma once
-// The spec's error envelope:
+// The error envelope (docs/errors.md):
 // {"success":false,"data":null,"errors":[{"code","message","details"}],"warnings":null}
 #include <span>
 #include <string>

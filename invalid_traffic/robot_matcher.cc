@@ -5,6 +5,8 @@
 
 #include <iterator>
 
+#include "runtime/check.h"
+
 namespace invalid_traffic {
 namespace {
 
@@ -39,7 +41,9 @@ RobotMatcher::RobotMatcher() : compiled_(std::make_unique<Compiled>()) {
       ++pattern_count_;
     }
   }
-  compiled_->set.Compile();
+  // A set that did not compile matches nothing: every robot would pass as a person.
+  DECISIOND_CHECK_MSG(pattern_count_ > 0, "no robot pattern was accepted");
+  DECISIOND_CHECK_MSG(compiled_->set.Compile(), "the robot patterns did not compile into one set");
 }
 
 RobotMatcher::~RobotMatcher() = default;

@@ -17,6 +17,7 @@ class RobotVerdicts {
   // Agents longer than this are judged every time (rare; real agents are 20 to 300 bytes).
   static constexpr size_t kMaxAgentBytes = 512;
   static constexpr size_t kSlots = 1024;
+  static_assert(kMaxAgentBytes <= UINT16_MAX, "a slot's length is 16 bits");
 
   explicit RobotVerdicts(const RobotMatcher& matcher) : matcher_(matcher) {}
 

@@ -5,6 +5,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "nats_jetstream/pub_ack.h"
+#include "runtime/check.h"
 
 namespace nats_jetstream {
 
@@ -46,6 +47,7 @@ absl::StatusOr<std::unique_ptr<AsyncPublisher>> AsyncPublisher::create(JetStream
 AsyncPublisher::AsyncPublisher(JetStreamConnection& connection, AsyncPublisherSettings settings,
                                PublishListener& listener)
     : connection_(connection), settings_(settings), listener_(listener), slots_(settings.max_pending) {
+  DECISIOND_CHECK(settings.max_pending > 0);  // create() refuses 0
   free_.reserve(settings.max_pending);
   for (uint32_t i = settings.max_pending; i > 0; --i) free_.push_back(i - 1);
 }
@@ -61,12 +63,17 @@ absl::Status AsyncPublisher::publish(const char* subject, const char* message_id
   if (free_.empty()) return absl::ResourceExhaustedError("every publish slot awaits its acknowledgement");
   const uint32_t index = free_.back();
   free_.pop_back();
+  DECISIOND_CHECK(index < slots_.size());
   Slot& slot = slots_[index];
+  DECISIOND_CHECK_MSG(!slot.in_use, "a publish slot on the free list is in use");
+  DECISIOND_CHECK(data.size() <= INT32_MAX);  // the library takes an int
   slot.in_use = true;
   slot.token = token;
   const uint32_t generation = slot.generation;
   char reply[kReplyBytes];
-  std::snprintf(reply, sizeof(reply), "%s%u.%u", inbox_.c_str(), index, generation);
+  const int reply_length = std::snprintf(reply, sizeof(reply), "%s%u.%u", inbox_.c_str(), index, generation);
+  // A cut reply subject would route the answer nowhere: the publish would look lost.
+  DECISIOND_CHECK(reply_length > 0 && static_cast<size_t>(reply_length) < sizeof(reply));
   natsMsg* message = nullptr;
   natsStatus s = natsMsg_Create(&message, subject, reply, data.data(), static_cast<int>(data.size()));
   if (s == NATS_OK) s = natsMsgHeader_Set(message, kMessageIdHeader, message_id);
@@ -113,6 +120,7 @@ uint32_t AsyncPublisher::abandon_pending() {
     free_.push_back(i);
     ++abandoned;
   }
+  DECISIOND_CHECK(free_.size() == slots_.size());  // every slot free once, none twice
   return abandoned;
 }
 
@@ -130,6 +138,7 @@ void AsyncPublisher::answer(natsMsg* message) {
   slot.in_use = false;
   ++slot.generation;
   free_.push_back(index);
+  DECISIOND_CHECK(free_.size() <= slots_.size());
   const char* data = natsMsg_GetData(message);
   const std::optional<PubAck> ack =
       parse_pub_ack(std::string_view(data != nullptr ? data : "", static_cast<size_t>(natsMsg_GetDataLength(message))));

@@ -9,6 +9,7 @@
 #include "absl/strings/str_cat.h"
 #include "nats_jetstream/connection.h"
 #include "nats_jetstream/nats_handles.h"
+#include "runtime/check.h"
 
 namespace nats_jetstream {
 
@@ -70,6 +71,7 @@ absl::StatusOr<uint64_t> messages_on(jsCtx* jetstream, const BlobPlace& place) {
   if (s != NATS_OK) {
     return absl::UnavailableError(with_code(describe_status(absl::StrCat("stream ", place.stream).c_str(), s), code));
   }
+  DECISIOND_CHECK(info != nullptr);  // the library's promise with NATS_OK
   const jsStreamStateSubjects* subjects = info->State.Subjects;
   if (subjects == nullptr) return 0;
   for (int i = 0; i < subjects->Count; ++i) {
@@ -87,13 +89,17 @@ std::string header(natsMsg* msg, const char* name) {
 std::string sha256_hex(std::string_view bytes) {
   unsigned char digest[32];
   unsigned int length = 0;
-  EVP_Digest(bytes.data(), bytes.size(), digest, &length, EVP_sha256(), nullptr);
+  const int digested = EVP_Digest(bytes.data(), bytes.size(), digest, &length, EVP_sha256(), nullptr);
+  // A digest that failed would read as a blob's recorded one that never matches.
+  DECISIOND_CHECK(digested == 1 && length == sizeof digest);
   return absl::BytesToHexString(absl::string_view(reinterpret_cast<const char*>(digest), length));
 }
 
 absl::StatusOr<StoredBlob> publish_blob(jsCtx* jetstream, const BlobPlace& place, std::string_view value,
                                         const BlobWriteOptions& options) {
   if (options.chunk_bytes == 0) return absl::InvalidArgumentError("chunk size 0");
+  DECISIOND_CHECK(options.chunk_bytes <= INT32_MAX);  // a chunk is one message: the library takes an int
+  DECISIOND_CHECK(value.size() / options.chunk_bytes < UINT32_MAX);  // chunks are counted in 32 bits
   StoredBlob blob;
   blob.id = random_id();
   if (blob.id.empty()) return absl::InternalError("no random bytes for a blob id");

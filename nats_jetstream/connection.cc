@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "runtime/check.h"
 
 namespace nats_jetstream {
 
@@ -41,6 +42,7 @@ absl::StatusOr<OptionsPtr> base_options(const ConnectionSettings& settings) {
   OptionsPtr options(raw);
   std::vector<const char*> urls;
   for (const std::string& url : settings.servers.urls) urls.push_back(url.c_str());
+  DECISIOND_CHECK(!urls.empty() && urls.size() <= INT32_MAX);  // open() and probe() refuse none
   const Credentials& c = settings.credentials;
   natsStatus s = natsOptions_SetServers(raw, urls.data(), static_cast<int>(urls.size()));
   if (s == NATS_OK && !c.user.empty()) s = natsOptions_SetUserInfo(raw, c.user.c_str(), c.password.c_str());
@@ -71,6 +73,8 @@ absl::StatusOr<std::unique_ptr<JetStreamConnection>> JetStreamConnection::open(c
   if (s != NATS_OK) return absl::InvalidArgumentError(describe_status("NATS options", s));
 
   s = natsConnection_Connect(&self->connection_, raw);
+  // Connected, or retrying in the background (RetryOnFailedConnect): a connection either way.
+  DECISIOND_CHECK((s != NATS_OK && s != NATS_NOT_YET_CONNECTED) || self->connection_ != nullptr);
   if (s == NATS_OK) {
     self->set_state(ConnectionState::kConnected);
   } else if (s == NATS_CONNECTION_AUTH_FAILED || s == NATS_NOT_PERMITTED) {
@@ -125,6 +129,7 @@ std::string JetStreamConnection::last_error() const {
 }
 
 absl::StatusOr<JetStreamPtr> JetStreamConnection::jetstream(jsOptions& options) {
+  DECISIOND_CHECK(connection_ != nullptr);  // open() returns none without one
   jsCtx* context = nullptr;
   if (natsStatus s = natsConnection_JetStream(&context, connection_, &options); s != NATS_OK) {
     return absl::InternalError(describe_status("JetStream context", s));

@@ -15,6 +15,7 @@
 
 #include "absl/status/statusor.h"
 #include "nats_jetstream/server_list.h"
+#include "runtime/check.h"
 
 namespace nats_jetstream {
 
@@ -59,7 +60,10 @@ class JetStreamConnection {
   // The last error the servers or the library reported on this connection ("" if none).
   std::string last_error() const;
 
-  natsConnection* nats() { return connection_; }
+  natsConnection* nats() {
+    DECISIOND_CHECK(connection_ != nullptr);
+    return connection_;
+  }
   // A JetStream context with these options (async publish handlers, API timeout, ...).
   absl::StatusOr<JetStreamPtr> jetstream(jsOptions& options);
   // One with the library's defaults and settings.timeout as the API timeout.

@@ -3,11 +3,13 @@
 #include "absl/strings/str_cat.h"
 #include "nats_jetstream/connection.h"
 #include "nats_jetstream/nats_handles.h"
+#include "runtime/check.h"
 
 namespace nats_jetstream {
 
 namespace {
 KeyValueEntry copy_entry(kvEntry* entry) {
+  DECISIOND_CHECK(entry != nullptr && kvEntry_ValueLen(entry) >= 0);
   KeyValueEntry out;
   out.key = kvEntry_Key(entry);
   out.value.assign(static_cast<const char*>(kvEntry_Value(entry)), static_cast<size_t>(kvEntry_ValueLen(entry)));
@@ -35,6 +37,8 @@ absl::StatusOr<KeyValueBucket> KeyValueBucket::open(jsCtx* jetstream, const std:
 absl::StatusOr<KeyValueBucket> KeyValueBucket::open_or_create(jsCtx* jetstream, const BucketSpec& spec) {
   absl::StatusOr<KeyValueBucket> existing = open(jetstream, spec.name);
   if (existing.ok() || !absl::IsNotFound(existing.status())) return existing;
+  // Its history is a byte on the wire; the servers keep 64 values per key at most.
+  DECISIOND_CHECK(spec.history >= 1 && spec.history <= 64);
   kvConfig config;
   kvConfig_Init(&config);
   config.Bucket = spec.name.c_str();
@@ -61,6 +65,7 @@ absl::StatusOr<std::optional<KeyValueEntry>> KeyValueBucket::get(const std::stri
 
 absl::StatusOr<uint64_t> KeyValueBucket::put(const std::string& key, std::string_view value) {
   uint64_t revision = 0;
+  DECISIOND_CHECK(value.size() <= INT32_MAX);  // the library takes an int
   const natsStatus s = kvStore_Put(&revision, store_.get(), key.c_str(), value.data(), static_cast<int>(value.size()));
   if (s != NATS_OK) return failed(absl::StrCat("writing key ", key), s);
   return revision;
@@ -68,6 +73,7 @@ absl::StatusOr<uint64_t> KeyValueBucket::put(const std::string& key, std::string
 
 absl::StatusOr<uint64_t> KeyValueBucket::put_over(const std::string& key, std::string_view value, uint64_t expected) {
   uint64_t revision = 0;
+  DECISIOND_CHECK(value.size() <= INT32_MAX);
   const int length = static_cast<int>(value.size());
   const natsStatus s = expected == 0 ? kvStore_Create(&revision, store_.get(), key.c_str(), value.data(), length)
                                      : kvStore_Update(&revision, store_.get(), key.c_str(), value.data(), length, expected);

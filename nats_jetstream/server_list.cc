@@ -4,6 +4,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "runtime/check.h"
 
 namespace nats_jetstream {
 
@@ -77,7 +78,10 @@ absl::StatusOr<ServerList> parse_named_server_list(std::string_view text) {
 
 std::string describe(const ServerList& servers) {
   std::vector<std::string> hosts;
-  for (const std::string& url : servers.urls) hosts.push_back(url.substr(kScheme.size()));
+  for (const std::string& url : servers.urls) {
+    DECISIOND_CHECK(url.starts_with(kScheme));  // as parse_servers writes them
+    hosts.push_back(url.substr(kScheme.size()));
+  }
   return absl::StrCat(std::string(kScheme), absl::StrJoin(hosts, ","));
 }
 

@@ -5,6 +5,7 @@
 #include "absl/strings/str_cat.h"
 #include "nats_jetstream/connection.h"
 #include "nats_jetstream/nats_handles.h"
+#include "runtime/check.h"
 
 namespace nats_jetstream {
 
@@ -18,6 +19,7 @@ absl::StatusOr<bool> nothing_to_deliver(natsSubscription* subscription, const st
   const natsStatus s = natsSubscription_GetConsumerInfo(&raw, subscription, nullptr, &code);
   ConsumerInfoPtr info(raw);
   if (s != NATS_OK) return absl::UnavailableError(describe_status(absl::StrCat("reading stream ", stream).c_str(), s));
+  DECISIOND_CHECK(info != nullptr);  // the library's promise with NATS_OK
   return info->NumPending == 0 && info->Delivered.Consumer == 0;
 }
 }  // namespace
@@ -29,6 +31,7 @@ absl::StatusOr<StreamStatus> stream_status(jsCtx* jetstream, const std::string& 
   StreamInfoPtr info(raw);
   if (s == NATS_NOT_FOUND || code == JSStreamNotFoundErr) return absl::NotFoundError(absl::StrCat("no stream ", stream));
   if (s != NATS_OK) return absl::UnavailableError(describe_status(absl::StrCat("stream ", stream).c_str(), s));
+  DECISIOND_CHECK(info != nullptr);
   const jsClusterInfo* cluster = info->Cluster;
   return StreamStatus{info->State.LastSeq,
                       cluster == nullptr || (cluster->Leader != nullptr && cluster->Leader[0] != '\0')};
@@ -42,6 +45,8 @@ absl::StatusOr<uint64_t> stream_last_sequence(jsCtx* jetstream, const std::strin
 
 absl::Status read_stream(jsCtx* jetstream, const std::string& stream, const StreamReadOptions& options,
                          const std::function<void(const StreamMessage&)>& visit) {
+  // A zero wait would end the read at the first message not already queued.
+  DECISIOND_CHECK(jetstream != nullptr && options.idle_timeout.count() > 0);
   const absl::StatusOr<uint64_t> last = stream_last_sequence(jetstream, stream);
   if (!last.ok()) return last.status();
   if (*last == 0 || options.start_sequence > *last) return absl::OkStatus();

@@ -6,6 +6,7 @@
 #include "absl/strings/str_cat.h"
 #include "nats_jetstream/connection.h"
 #include "nats_jetstream/nats_handles.h"
+#include "runtime/check.h"
 
 namespace nats_jetstream {
 
@@ -20,6 +21,7 @@ std::string differences_from(const jsStreamConfig& have, const StreamSpec& want)
   if (window_s != want.duplicate_window.count()) {
     add(absl::StrCat("duplicate window ", window_s, "s (wanted ", want.duplicate_window.count(), "s)"));
   }
+  DECISIOND_CHECK(have.SubjectsLen == 0 || have.Subjects != nullptr);
   for (const std::string& subject : want.subjects) {
     const bool listed = std::any_of(have.Subjects, have.Subjects + have.SubjectsLen,
                                     [&](const char* s) { return s != nullptr && subject == s; });
@@ -37,6 +39,9 @@ std::string describe_api_error(const char* what, const StreamSpec& spec, natsSta
 }  // namespace
 
 absl::StatusOr<StreamSetup> ensure_stream(jsCtx* jetstream, const StreamSpec& spec) {
+  // The spec comes from flags checked at start; these are what the library's types hold.
+  DECISIOND_CHECK(jetstream != nullptr && !spec.name.empty() && spec.replicas >= 1);
+  DECISIOND_CHECK(spec.max_message_bytes <= INT32_MAX && spec.subjects.size() <= INT32_MAX);
   jsStreamInfo* raw = nullptr;
   jsErrCode code = static_cast<jsErrCode>(0);
   natsStatus s = js_GetStreamInfo(&raw, jetstream, spec.name.c_str(), nullptr, &code);

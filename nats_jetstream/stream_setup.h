@@ -23,7 +23,8 @@ struct StreamSpec {
 
 struct StreamSetup {
   bool created = false;
-  // Empty when the stream matches the spec; else "replicas 1 (wanted 3), ..." for a log line.
+  // Empty when the stream has the settings asked for; else "replicas 1 (wanted 3), ..." for
+  // a log line.
   std::string differences;
   // The largest message the stream stores (headers and data); -1: the servers' limit.
   int64_t max_message_bytes = -1;

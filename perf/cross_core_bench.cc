@@ -77,7 +77,7 @@ void BM_CrossCoreRoundTrip(benchmark::State& state) {
     g.done.store(false);
     runtime::Message start;
     start.run = &start_on_core0;
-    group.post(0, start);
+    group.post_one_way(0, start);
     while (!g.done.load(std::memory_order_acquire)) std::this_thread::sleep_for(std::chrono::milliseconds(1));
   }
   state.counters["p50_us"] = percentile(g.round_trips_ns, 0.50) / 1000.0;
@@ -86,8 +86,8 @@ void BM_CrossCoreRoundTrip(benchmark::State& state) {
   state.counters["p999_us"] = percentile(g.round_trips_ns, 0.999) / 1000.0;
   runtime::Message stop;
   stop.run = [](runtime::Reactor& here, const runtime::Message&) { here.request_stop(); };
-  group.post(0, stop);
-  group.post(1, stop);
+  group.post_one_way(0, stop);
+  group.post_one_way(1, stop);
   group.join();
   game = nullptr;
 }

@@ -24,7 +24,7 @@
 #include "decision/endpoint/decision_ask.h"
 #include "decision/endpoint/decision_handler.h"
 #include "decision/user_state/owner_core_route.h"
-#include "decision/video/endpoint/vast_tag_handler.h"
+#include "decision/vast_tag/vast_tag_handler.h"
 #include "decision/video/vast_document.h"
 #include "perf/allocation_counter.h"
 #include "perf/bench_keys.h"
@@ -234,10 +234,10 @@ void BM_VastTagFetch(benchmark::State& state) {
   const decision::catalog::CatalogSnapshot& snapshot = *served->snapshot;
   const runtime::ManualClock clock(kNowS * 1'000'000'000);
   const tracking::KeyRing keys = bench_ring();
-  decision::video::VastTagSettings settings;
+  decision::vast_tag::VastTagSettings settings;
   settings.base_url = std::string(kBaseUrl);
   tracking::CoreKeys serving_keys(keys);
-  decision::video::VastTagHandler handler(clock, serving_keys, settings, served);
+  decision::vast_tag::VastTagHandler handler(clock, serving_keys, settings, served);
 
   tracking::TokenCodec minting_codec(keys);
   tracking::VastTagCodec minter(minting_codec, keys);

@@ -84,7 +84,7 @@ HeaderRead read_v2(std::string_view bytes) {
     if (command != kCommandLocal && command != kCommandProxy) return malformed(HeaderFault::kCommand);
   }
   const bool proxy = have > 12 && (byte_at(bytes, 12) & 0x0f) == kCommandProxy;
-  // LOCAL: the protocol block is ignored whatever it says (the spec's rule).
+  // LOCAL: the protocol block is ignored whatever it says (docs/client_address.md).
   if (have > 13 && proxy) {
     const uint8_t family = byte_at(bytes, 13) >> 4;
     const uint8_t transport = byte_at(bytes, 13) & 0x0f;

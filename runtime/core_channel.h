@@ -2,7 +2,8 @@
 // What a handler above the runtime may do with other cores: post a message to one of them.
 // The reactor is the one implementation (reactor_channel.h); code above it (decision,
 // tracking) sees only this, never the ring, and uses it through CrossCoreAsks
-// (cross_core_asks.h), which owns the bounds that make posting safe.
+// (cross_core_asks.h), which owns the bounds that make posting safe, or as a one-way post
+// (one_way_post.h), which is never refused.
 //
 // The rule of the house: a message carries values, or a pointer to an object that the two
 // cores agree is handed over with it. While one core holds such an object the other does
@@ -25,6 +26,9 @@ class CoreChannel {
   virtual uint32_t cores() const = 0;
   // Queues message for to_core (possibly this one); false when that queue is full.
   [[nodiscard]] virtual bool post(uint32_t to_core, const Message& message) = 0;
+  // A message that wants no answer (one_way_post.h): queued now, or kept by this core and
+  // posted on a later loop turn, in order. Never refused.
+  virtual void post_one_way(uint32_t to_core, const Message& message) = 0;
   // Where answers of asks served here go through (answer_gate.h): null, posted at once.
   void set_answer_gate(AnswerGate* gate) { answer_gate_ = gate; }
   AnswerGate* answer_gate() const { return answer_gate_; }
@@ -42,7 +46,7 @@ class CoreChannel {
   uint32_t queue_slots_reserved() const { return queue_slots_reserved_; }
 
  private:
-  uint32_t queue_slots_reserved_ = kQueueSlotsForOtherMessages;
+  uint32_t queue_slots_reserved_ = kQueueSlotsForOneWay;
   AnswerGate* answer_gate_ = nullptr;
 };
 

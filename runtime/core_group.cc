@@ -5,6 +5,7 @@
 #include <latch>
 
 #include "absl/strings/str_cat.h"
+#include "runtime/check.h"
 #include "runtime/cpu_affinity.h"
 
 namespace runtime {
@@ -52,7 +53,9 @@ absl::Status CoreGroup::start(CoreSetup setup, CoreTeardown teardown) {
     // The cores that did set up are already running: stop them.
     Message stop;
     stop.run = [](Reactor& here, const Message&) { here.request_stop(); };
-    for (uint32_t i = 0; i < config_.cores; ++i) post(i, stop);
+    for (uint32_t i = 0; i < config_.cores; ++i) {
+      if (setup_results_[i].ok()) post_one_way(i, stop);  // a core that failed never runs
+    }
     join();
   }
   return first_error;
@@ -85,6 +88,7 @@ void CoreGroup::core_main(uint32_t index, int cpu) {
 }
 
 bool CoreGroup::post(uint32_t core, const Message& message) {
+  DECISIOND_CHECK(core < config_.cores);
   Message m = message;
   m.from_core = mailbox_.control_sender();
   if (!mailbox_.queue(mailbox_.control_sender(), core).push(m)) return false;
@@ -102,6 +106,20 @@ bool CoreGroup::post(uint32_t core, const Message& message) {
   io_uring_cqe* cqe;
   while (io_uring_peek_cqe(&control_ring_, &cqe) == 0) io_uring_cqe_seen(&control_ring_, cqe);
   return true;
+}
+
+void CoreGroup::post_one_way(uint32_t core, const Message& message) {
+  if (post(core, message)) return;
+  mailbox_.one_way_counters(core).waited.add();
+  for (;;) {
+    mailbox_.control_sender_waits_for(core);
+    if (post(core, message)) break;  // the core made room before it could see the wait
+    // A core that is not running never takes from its queue: a wait would never end.
+    DECISIOND_CHECK_MSG(mailbox_.ring_fd(core) >= 0,
+                        "the main thread's message found the queue of a core that is not running full");
+    mailbox_.wait_for_control_room();
+  }
+  mailbox_.control_sender_waits_no_more();
 }
 
 void CoreGroup::join() {

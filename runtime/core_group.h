@@ -36,8 +36,14 @@ class CoreGroup {
 
   // Returns once every core is running, or the first set-up error (no core runs then).
   absl::Status start(CoreSetup setup, CoreTeardown teardown);
-  // From the main thread: queue a message for a core and wake it.
-  bool post(uint32_t core, const Message& message);
+  // From the main thread: queues a message for a core and wakes it; false when that queue
+  // is full (the caller decides).
+  [[nodiscard]] bool post(uint32_t core, const Message& message);
+  // From the main thread, a message that wants no answer (runtime/one_way_post.h): posted
+  // at once, or after waiting for the core to make room in its queue (an eventfd the core
+  // writes, counted in OneWayCounters::waited). Never refused; the core must be running,
+  // or have room (checked).
+  void post_one_way(uint32_t core, const Message& message);
   void join();
 
   uint32_t cores() const { return config_.cores; }

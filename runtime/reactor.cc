@@ -38,7 +38,8 @@ Reactor::Reactor(uint32_t index, Mailbox& mailbox, const Clock& clock, const Rea
       config_(config),
       timers_(clock.monotonic_ms(), config.tick_ms),
       slots_(config.max_sockets),
-      wake_pending_(mailbox.cores(), 0) {
+      wake_pending_(mailbox.cores(), 0),
+      one_way_(mailbox, index) {
   free_slots_.reserve(config.max_sockets);
   for (uint32_t i = config.max_sockets; i > 0; --i) free_slots_.push_back(i - 1);
 }
@@ -115,6 +116,7 @@ void Reactor::run() {
   wall_minus_monotonic_ns_ = clock_.wall_ns() - clock_.monotonic_ns();
   while (!stopping_) {
     for (size_t i = 0; i < loop_hooks_.size(); ++i) loop_hooks_[i]->before_wait();
+    post_kept_one_way();
     flush_wakes();
     if (io_uring_cq_ready(&ring_) == 0) {
       const int64_t wait_from_ns = clock_.monotonic_ns();
@@ -142,6 +144,7 @@ void Reactor::run() {
     io_uring_cq_advance(&ring_, seen);
   }
   for (size_t i = 0; i < loop_hooks_.size(); ++i) loop_hooks_[i]->before_wait();
+  post_kept_one_way();
   flush_wakes();
   io_uring_submit(&ring_);
 }

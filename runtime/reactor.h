@@ -18,6 +18,7 @@
 #include "runtime/mailbox.h"
 #include "runtime/socket_io.h"
 #include "runtime/message.h"
+#include "runtime/one_way_post.h"
 #include "runtime/spare_buffers.h"
 #include "runtime/timer_wheel.h"
 
@@ -116,8 +117,16 @@ class Reactor final : public FileIo, public SocketIo {
   void close_fd(int fd) override;
 
   // Queues a message for another core (or this one) and wakes it at the end of this
-  // loop iteration. False when that queue is full.
-  bool post(uint32_t to_core, const Message& message);
+  // loop iteration. False when that queue is full: the caller decides (cross-core asks,
+  // whose budget makes room for every answer).
+  [[nodiscard]] bool post(uint32_t to_core, const Message& message);
+  // A message that wants no answer (one_way_post.h): queued as post() does while this
+  // core's share of that queue has room, else kept in its outbox and posted on a later
+  // loop turn. Never refused.
+  void post_one_way(uint32_t to_core, const Message& message);
+  // This core's one-way messages still in its outbox.
+  uint32_t one_way_kept() const { return one_way_.kept(); }
+  const OneWayCounters& one_way_counters() const { return mailbox_.one_way_counters(index_); }
 
   // FileIo: file operations through this core's ring.
   void write(int fd, const char* data, size_t length, uint64_t offset, FileCompletion& done, uint8_t tag) override;
@@ -200,6 +209,14 @@ class Reactor final : public FileIo, public SocketIo {
   void on_tick();
   void drain_mailbox();
   void flush_wakes();
+  // The outbox's turn (one_way_post.h): at the top of every loop turn, before the wakes.
+  void post_kept_one_way() {
+    if (one_way_.keeps_any()) one_way_.post_kept([this](uint32_t core) { mark_wake(core); });
+  }
+  void mark_wake(uint32_t core) {
+    wake_pending_[core] = 1;
+    any_wake_pending_ = true;
+  }
   // Polls the mailbox for up to idle_poll_ns; whether a message came. now_ns: the clock
   // as the loop found nothing to do.
   bool poll_mailbox_before_sleep(int64_t now_ns);
@@ -224,6 +241,7 @@ class Reactor final : public FileIo, public SocketIo {
   uint32_t sockets_in_use_ = 0;
   std::vector<Listener> listeners_;
   std::vector<uint8_t> wake_pending_;  // per target core, set by post()
+  OneWayPosts one_way_;
   bool any_wake_pending_ = false;
   bool accept_rearm_pending_ = false;
   bool stopping_ = false;

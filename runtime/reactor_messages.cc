@@ -1,16 +1,22 @@
-// Messages between cores and the tick: post() queues for another core and flush_wakes()
-// wakes it through its ring; the tick drives the timer wheel and catches a missed wake-up.
+// Messages between cores and the tick: post() and post_one_way() queue for another core and
+// flush_wakes() wakes it through its ring; the tick drives the timer wheel and catches a
+// missed wake-up.
+#include "runtime/check.h"
 #include "runtime/reactor.h"
 
 namespace runtime {
 
 bool Reactor::post(uint32_t to_core, const Message& message) {
+  DECISIOND_CHECK(to_core < wake_pending_.size());
   Message m = message;
   m.from_core = index_;
   if (!mailbox_.queue(index_, to_core).push(m)) return false;
-  wake_pending_[to_core] = 1;
-  any_wake_pending_ = true;
+  mark_wake(to_core);
   return true;
+}
+
+void Reactor::post_one_way(uint32_t to_core, const Message& message) {
+  if (one_way_.post(to_core, message)) mark_wake(to_core);
 }
 
 void Reactor::flush_wakes() {
@@ -35,11 +41,19 @@ void Reactor::flush_wakes() {
 
 void Reactor::drain_mailbox() {
   bool from_other_core = false;
-  for (uint32_t from = 0; from <= mailbox_.cores(); ++from) {
+  const uint32_t control = mailbox_.control_sender();
+  for (uint32_t from = 0; from <= control; ++from) {
     SpscQueue<Message>& queue = mailbox_.queue(from, index_);
+    bool took = false;
     while (std::optional<Message> m = queue.pop()) {
-      from_other_core |= from != index_ && from < mailbox_.cores();
+      took = true;
       m->run(*this, *m);
+    }
+    if (!took) continue;
+    if (from == control) {
+      mailbox_.control_queue_taken(index_);  // the main thread may wait for this room
+    } else if (from != index_) {
+      from_other_core = true;
     }
   }
   if (from_other_core) last_cross_core_ns_ = clock_.monotonic_ns();

@@ -30,6 +30,16 @@ class SpscQueue {
     return true;
   }
 
+  // Producer side: the position the next push takes (every item ever pushed counts one), and
+  // how many items the consumer has taken. The item pushed at position p is still queued
+  // while taken() <= p: what lets a producer bound its own share of the queue
+  // (one_way_post.h) without the consumer counting anything.
+  uint64_t pushed() const { return tail_.load(std::memory_order_relaxed); }
+  uint64_t taken() {
+    head_cache_ = head_.load(std::memory_order_acquire);
+    return head_cache_;
+  }
+
   // Consumer side.
   std::optional<T> pop() {
     const uint64_t head = head_.load(std::memory_order_relaxed);

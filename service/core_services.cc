@@ -5,13 +5,14 @@
 #include "decision/explain/explain_metrics.h"
 #include "decision/pacing/pacing_metrics.h"
 #include "decision/pacing/redis_ledger/ledger_metrics.h"
-#include "decision/video/endpoint/vast_tag_metrics.h"
+#include "decision/vast_tag/vast_tag_metrics.h"
 #include "http/content_coding/content_coding_metric_table.h"
 #include "http/server_metric_table.h"
 #include "tls/tls_metrics.h"
 #include "http/client_address_metrics.h"
 #include "proxy_protocol/proxy_metrics.h"
 #include "runtime/check.h"
+#include "runtime/one_way_post_metrics.h"
 #include "runtime/reactor_load_metrics.h"
 #include "service/access_log/access_log_metrics.h"
 #include "service/catalog_updates/nats_catalog_metrics.h"
@@ -76,8 +77,8 @@ decision::endpoint::DecisionSettings decision_settings(const ProcessView& view) 
   return settings;
 }
 
-decision::video::VastTagSettings vast_tag_settings(const ProcessView& view) {
-  decision::video::VastTagSettings settings;
+decision::vast_tag::VastTagSettings vast_tag_settings(const ProcessView& view) {
+  decision::vast_tag::VastTagSettings settings;
   settings.base_url = view.config.base_url;
   settings.tracking_ttl_s = absl::ToInt64Seconds(view.config.tracking_ttl);
   return settings;
@@ -204,7 +205,7 @@ void CoreServices::register_metrics() {
   metrics.add(core, tracking::endpoint::kTrackingMetricTable, tracking_.counters());
   metrics.add(core, tracking::endpoint::kImpressionAskMetricTable, routes_.impression_asks());
   metrics.add(core, tracking::endpoint::kTrackingCallMetricTable, tracking_.counters());
-  metrics.add(core, decision::video::kVastTagMetricTable, vast_.counters());
+  metrics.add(core, decision::vast_tag::kVastTagMetricTable, vast_.counters());
   metrics.add(core, tracking::kCoreKeysMetricTable, keys_.gauges());
   routes_.register_metrics(metrics, core);
   metrics.add(core, tracking::state::kStateGaugeMetricTable, gauges_);
@@ -213,6 +214,7 @@ void CoreServices::register_metrics() {
   metrics.add(core, tracking::state::kSnapshotMetricTable, snapshots_.counters());
   metrics.add(core, access_log::kAccessLogMetricTable, access_log_.counters());
   metrics.add(core, runtime::kReactorLoadMetricTable, reactor_.load());
+  metrics.add(core, runtime::kOneWayPostMetricTable, reactor_.one_way_counters());
   if (tls_ && tls_->counters()) metrics.add(core, tls::kTlsMetricTable, *tls_->counters(), R"(listener="tls")");
   metrics.add(core, proxy_protocol::kProxyMetricTable, public_sockets_.counters(), R"(listener="public")");
   if (tls_ && tls_->proxy_counters()) {
@@ -332,15 +334,11 @@ void CoreServices::server_drained() {
 }
 
 void CoreServices::announce_drained() {
-  while (drained_announced_to_ < view_.cores.size()) {
+  for (uint32_t core = 0; core < view_.cores.size(); ++core) {
     runtime::Message message;
     message.run = &CoreServices::run_peer_drained;
-    message.pointer = view_.cores[drained_announced_to_];
-    if (!reactor_.post(drained_announced_to_, message)) {
-      reactor_.timers().schedule(announce_retry_, 10);  // a full queue empties soon
-      return;
-    }
-    ++drained_announced_to_;
+    message.pointer = view_.cores[core];
+    reactor_.post_one_way(core, message);  // never refused (runtime/one_way_post.h)
   }
 }
 

@@ -5,7 +5,7 @@
 
 #include "decision/endpoint/decision_handler.h"
 #include "decision/endpoint/decision_metrics.h"
-#include "decision/video/endpoint/vast_tag_handler.h"
+#include "decision/vast_tag/vast_tag_handler.h"
 #include "runtime/reactor_channel.h"
 #include "service/catalog_ad_caps.h"
 #include "service/catalog_goals.h"
@@ -94,19 +94,11 @@ class CoreServices {
   void server_drained();
   // Shutdown, once this core's connections are gone: tells every core, and stops only when
   // every core has said so. A peer's notice of being drained comes after everything it sent
-  // before (its queue is FIFO), so no impression it acknowledged is still on its way here.
+  // before (its queue is FIFO, and a one-way post never overtakes what was posted before
+  // it), so no impression it acknowledged is still on its way here.
   void announce_drained();
   void peer_drained();
   static void run_peer_drained(runtime::Reactor& here, const runtime::Message& message);
-
-  class AnnounceRetry final : public runtime::Timer {
-   public:
-    explicit AnnounceRetry(CoreServices& owner) : owner_(owner) {}
-    void on_expire() override { owner_.announce_drained(); }
-
-   private:
-    CoreServices& owner_;
-  };
 
   runtime::Reactor& reactor_;
   ProcessView& view_;
@@ -142,7 +134,7 @@ class CoreServices {
   tracking::state::SnapshotWriter snapshots_;
   Sweeper sweeper_{*this};
   tracking::state::StateGauges gauges_;
-  decision::video::VastTagHandler vast_;
+  decision::vast_tag::VastTagHandler vast_;
   http::CorsPreflightHandler decision_preflight_;
   CatalogUploadHandler catalog_upload_;
   decision::explain::ExplainHandler explain_;
@@ -170,9 +162,7 @@ class CoreServices {
   decision::endpoint::PlacementCounts placement_counts_{decision_.counters(), view_.placement_labels};
   int servers_draining_ = 0;
   DrainDeadline drain_deadline_{*this};
-  uint32_t drained_announced_to_ = 0;  // cores told so far
-  uint32_t drained_peers_ = 0;         // cores that told this one
-  AnnounceRetry announce_retry_{*this};
+  uint32_t drained_peers_ = 0;  // cores that told this one
 };
 
 }  // namespace service

@@ -345,7 +345,7 @@ void stop_cores(runtime::CoreGroup& group, service::ProcessView& view, uint32_t 
   stop.run = [](runtime::Reactor& here, const runtime::Message& m) {
     static_cast<service::ProcessView*>(m.pointer)->cores[here.index()]->shut_down();
   };
-  for (uint32_t core = 0; core < cores; ++core) group.post(core, stop);
+  for (uint32_t core = 0; core < cores; ++core) group.post_one_way(core, stop);
   group.join();
 }
 

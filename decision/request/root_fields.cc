@@ -1,5 +1,5 @@
 // The request's top level: placements, user, device, app. Unknown fields are walked (they
-// must be JSON) and otherwise ignored, as the spec's tolerant reader asks.
+// must be JSON) and otherwise ignored: a tolerant reader (docs/decision-request.md).
 #include "decision/request/read_context.h"
 #include "http/error_codes.h"
 
@@ -45,8 +45,8 @@ bool read_raw_object(ReadContext& ctx, ondemand::value& value, std::string_view 
 
 // device: its raw text, as app's, and `ua` when it is a string, the agent the robot check
 // judges before the User-Agent header (docs/invalid-traffic.md). The device object's inner
-// fields are the client's own (the spec shows none), so a `ua` of another kind is not an
-// error: it is not used.
+// fields are the client's own (docs/decision-request.md names none), so a `ua` of another
+// kind is not an error: it is not used.
 bool read_device(ReadContext& ctx, ondemand::value& value, DecisionRequest& out) {
   const Found found = ctx.expect(value, ondemand::json_type::object, kInvalidDeviceOrApp, "device must be an object");
   if (found != Found::kExpected) return found != Found::kFault;

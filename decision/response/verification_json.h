@@ -1,12 +1,11 @@
 #pragma once
 // Open Measurement verification resources of a creative (versions from 2025-11-01).
 //
-// The spec leaves the member names open: its example response says vendorKey, url and
-// parameters, its change history vendorKey, scriptUrl and verificationParameters, and
-// "builders must tolerate both". A writer tolerates both by writing both: each item
-// carries url and scriptUrl with the same value, and parameters and
-// verificationParameters when the catalog gives parameters, so a client built on either
-// reading finds its fields (docs/decision-response.md).
+// The member names have two spellings in use (docs/decision-response.md): vendorKey, url
+// and parameters, and vendorKey, scriptUrl and verificationParameters. A writer serves both
+// by writing both: each item carries url and scriptUrl with the same value, and parameters
+// and verificationParameters when the catalog gives parameters, so a client built on either
+// reading finds its fields.
 #include <span>
 
 #include "decision/catalog/model.h"

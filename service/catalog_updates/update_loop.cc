@@ -8,7 +8,6 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
-#include <thread>
 
 #include "absl/strings/str_cat.h"
 #include "http/error_body.h"
@@ -310,10 +309,8 @@ void UpdateLoop::deliver(Publication& publication) {
   message.run = &adopt_on_core;
   message.pointer = &publication;
   message.words[0] = reinterpret_cast<uintptr_t>(&view_);
-  for (uint32_t core = 0; core < group_.cores(); ++core) {
-    // A full control queue empties within a loop iteration of that core.
-    while (!group_.post(core, message)) std::this_thread::sleep_for(std::chrono::milliseconds(1));
-  }
+  // A full queue is waited on until that core makes room (runtime/one_way_post.h).
+  for (uint32_t core = 0; core < group_.cores(); ++core) group_.post_one_way(core, message);
   eventfd_t adopted = 0;
   while (::eventfd_read(done_fd_, &adopted) != 0 && errno == EINTR) {
   }
@@ -323,7 +320,7 @@ void UpdateLoop::answer(CatalogUpload* upload) {
   runtime::Message message;
   message.run = &answer_on_core;
   message.pointer = upload;
-  while (!group_.post(upload->core, message)) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  group_.post_one_way(upload->core, message);
 }
 
 }  // namespace service

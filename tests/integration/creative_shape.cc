@@ -70,7 +70,7 @@ bool is_tracking_url(const std::optional<std::string>& text, const std::string& 
     const std::optional<std::string> url = string_member(item, "url");
     const std::optional<std::string> parameters = string_member(item, "parameters");
     if (!vendor || vendor->empty()) return ::testing::AssertionFailure() << "no vendorKey: " << item;
-    // The spec leaves the spelling open; both are written (docs/decision-response.md).
+    // Both spellings are written (docs/decision-response.md).
     if (!is_http_url(url) || string_member(item, "scriptUrl") != url) {
       return ::testing::AssertionFailure() << "url and scriptUrl are not one URL: " << item;
     }

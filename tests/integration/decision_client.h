@@ -1,6 +1,6 @@
 #pragma once
 // POST /v1/decision as a client application calls it: libcurl on one kept-alive
-// connection, with the headers the spec names. A header left nullopt is not sent.
+// connection, with the headers docs/openapi.yaml names. A header left nullopt is not sent.
 #include <optional>
 #include <set>
 #include <string>

@@ -123,8 +123,9 @@ TEST(Versions, SunsetVersionIs410With10043) {
   EXPECT_EQ(defaulted.header("X-Decision-Version"), "2025-11-01");
 }
 
-// The spec: warnings about a coming sunset are sent 90, 60, 30 and 7 days before it,
-// whatever the phase; an active version with only a sunset date is not gone unannounced.
+// docs/versions-and-languages.md: warnings about a coming sunset are sent 90, 60, 30 and 7
+// days before it, whatever the phase; an active version with only a sunset date is not gone
+// unannounced.
 TEST(Versions, AnActiveVersionWithASunsetDueCarriesTheSunsetNoticeButIsNotDeprecated) {
   const TempFile versions("versions.json", lifecycle("", "", utc_date(45)));
   ServerProcess server(standard_flags({"--versions=" + versions.path()}));

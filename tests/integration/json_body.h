@@ -1,6 +1,6 @@
 #pragma once
 // A reply body parsed with simdjson's DOM and kept alive with its parser, so a test can
-// walk it as the spec describes it (members and types), never compare it as text.
+// walk it as docs/ describe it (members and types), never compare it as text.
 #include <simdjson.h>
 
 #include <cstdint>

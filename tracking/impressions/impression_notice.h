@@ -2,7 +2,7 @@
 // An impression call as the core that counts it needs it: the owner of its user's cap
 // partition (hash(user id) % cores), or for a token without a user id the owner of its
 // dedup entry (impression_owner.h). The receiving core fills it, and counts it itself or
-// asks the owner to (tracking/endpoint/impression_ask.h).
+// asks the owner to (tracking/impression_sink/impression_ask.h).
 #include <array>
 #include <cstdint>
 #include <string>

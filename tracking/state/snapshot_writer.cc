@@ -54,13 +54,7 @@ SnapshotWriter::~SnapshotWriter() {
 
 void SnapshotWriter::on_expire() {
   timers_.schedule(*this, interval_ms_);
-  if (in_progress_) {  // the last one is still being written
-    if (step_deferred_) {
-      step_deferred_ = false;
-      step();
-    }
-    return;
-  }
+  if (in_progress_) return;  // the last one is still being written
   in_progress_ = true;
   started_ms_ = clock_.monotonic_ns() / 1'000'000;
   next_shard_ = 0;
@@ -84,12 +78,8 @@ void SnapshotWriter::post_step() {
   runtime::Message message;
   message.run = &run_step;
   message.pointer = this;
-  // To this very core: the queue is its own and drained every iteration; should it be full,
-  // the timer resumes the walk on the next tick (on_expire).
-  if (!channel_.post(channel_.core(), message)) {
-    step_deferred_ = true;
-    timers_.schedule(*this, 1);
-  }
+  // To this very core: the queue is its own and drained every loop turn, one step at a time.
+  channel_.post_one_way(channel_.core(), message);
 }
 
 void SnapshotWriter::step() {
@@ -186,7 +176,6 @@ void SnapshotWriter::fail(const char* step, int result) {
   io_.unlink(temporary_path_.c_str(), *this, kUnlink);
   in_progress_ = false;
   write_in_flight_ = false;
-  step_deferred_ = false;
   buffer_.clear();
 }
 

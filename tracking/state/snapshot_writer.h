@@ -68,7 +68,6 @@ class SnapshotWriter final : private runtime::FileCompletion, private runtime::T
   XXH3_state_s* checksum_;
   bool in_progress_ = false;
   bool write_in_flight_ = false;
-  bool step_deferred_ = false;  // the core's own queue was full: the timer resumes the walk
   int fd_ = -1;
   uint32_t next_shard_ = 0;
   uint64_t file_offset_ = 0;

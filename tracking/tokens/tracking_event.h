@@ -67,7 +67,7 @@ struct TrackingEvent {
   std::string_view extra;
 };
 
-// The spec's names of the milestones, as in tracking.videoEvents.
+// The milestones' names as the API spells them in tracking.videoEvents (docs/video.md).
 constexpr std::string_view milestone_name(VideoMilestone milestone) {
   switch (milestone) {
     case VideoMilestone::kStart: return "start";

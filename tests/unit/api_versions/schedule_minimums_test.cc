@@ -1,4 +1,4 @@
-// The spec's minimum support durations, said at start when a --versions schedule falls
+// The minimum support durations, said at start when a --versions schedule falls
 // short of them (docs/versions-and-languages.md).
 #include "api_versions/schedule_minimums.h"
 
@@ -13,7 +13,7 @@ namespace {
 using ::testing::ElementsAre;
 using testing::table_from;
 
-TEST(ScheduleMinimums, TheSpecsOwnTimelineFallsShortOfNothing) {
+TEST(ScheduleMinimums, TheDocumentedTimelineFallsShortOfNothing) {
   // Release, 12 months both active, maintenance to 15, deprecated to 18 months: sunset.
   EXPECT_THAT(schedule_shortfalls(table_from(R"([
       {"version": "2025-01-01", "release": "2025-01-01", "maintenance": "2026-01-01",
@@ -28,9 +28,9 @@ TEST(ScheduleMinimums, ADeprecatedPhaseShorterThanThreeMonthsIsSaid) {
       {"version": "2025-01-01", "release": "2025-01-01", "deprecated": "2026-05-01", "sunset": "2026-07-01"},
       {"version": "2025-02-01", "release": "2025-02-01", "sunset": "2027-01-01"}])")),
               ElementsAre("version 2025-01-01 is deprecated for 61 days before its sunset on 2026-07-01 "
-                          "(the spec's minimum is 3 months)",
+                          "(the minimum is 3 months, docs/versions-and-languages.md)",
                           "version 2025-02-01 is deprecated for 0 days before its sunset on 2027-01-01 "
-                          "(the spec's minimum is 3 months)"));
+                          "(the minimum is 3 months, docs/versions-and-languages.md)"));
 }
 
 TEST(ScheduleMinimums, ParallelSupportShorterThanTwelveMonthsIsSaid) {
@@ -38,7 +38,7 @@ TEST(ScheduleMinimums, ParallelSupportShorterThanTwelveMonthsIsSaid) {
       {"version": "2025-01-01", "release": "2025-01-01", "deprecated": "2026-01-01", "sunset": "2026-07-01"},
       {"version": "2025-11-01", "release": "2025-11-01"}])")),
               ElementsAre("version 2025-01-01 is sunset on 2026-07-01, 242 days after 2025-11-01 is released "
-                          "(the spec's minimum of parallel support is 12 months)"));
+                          "(the minimum of parallel support is 12 months, docs/versions-and-languages.md)"));
 }
 
 TEST(ScheduleMinimums, MonthsAreCountedAsPeopleCountThem) {

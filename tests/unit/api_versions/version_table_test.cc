@@ -44,7 +44,7 @@ class TempFile {
   std::string path_;
 };
 
-TEST(VersionTable, BuiltInHasTheSpecsTwoVersionsWithNothingAnnounced) {
+TEST(VersionTable, BuiltInHasTheDocumentedTwoVersionsWithNothingAnnounced) {
   const VersionTable table = VersionTable::built_in();
   ASSERT_EQ(table.entries().size(), 2u);
   EXPECT_EQ(table.entries()[0].version_text, "2025-01-01");

@@ -135,7 +135,7 @@ TEST(CelChecker, ConstantListsAndMapsAreBuiltOnce) {
 }
 
 TEST(CelChecker, AMapLiteralThatCannotBeBuiltFailsWhenEvaluated) {
-  // The spec wants an evaluation error, not a compile error, for repeated keys.
+  // CEL makes a repeated key an evaluation error, not a compile error.
   CelRunner cel;
   EXPECT_EQ(cel.run("{'a': 1, 'a': 2}"), "error: repeated map key");
   EXPECT_EQ(cel.run("false && {'a': 1, 'a': 2}['a'] == 1"), "false");

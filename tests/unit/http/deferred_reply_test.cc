@@ -135,7 +135,7 @@ class DeferredReplyTest : public ::testing::Test {
   void TearDown() override {
     runtime::Message stop;
     stop.run = [](runtime::Reactor& here, const runtime::Message&) { here.request_stop(); };
-    for (uint32_t core = 0; core < 2; ++core) group_->post(core, stop);
+    for (uint32_t core = 0; core < 2; ++core) group_->post_one_way(core, stop);
     group_->join();
   }
 

@@ -1,5 +1,5 @@
 // The PROXY protocol v2 header reader (proxy_protocol/proxy_header.h), one test per rule of
-// the spec as docs/client_address.md states it.
+// the protocol as docs/client_address.md states it.
 #include "proxy_protocol/proxy_header.h"
 
 #include <string>

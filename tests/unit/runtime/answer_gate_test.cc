@@ -29,6 +29,7 @@ class RecordingChannel final : public CoreChannel {
     posted.push_back(message.tag);
     return true;
   }
+  void post_one_way(uint32_t, const Message& message) override { posted.push_back(message.tag); }
   std::deque<uint32_t> posted;  // the tags of the messages, in posting order
 };
 

@@ -122,7 +122,7 @@ TEST_F(CrossCoreAsksTest, APoolOfZeroRefusesEveryAsk) {
 
 TEST_F(CrossCoreAsksTest, EachKindReservesTwicePerPeerSlotsOfEveryQueue) {
   EXPECT_EQ(queue_slots_of<DoubleAsk>(), 2 * DoubleAsk::kPerPeer);
-  EXPECT_EQ(channels_[0].queue_slots_reserved(), kQueueSlotsForOtherMessages + 2 * DoubleAsk::kPerPeer);
+  EXPECT_EQ(channels_[0].queue_slots_reserved(), kQueueSlotsForOneWay + 2 * DoubleAsk::kPerPeer);
 }
 
 TEST_F(CrossCoreAsksTest, AnAnswerTheQueueHomeRefusesStopsTheProcess) {
@@ -135,7 +135,7 @@ TEST_F(CrossCoreAsksTest, AnAnswerTheQueueHomeRefusesStopsTheProcess) {
 TEST(CrossCoreAsksBudget, KindsThatOverflowTheQueueStopTheProcessAtStart) {
   std::deque<PostedMessage> posted;
   QueueChannel channel{0, 2, posted};
-  channel.reserve_queue_slots(channel.queue_capacity() - kQueueSlotsForOtherMessages);  // full
+  channel.reserve_queue_slots(channel.queue_capacity() - kQueueSlotsForOneWay);  // full
   EXPECT_DEATH(channel.reserve_queue_slots(1), "check failed: .*overflow the message queue");
 }
 

@@ -2,7 +2,7 @@
 // A CoreChannel for tests that carry cross-core messages themselves: every post lands in one
 // queue shared by the test's cores, stamped with its sender, for the test to deliver as the
 // reactors would (CrossCoreAsks<Work>::deliver, or the message's run). refuse makes posts
-// fail, as a full queue does.
+// fail, as a full queue does; one-way posts are never refused (a reactor keeps them).
 #include <cstdint>
 #include <deque>
 
@@ -28,6 +28,11 @@ class QueueChannel final : public CoreChannel {
     m.from_core = core_;
     posted_.push_back({to_core, m});
     return true;
+  }
+  void post_one_way(uint32_t to_core, const Message& message) override {
+    Message m = message;
+    m.from_core = core_;
+    posted_.push_back({to_core, m});
   }
   bool refuse = false;
 

@@ -310,7 +310,7 @@ TEST_F(CrossCoreExplainTest, AnAnswerTheQueueHomeRefusesStopsTheProcess) {
 
 TEST_F(CrossCoreExplainTest, EachCoreTakesItsKindsShareOfTheMessageQueue) {
   EXPECT_EQ(channels_[0].queue_slots_reserved(),
-            runtime::kQueueSlotsForOtherMessages + runtime::queue_slots_of<ExplainAsk>());
+            runtime::kQueueSlotsForOneWay + runtime::queue_slots_of<ExplainAsk>());
 }
 
 }  // namespace

@@ -1,19 +1,19 @@
-#include "decision/video/endpoint/vast_tag_handler.h"
+#include "decision/vast_tag/vast_tag_handler.h"
 
 #include <optional>
 
 #include "http/error_body.h"
 #include "http/error_codes.h"
 
-namespace decision::video {
+namespace decision::vast_tag {
 namespace {
 
 constexpr std::string_view kXml = "application/xml";
 
 // The served ad a tag names, if the catalog still serves it so: the ad and its creative
 // exist, it is a video ad of that placement, and its flight runs now.
-std::optional<VastAd> find_served_ad(const catalog::CatalogSnapshot& snapshot, const tracking::VastTagPayload& tag,
-                                     int64_t now_s) {
+std::optional<video::VastAd> find_served_ad(const catalog::CatalogSnapshot& snapshot,
+                                            const tracking::VastTagPayload& tag, int64_t now_s) {
   const std::optional<uint32_t> ad_index = snapshot.ad_index(tag.ad_id);
   const catalog::Placement* placement = snapshot.find_placement(tag.placement_id);
   if (!ad_index || placement == nullptr) return std::nullopt;
@@ -31,7 +31,7 @@ std::optional<VastAd> find_served_ad(const catalog::CatalogSnapshot& snapshot, c
     for (uint32_t l = 0; l < creative.contents.size(); ++l) {
       if (creative.contents[l].language == tag.language) language = l;
     }
-    return VastAd{snapshot, *ad_index, c, placement_index, language};
+    return video::VastAd{snapshot, *ad_index, c, placement_index, language};
   }
   return std::nullopt;
 }
@@ -67,10 +67,10 @@ void VastTagHandler::handle(const http::Request& request, http::Response& respon
   std::string& body = response.body();
   body.clear();
   const catalog::CatalogSnapshot& snapshot = *catalog_->snapshot;
-  const std::optional<VastAd> served = find_served_ad(snapshot, tag.payload, now_s);
+  const std::optional<video::VastAd> served = find_served_ad(snapshot, tag.payload, now_s);
   if (!served) {
     counters_.no_fills.add();
-    VastDocumentWriter::write_no_fill(body);
+    video::VastDocumentWriter::write_no_fill(body);
     return;
   }
   tracking::TokenIssue issue;
@@ -85,4 +85,4 @@ void VastTagHandler::handle(const http::Request& request, http::Response& respon
   counters_.documents.add();
 }
 
-}  // namespace decision::video
+}  // namespace decision::vast_tag

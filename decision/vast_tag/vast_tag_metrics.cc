@@ -1,6 +1,6 @@
-#include "decision/video/endpoint/vast_tag_metrics.h"
+#include "decision/vast_tag/vast_tag_metrics.h"
 
-namespace decision::video {
+namespace decision::vast_tag {
 
 namespace {
 using VC = VastTagCounters;
@@ -22,4 +22,4 @@ constexpr runtime::Metric<VC> kFamilies[] = {
 
 constinit const runtime::MetricTable<VastTagCounters> kVastTagMetricTable = kFamilies;
 
-}  // namespace decision::video
+}  // namespace decision::vast_tag

@@ -1,10 +1,10 @@
 #pragma once
 // What /metrics exports of the VAST tag handler's counters (vast_tag_handler.h), by core.
-#include "decision/video/endpoint/vast_tag_handler.h"
+#include "decision/vast_tag/vast_tag_handler.h"
 #include "runtime/metric_source.h"
 
-namespace decision::video {
+namespace decision::vast_tag {
 
 extern const runtime::MetricTable<VastTagCounters> kVastTagMetricTable;
 
-}  // namespace decision::video
+}  // namespace decision::vast_tag

@@ -25,7 +25,7 @@
 #include "runtime/core_counter.h"
 #include "tracking/core_keys/core_keys.h"
 
-namespace decision::video {
+namespace decision::vast_tag {
 
 struct VastTagSettings {
   std::string base_url;           // --base-url, no trailing slash
@@ -58,8 +58,8 @@ class VastTagHandler final : public http::Handler {
   const runtime::Clock& clock_;
   std::shared_ptr<const endpoint::ServedCatalog> catalog_;
   tracking::CoreKeys& keys_;
-  VastDocumentWriter documents_;
+  video::VastDocumentWriter documents_;
   VastTagCounters counters_;
 };
 
-}  // namespace decision::video
+}  // namespace decision::vast_tag
