@@ -3,14 +3,18 @@
 // state derived from all of it. Calls are in cluster_client.cc.
 #include <algorithm>
 #include <charconv>
-#include <cstdio>
 #include <utility>
 
 #include "redis_cluster/cluster_client.h"
 #include "redis_cluster/cluster_shards.h"
 #include "runtime/check.h"
+#include "runtime/log/logger.h"
 
 namespace redis_cluster {
+
+namespace {
+constexpr runtime::log::Logger kLog("redis");
+}  // namespace
 
 std::string_view state_name(ClusterState state) {
   switch (state) {
@@ -197,8 +201,8 @@ void ClusterClient::on_handshake_reply(NodeConnection& node, const ExpectedReply
       break;
     case ExpectedReply::Kind::kLibraryLoad:
       if (reply.is_error()) {
-        std::fprintf(stderr, "decisiond: core %u: redis %s: FUNCTION LOAD failed: %.*s\n", reactor_.index(),
-                     node.host_port().c_str(), static_cast<int>(reply.text().size()), reply.text().data());
+        kLog.error("redis %s: FUNCTION LOAD failed: %.*s", node.host_port().c_str(),
+                   static_cast<int>(reply.text().size()), reply.text().data());
       }
       break;
     case ExpectedReply::Kind::kClusterShards:
@@ -218,11 +222,9 @@ void ClusterClient::on_coverage_setting(NodeConnection& node, const Reply& reply
   if (reply.kind() != Reply::Kind::kArray || reply.size() != 2) return;
   const bool full_coverage = reply.at(1).text() == "yes";
   if (full_coverage && !node.requires_full_coverage && reactor_.index() == 0) {
-    std::fprintf(stderr,
-                 "decisiond: redis %s: cluster-require-full-coverage is yes: while any primary is down, every "
-                 "primary refuses every key and every user's capped ads are held back; set it to no "
-                 "(docs/cluster.md)\n",
-                 node.host_port().c_str());
+    kLog.warn("redis %s: cluster-require-full-coverage is yes: while any primary is down, every primary refuses "
+              "every key and every user's capped ads are held back; set it to no (docs/cluster.md)",
+              node.host_port().c_str());
   }
   node.requires_full_coverage = full_coverage;
   uint64_t count = 0;
@@ -253,8 +255,7 @@ void ClusterClient::on_node_lost(NodeConnection& node, std::string_view why) {
     if (e.kind == ExpectedReply::Kind::kClusterShards) refresh_in_flight_ = false;
   });
   if (node.ever_connected && node.failed_attempts == 0) {
-    std::fprintf(stderr, "decisiond: core %u: redis %s: connection lost: %.*s\n", reactor_.index(),
-                 node.host_port().c_str(), static_cast<int>(why.size()), why.data());
+    kLog.warn("redis %s: connection lost: %.*s", node.host_port().c_str(), static_cast<int>(why.size()), why.data());
   }
   if (stopped_) return;
   if (wanted(node)) schedule_reconnect(node);
@@ -308,10 +309,12 @@ void ClusterClient::update_state(std::string_view reason) {
     reactor_.timers().schedule(refresh_alarm_, kDegradedRefreshMs);
   }
   if (next == state_) return;
-  std::fprintf(stderr, "decisiond: core %u: redis cluster %.*s -> %.*s (%.*s)\n", reactor_.index(),
-               static_cast<int>(state_name(state_).size()), state_name(state_).data(),
-               static_cast<int>(state_name(next).size()), state_name(next).data(), static_cast<int>(reason.size()),
-               reason.data());
+  // Up again is news; any other change is a loss of service someone should look at.
+  const runtime::log::Level level = next == ClusterState::kUp ? runtime::log::Level::kInfo : runtime::log::Level::kWarn;
+  const std::string_view from = state_name(state_);
+  const std::string_view to = state_name(next);
+  kLog.say(level, "redis cluster %.*s -> %.*s (%.*s)", static_cast<int>(from.size()), from.data(),
+           static_cast<int>(to.size()), to.data(), static_cast<int>(reason.size()), reason.data());
   state_ = next;
   counters_.state.set(static_cast<uint64_t>(next));
 }

@@ -13,8 +13,8 @@
 
 namespace runtime {
 
-// Writes "decisiond: check failed: <condition> (<message>) at <file>:<line>" to stderr
-// (one write, no allocation) and aborts.
+// Writes one log line, msg="check failed: <condition> (<message>) at <file>:<line>", to
+// stderr (one write, no allocation) and aborts.
 [[noreturn]] void check_failed(const char* condition, const char* message, const char* file, int line) noexcept;
 
 }  // namespace runtime

@@ -7,6 +7,8 @@
 #include "absl/strings/str_cat.h"
 #include "runtime/check.h"
 #include "runtime/cpu_affinity.h"
+#include "runtime/log/core_lines.h"
+#include "runtime/log/writer_thread.h"
 
 namespace runtime {
 
@@ -36,6 +38,8 @@ absl::Status CoreGroup::start(CoreSetup setup, CoreTeardown teardown) {
   setup_ = std::move(setup);
   teardown_ = std::move(teardown);
   setup_results_.assign(config_.cores, absl::OkStatus());
+  // Here, on the starting thread: the writer shares its CPUs, not a reactor's.
+  log::start_writer();
   latch_ = std::make_unique<StartLatch>(config_.cores);
   for (uint32_t i = 0; i < config_.cores; ++i) {
     const int cpu = pin ? cpus[i] : -1;
@@ -65,6 +69,8 @@ void CoreGroup::core_main(uint32_t index, int cpu) {
   // "core-<index>" in top -H, perf and /proc/<pid>/task/*/comm: an operator tells the
   // serving threads from the rest (io_uring's iou-wrk-* workers, the events shipper).
   pthread_setname_np(pthread_self(), absl::StrCat("core-", index).c_str());
+  // Every line this thread says from here on is queued, never written by it.
+  log::CoreLogScope queued_lines(index);
   if (cpu >= 0) {
     if (absl::Status s = pin_current_thread(cpu); !s.ok()) {
       setup_results_[index] = s;

@@ -4,11 +4,10 @@
 #include "runtime/reactor.h"
 
 #include <cerrno>
-#include <cstdio>
-#include <cstdlib>
 #include <cstring>
 
 #include "runtime/cpu_affinity.h"
+#include "runtime/log/logger.h"
 
 namespace runtime {
 
@@ -153,8 +152,8 @@ void Reactor::submit_and_wait() {
   const int rc = io_uring_submit_and_wait(&ring_, 1);
   if (rc < 0 && rc != -EINTR && rc != -ETIME && rc != -EBUSY && rc != -EAGAIN) {
     // Nothing sensible can continue without the ring.
-    std::fprintf(stderr, "decisiond: core %u: io_uring_enter failed: %s\n", index_, std::strerror(-rc));
-    std::abort();
+    constexpr log::Logger kLog("reactor");
+    kLog.error_then_abort("io_uring_enter failed: %s", std::strerror(-rc));
   }
 }
 

@@ -5,8 +5,9 @@
 #include <unistd.h>
 
 #include <cerrno>
-#include <cstdio>
-#include <cstdlib>
+#include <cstring>
+
+#include "runtime/log/logger.h"
 
 namespace runtime {
 
@@ -41,8 +42,8 @@ SignalFd::SignalFd() {
   const sigset_t set = handled_set();
   fd_ = ::signalfd(-1, &set, SFD_CLOEXEC | SFD_NONBLOCK);
   if (fd_ < 0) {
-    std::perror("decisiond: signalfd");
-    std::abort();
+    constexpr log::Logger kLog("signals");
+    kLog.error_then_abort("signalfd: %s", std::strerror(errno));
   }
 }
 

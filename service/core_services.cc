@@ -1,7 +1,5 @@
 #include "service/core_services.h"
 
-#include <cstdio>
-
 #include "decision/explain/explain_metrics.h"
 #include "decision/pacing/pacing_metrics.h"
 #include "decision/pacing/redis_ledger/ledger_metrics.h"
@@ -13,6 +11,8 @@
 #include "proxy_protocol/proxy_metrics.h"
 #include "runtime/check.h"
 #include "runtime/one_way_post_metrics.h"
+#include "runtime/log/log_metrics.h"
+#include "runtime/log/logger.h"
 #include "runtime/reactor_load_metrics.h"
 #include "service/access_log/access_log_metrics.h"
 #include "service/catalog_updates/nats_catalog_metrics.h"
@@ -215,6 +215,8 @@ void CoreServices::register_metrics() {
   metrics.add(core, access_log::kAccessLogMetricTable, access_log_.counters());
   metrics.add(core, runtime::kReactorLoadMetricTable, reactor_.load());
   metrics.add(core, runtime::kOneWayPostMetricTable, reactor_.one_way_counters());
+  metrics.add(core, runtime::log::kLogMetricTable, runtime::log::log_counters());
+  metrics.add(core, runtime::log::kCoreLogMetricTable, runtime::log::this_core_log_counters());
   if (tls_ && tls_->counters()) metrics.add(core, tls::kTlsMetricTable, *tls_->counters(), R"(listener="tls")");
   metrics.add(core, proxy_protocol::kProxyMetricTable, public_sockets_.counters(), R"(listener="public")");
   if (tls_ && tls_->proxy_counters()) {
@@ -244,12 +246,12 @@ void CoreServices::register_metrics() {
 absl::Status CoreServices::start() {
   if (absl::Status opened = log_.start(); !opened.ok()) return opened;
   if (!log_.start_error().empty()) {
-    std::fprintf(stderr, "decisiond: core %u: %s: serving, unready until the event log can write\n", reactor_.index(),
-                 log_.start_error().c_str());
+    constexpr runtime::log::Logger kEventLog("events");
+    kEventLog.warn("%s: serving, unready until the event log can write", log_.start_error().c_str());
   }
   if (absl::Status opened = access_log_.start(); !opened.ok()) {
-    std::fprintf(stderr, "decisiond: core %u: access log: %s: serving, lines held until it can write\n",
-                 reactor_.index(), std::string(opened.message()).c_str());
+    constexpr runtime::log::Logger kAccessLog("access_log");
+    kAccessLog.warn("access log: %s: serving, lines held until it can write", std::string(opened.message()).c_str());
   }
   access_log_.observe(public_server_, "public");
   access_log_.observe(admin_server_, "admin");

@@ -72,6 +72,8 @@ ABSL_FLAG(absl::Duration, idle_poll, absl::Microseconds(50),
 ABSL_FLAG(double, access_log_sample, 0,
           "fraction of requests written to the access log (<state-dir>/access/core-N/), 0 to 1; 0 = off");
 ABSL_FLAG(absl::Duration, drain_timeout, absl::Seconds(5), "on SIGTERM, time given to in-flight requests");
+ABSL_FLAG(std::string, log_level, "info",
+          "the least severe log line written on stderr: error, warn, info or debug (docs/operations.md \"Logs\")");
 
 namespace service {
 
@@ -260,12 +262,20 @@ absl::Status resolve_event_log(ServiceConfig& c) {
   return absl::OkStatus();
 }
 
+absl::Status resolve_log_level(ServiceConfig& c) {
+  const std::optional<runtime::log::Level> level = runtime::log::parse_level(absl::GetFlag(FLAGS_log_level));
+  if (!level) return invalid_flag("log-level", "must be error, warn, info or debug");
+  c.log_level = *level;
+  return absl::OkStatus();
+}
+
 }  // namespace
 
 absl::StatusOr<ServiceConfig> resolve_config() {
   ServiceConfig c;
   for (absl::Status (*resolve)(ServiceConfig&) : {resolve_listeners, resolve_cores, resolve_input_files,
-                                                  resolve_tracking, resolve_http_limits, resolve_event_log}) {
+                                                  resolve_tracking, resolve_http_limits, resolve_event_log,
+                                                  resolve_log_level}) {
     if (absl::Status s = resolve(c); !s.ok()) return s;
   }
   if (absl::Status s = resolve_cluster_flags(c.cluster); !s.ok()) return s;

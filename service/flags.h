@@ -11,6 +11,7 @@
 #include "http/limits.h"
 #include "nats_jetstream/connection.h"
 #include "nats_jetstream/server_list.h"
+#include "runtime/log/level.h"
 #include "runtime/socket_address.h"
 #include "service/cluster_flags.h"
 #include "service/events_sink_flags.h"
@@ -50,6 +51,7 @@ struct ServiceConfig {
   uint32_t max_cross_core_asks = 0; // per core: decisions and impressions handed over at once
   absl::Duration idle_poll;         // how long a core polls its mailbox after cross-core traffic
   double access_log_sample = 0;     // fraction of requests written to the access log; 0 = off
+  runtime::log::Level log_level = runtime::log::Level::kInfo;  // lines below it are not written
   http::HttpLimits public_limits;
   http::HttpLimits admin_limits;
   ClusterSettings cluster;

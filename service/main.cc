@@ -18,6 +18,10 @@
 #include "runtime/core_group.h"
 #include "runtime/cpu_affinity.h"
 #include "runtime/cpu_plan.h"
+#include "runtime/log/core_lines.h"
+#include "runtime/log/logger.h"
+#include "runtime/log/repeat_limit.h"
+#include "runtime/log/writer_thread.h"
 #include "runtime/open_files_limit.h"
 #include "runtime/signals.h"
 #include "runtime/socket_address.h"
@@ -38,6 +42,14 @@
 extern char** environ;
 
 namespace {
+
+constexpr runtime::log::Logger kLog("main");
+constexpr runtime::log::Logger kCatalogLog("catalog");
+constexpr runtime::log::Logger kGeoLog("geo");
+constexpr runtime::log::Logger kVersionsLog("versions");
+constexpr runtime::log::Logger kKeysLog("keys");
+constexpr runtime::log::Logger kStateLog("state");
+constexpr runtime::log::Logger kTlsLog("tls");
 
 // One SO_REUSEPORT socket per core. Port 0 binds the first and reuses its port for the
 // rest, so tests can ask for any free port.
@@ -69,26 +81,25 @@ absl::StatusOr<std::vector<int>> open_listeners(runtime::SocketAddress address, 
 void raise_open_files_limit(const service::ServiceConfig& config) {
   const runtime::OpenFilesLimit got = runtime::raise_open_files_limit();
   if (got.error != 0) {
-    std::fprintf(stderr, "decisiond: open files limit: cannot raise the soft limit %llu to the hard limit %llu: %s\n",
-                 static_cast<unsigned long long>(got.soft), static_cast<unsigned long long>(got.hard),
-                 std::strerror(got.error));
+    kLog.warn("open files limit: cannot raise the soft limit %llu to the hard limit %llu: %s",
+              static_cast<unsigned long long>(got.soft), static_cast<unsigned long long>(got.hard),
+              std::strerror(got.error));
   } else if (got.soft != got.soft_before) {
-    std::fprintf(stderr, "decisiond: open files limit %llu (soft limit raised from %llu to the hard limit)\n",
-                 static_cast<unsigned long long>(got.soft), static_cast<unsigned long long>(got.soft_before));
+    kLog.info("open files limit %llu (soft limit raised from %llu to the hard limit)",
+              static_cast<unsigned long long>(got.soft), static_cast<unsigned long long>(got.soft_before));
   } else {
-    std::fprintf(stderr, "decisiond: open files limit %llu\n", static_cast<unsigned long long>(got.soft));
+    kLog.info("open files limit %llu", static_cast<unsigned long long>(got.soft));
   }
   // Connections on both listeners, plus listeners, event logs, snapshots and rings: a few
   // dozen per core is ample for the rest.
   const uint64_t wanted = uint64_t{config.cores} *
                           (uint64_t{config.public_limits.max_connections} + config.admin_limits.max_connections + 64);
   if (got.soft < wanted) {
-    std::fprintf(stderr,
-                 "decisiond: warning: open files limit %llu is below the %llu descriptors %u core(s) at "
-                 "--max-connections-per-core=%u may need; accepts past it fail until descriptors are freed "
-                 "(raise the hard limit: LimitNOFILE= in systemd, ulimit -Hn)\n",
-                 static_cast<unsigned long long>(got.soft), static_cast<unsigned long long>(wanted), config.cores,
-                 config.public_limits.max_connections);
+    kLog.warn("open files limit %llu is below the %llu descriptors %u core(s) at --max-connections-per-core=%u may "
+              "need; accepts past it fail until descriptors are freed (raise the hard limit: LimitNOFILE= in systemd, "
+              "ulimit -Hn)",
+              static_cast<unsigned long long>(got.soft), static_cast<unsigned long long>(wanted), config.cores,
+              config.public_limits.max_connections);
   }
 }
 
@@ -112,7 +123,7 @@ int load_geo(const service::ServiceConfig& config, Inputs& inputs) {
   if (!config.geoip_db_path.empty()) {
     absl::StatusOr<decision::geo::GeoIpDatabase> opened = decision::geo::GeoIpDatabase::open(config.geoip_db_path);
     if (!opened.ok()) {
-      std::fprintf(stderr, "decisiond: --geoip-db refused: %s\n", std::string(opened.status().message()).c_str());
+      kGeoLog.error("--geoip-db refused: %s", std::string(opened.status().message()).c_str());
       return 2;
     }
     inputs.geoip = std::make_unique<decision::geo::GeoIpDatabase>(*std::move(opened));
@@ -121,7 +132,7 @@ int load_geo(const service::ServiceConfig& config, Inputs& inputs) {
     absl::StatusOr<decision::geo::GeoNamesHierarchy> loaded =
         decision::geo::GeoNamesHierarchy::load_dir(config.geonames_dir);
     if (!loaded.ok()) {
-      std::fprintf(stderr, "decisiond: --geonames-dir refused: %s\n", std::string(loaded.status().message()).c_str());
+      kGeoLog.error("--geonames-dir refused: %s", std::string(loaded.status().message()).c_str());
       return 2;
     }
     inputs.geonames.emplace(*std::move(loaded));
@@ -129,12 +140,10 @@ int load_geo(const service::ServiceConfig& config, Inputs& inputs) {
   return 0;
 }
 
-void print_refusal(const service::BuiltCatalog& built, const char* after) {
-  std::fprintf(stderr, "decisiond: catalog %s refused with %zu error(s)%s:\n", built.source.c_str(), built.errors.size(),
-               after);
-  for (const decision::catalog::CatalogError& error : built.errors) {
-    std::fprintf(stderr, "  %s\n", error.to_string().c_str());
-  }
+// One line, every error in it (service::listed_errors).
+void print_refusal(runtime::log::Level level, const service::BuiltCatalog& built, const char* after) {
+  kCatalogLog.say(level, "catalog %s refused with %zu error(s)%s:%s", built.source.c_str(), built.errors.size(), after,
+                  service::listed_errors(built).c_str());
 }
 
 // --catalog=nats://...: the latest revision when it is fetched within kFirstRevisionWait;
@@ -153,14 +162,14 @@ void load_nats_catalog(const service::ServiceConfig& config, Inputs& inputs) {
       inputs.first_revision = first->record.revision;
       return;
     }
-    print_refusal(inputs.catalog, ", waiting for another revision");
+    print_refusal(runtime::log::Level::kWarn, inputs.catalog, ", waiting for another revision");
     source.failed(first->record, service::refusal_summary(inputs.catalog));
     inputs.first_revision_refused = true;
   }
   inputs.catalog =
       service::build_empty_catalog(absl::StrCat("empty (waiting for ", source.describe(), ")"), inputs.placement_labels);
-  std::fprintf(stderr, "decisiond: catalog %s: no revision yet (%s): serving an empty catalog, unready, until one is built\n",
-               source.describe().c_str(), service::wait_text(source.wait()));
+  kCatalogLog.warn("catalog %s: no revision yet (%s): serving an empty catalog, unready, until one is built",
+                   source.describe().c_str(), service::wait_text(source.wait()));
 }
 
 // The catalog, the version table, the tracking keys and the geo data. 0, or the exit
@@ -170,7 +179,7 @@ int load_inputs(const service::ServiceConfig& config, Inputs& inputs) {
     absl::StatusOr<std::unique_ptr<service::NatsCatalogSource>> source =
         service::NatsCatalogSource::start({*config.catalog_nats, config.catalog_login, config.cluster.node_id});
     if (!source.ok()) {
-      std::fprintf(stderr, "decisiond: invalid --catalog: %s\n", std::string(source.status().message()).c_str());
+      kCatalogLog.error("invalid --catalog: %s", std::string(source.status().message()).c_str());
       return 2;
     }
     inputs.nats_catalog = *std::move(source);
@@ -178,7 +187,7 @@ int load_inputs(const service::ServiceConfig& config, Inputs& inputs) {
   } else {
     inputs.catalog = service::build_catalog_from_file(config.catalog_path, inputs.placement_labels);
     if (!inputs.catalog.ok()) {
-      print_refusal(inputs.catalog, "");
+      print_refusal(runtime::log::Level::kError, inputs.catalog, "");
       return 2;
     }
   }
@@ -186,17 +195,17 @@ int load_inputs(const service::ServiceConfig& config, Inputs& inputs) {
       config.versions_path.empty() ? api_versions::VersionTable::built_in()
                                    : api_versions::VersionTable::load_file(config.versions_path);
   if (!versions.ok()) {
-    std::fprintf(stderr, "decisiond: --versions %s refused:\n%s\n", config.versions_path.c_str(),
-                 std::string(versions.status().message()).c_str());
+    kVersionsLog.error("--versions %s refused:\n%s", config.versions_path.c_str(),
+                       std::string(versions.status().message()).c_str());
     return 2;
   }
   for (const std::string& shortfall : api_versions::schedule_shortfalls(*versions)) {
-    std::fprintf(stderr, "decisiond: warning: --versions: %s\n", shortfall.c_str());
+    kVersionsLog.warn("--versions: %s", shortfall.c_str());
   }
   inputs.versions.emplace(*std::move(versions));
   absl::StatusOr<tracking::KeyRing> keys = tracking::KeyRing::load_or_create(config.state_dir);
   if (!keys.ok()) {
-    std::fprintf(stderr, "decisiond: tracking keys: %s\n", std::string(keys.status().message()).c_str());
+    kKeysLog.error("tracking keys: %s", std::string(keys.status().message()).c_str());
     return 1;
   }
   inputs.keys.emplace(*std::move(keys));
@@ -217,22 +226,20 @@ bool open_all_listeners(const service::ServiceConfig& config, Listeners& listene
   absl::StatusOr<std::vector<int>> public_fds = std::vector<int>();
   if (config.listen_plain) public_fds = open_listeners(config.listen, config.cores, listeners.public_bound);
   if (!public_fds.ok()) {
-    std::fprintf(stderr, "decisiond: cannot listen on --listen: %s\n", std::string(public_fds.status().message()).c_str());
+    kLog.error("cannot listen on --listen: %s", std::string(public_fds.status().message()).c_str());
     return false;
   }
   if (config.tls.on()) {
     absl::StatusOr<std::vector<int>> tls_fds = open_listeners(*config.tls.listen, config.cores, listeners.tls_bound);
     if (!tls_fds.ok()) {
-      std::fprintf(stderr, "decisiond: cannot listen on --tls-listen: %s\n",
-                   std::string(tls_fds.status().message()).c_str());
+      kLog.error("cannot listen on --tls-listen: %s", std::string(tls_fds.status().message()).c_str());
       return false;
     }
     listeners.tls_fds = *std::move(tls_fds);
   }
   absl::StatusOr<std::vector<int>> admin_fds = open_listeners(config.admin_listen, config.cores, listeners.admin_bound);
   if (!admin_fds.ok()) {
-    std::fprintf(stderr, "decisiond: cannot listen on --admin-listen: %s\n",
-                 std::string(admin_fds.status().message()).c_str());
+    kLog.error("cannot listen on --admin-listen: %s", std::string(admin_fds.status().message()).c_str());
     return false;
   }
   listeners.public_fds = *std::move(public_fds);
@@ -266,14 +273,13 @@ void fill_view(service::ProcessView& view, const service::ServiceConfig& config,
 }
 
 void print_recovery_report(const tracking::state::RecoveryReport& report) {
-  std::fprintf(stderr,
-               "decisiond: state recovered in %lld ms: %u snapshot(s), %llu impression(s) replayed from %llu line(s) "
-               "in %llu file(s), %llu torn line(s) skipped\n",
-               static_cast<long long>(report.duration_ms), report.snapshots_loaded,
-               static_cast<unsigned long long>(report.impressions_replayed),
-               static_cast<unsigned long long>(report.lines_read), static_cast<unsigned long long>(report.files_read),
-               static_cast<unsigned long long>(report.torn_lines));
-  for (const std::string& note : report.notes) std::fprintf(stderr, "decisiond: %s\n", note.c_str());
+  kStateLog.info("state recovered in %lld ms: %u snapshot(s), %llu impression(s) replayed from %llu line(s) in %llu "
+                 "file(s), %llu torn line(s) skipped",
+                 static_cast<long long>(report.duration_ms), report.snapshots_loaded,
+                 static_cast<unsigned long long>(report.impressions_replayed),
+                 static_cast<unsigned long long>(report.lines_read), static_cast<unsigned long long>(report.files_read),
+                 static_cast<unsigned long long>(report.torn_lines));
+  for (const std::string& note : report.notes) kStateLog.warn("%s", note.c_str());
 }
 
 // --cores changed: the snapshots no longer say which core owns what. Fresh ones first,
@@ -284,7 +290,7 @@ bool rewrite_stale_snapshots(const service::ServiceConfig& config, const trackin
     if (absl::Status s =
             tracking::state::write_snapshot_now(config.state_dir, core, config.cores, recovered.cores[core], now_s);
         !s.ok()) {
-      std::fprintf(stderr, "decisiond: cannot write snapshot: %s\n", std::string(s.message()).c_str());
+      kStateLog.error("cannot write snapshot: %s", std::string(s.message()).c_str());
       return false;
     }
   }
@@ -356,19 +362,18 @@ runtime::CpuPlan place_threads(const service::ServiceConfig& config) {
   runtime::CpuPlan cpus = runtime::plan_cpus(runtime::allowed_cpus(), config.cores, config.pin);
   if (cpus.others.empty()) {
     if (config.pin) {
-      std::fprintf(stderr, "decisiond: reactors pinned to CPUs %s; no CPU left: other threads share them\n",
-                   runtime::cpu_list(cpus.reactors).c_str());
+      kLog.info("reactors pinned to CPUs %s; no CPU left: other threads share them",
+                runtime::cpu_list(cpus.reactors).c_str());
     }
     return cpus;
   }
   if (absl::Status s = runtime::restrict_current_thread(cpus.others); !s.ok()) {
-    std::fprintf(stderr, "decisiond: warning: %s; other threads share the reactors' CPUs\n",
-                 std::string(s.message()).c_str());
+    kLog.warn("%s; other threads share the reactors' CPUs", std::string(s.message()).c_str());
     cpus.others.clear();
     return cpus;
   }
-  std::fprintf(stderr, "decisiond: reactors pinned to CPUs %s; other threads and io_uring workers on CPUs %s\n",
-               runtime::cpu_list(cpus.reactors).c_str(), runtime::cpu_list(cpus.others).c_str());
+  kLog.info("reactors pinned to CPUs %s; other threads and io_uring workers on CPUs %s",
+            runtime::cpu_list(cpus.reactors).c_str(), runtime::cpu_list(cpus.others).c_str());
   return cpus;
 }
 
@@ -378,8 +383,8 @@ int serve(service::ServiceConfig config) {
   // The robot matcher compiles its RE2 set here, once, rather than on a core's first request.
   invalid_traffic::RobotMatcher::instance();
   if (config.events_to_nowhere) {
-    std::fprintf(stderr, "decisiond: warning: --benchmark-events-to-nowhere: event lines are thrown away, "
-                         "nothing is logged, billed or replayed after a restart\n");
+    kLog.warn("--benchmark-events-to-nowhere: event lines are thrown away, nothing is logged, billed or replayed "
+              "after a restart");
   }
   raise_open_files_limit(config);
   Inputs inputs;
@@ -389,15 +394,15 @@ int serve(service::ServiceConfig config) {
   if (config.tls.any()) {
     auto loaded = service::load_core_tls_contexts(config.tls, config.state_dir, config.cores, /*first_start=*/true);
     if (!loaded.ok()) {
-      std::fprintf(stderr, "decisiond: %s\n", std::string(loaded.status().message()).c_str());
+      kTlsLog.error("%s", std::string(loaded.status().message()).c_str());
       return 2;
     }
     tls_contexts = *std::move(loaded);
   }
   if (!config.admin_listen.is_loopback() && !config.tls.admin_tls) {
-    std::fprintf(stderr, "decisiond: warning: --admin-listen=%s is not a loopback address and --admin-tls is off: "
-                         "the admin bearer token crosses the network in clear\n",
-                 config.admin_listen.to_string().c_str());
+    kLog.warn("--admin-listen=%s is not a loopback address and --admin-tls is off: the admin bearer token crosses "
+              "the network in clear",
+              config.admin_listen.to_string().c_str());
   }
   Listeners listeners;
   if (!open_all_listeners(config, listeners)) return 1;
@@ -425,15 +430,15 @@ int serve(service::ServiceConfig config) {
   std::vector<std::unique_ptr<service::CoreServices>> owned(config.cores);
   runtime::CoreGroup group(core_group_config(config, cpus), clock);
   if (absl::Status started = start_cores(group, view, listeners, owned); !started.ok()) {
-    std::fprintf(stderr, "decisiond: cannot start: %s\n", std::string(started.message()).c_str());
+    kLog.error("cannot start: %s", std::string(started.message()).c_str());
     return 1;
   }
   if (shipper) shipper->start();
-  std::fprintf(stderr, "decisiond: serving public=%s admin=%s cores=%u io_uring=%s catalog=%s%s\n",
-               config.listen_plain ? listeners.public_bound.to_string().c_str() : "none",
-               listeners.admin_bound.to_string().c_str(), config.cores,
-               view.io_uring_mode.c_str(), view.catalog->snapshot->revision().data(),
-               config.tls.on() ? (" tls=" + listeners.tls_bound.to_string()).c_str() : "");
+  kLog.info("serving public=%s admin=%s cores=%u io_uring=%s catalog=%s%s",
+            config.listen_plain ? listeners.public_bound.to_string().c_str() : "none",
+            listeners.admin_bound.to_string().c_str(), config.cores, view.io_uring_mode.c_str(),
+            view.catalog->snapshot->revision().data(),
+            config.tls.on() ? (" tls=" + listeners.tls_bound.to_string()).c_str() : "");
 
   // From here on each core holds its own reference to the catalog and its own codecs; only
   // the update loop keeps the catalog and the key ring besides, so that an update can free
@@ -443,25 +448,32 @@ int serve(service::ServiceConfig config) {
                               *std::move(inputs.keys), inputs.nats_catalog.get());
   view.catalog.reset();
   updates.run();
-  std::fprintf(stderr, "decisiond: shutting down\n");
+  kLog.info("shutting down");
   if (inputs.nats_catalog) inputs.nats_catalog->stop();
   stop_cores(group, view, config.cores);
   // The cores have written and synced every line: a last effort ships them, bounded.
   if (shipper) shipper->stop(std::chrono::milliseconds(absl::ToInt64Milliseconds(config.drain_timeout)));
-  std::fprintf(stderr, "decisiond: stopped\n");
+  kLog.info("stopped");
   return 0;
 }
 
-}  // namespace
+// The lines every level hides but debug: what bounds the log itself.
+void say_log_bounds() {
+  kLog.debug("log lines: level %s; a core queues at most %u (more are dropped and counted); lines alike past %u in "
+             "%lld s are held back and summed up",
+             std::string(runtime::log::level_name(runtime::log::level())).c_str(), runtime::log::kQueuedLinesPerCore,
+             runtime::log::kLinesPerWindow, static_cast<long long>(runtime::log::kRepeatWindowMs / 1000));
+}
 
-int main(int argc, char** argv) {
-  // Before any thread exists, so every reactor inherits the mask.
-  runtime::block_process_signals();
+// From the command line to the exit status; main() adds the log's last lines.
+int run(int argc, char** argv) {
+  constexpr runtime::log::Logger kFlagsLog("flags");
   service::FlagLoadResult loaded;
   if (absl::Status s = service::load_flags(argc, argv, environ, loaded); !s.ok()) {
-    std::fprintf(stderr, "decisiond: %s\n", std::string(s.message()).c_str());
+    kFlagsLog.error("%s", std::string(s.message()).c_str());
     return 2;
   }
+  // --version and --help are what a person asked for, on stdout: not log lines.
   if (loaded.version_requested) {
     std::fputs(service::version_text().c_str(), stdout);
     return 0;
@@ -472,8 +484,21 @@ int main(int argc, char** argv) {
   }
   absl::StatusOr<service::ServiceConfig> config = service::resolve_config();
   if (!config.ok()) {
-    std::fprintf(stderr, "decisiond: %s\n", std::string(config.status().message()).c_str());
+    kFlagsLog.error("%s", std::string(config.status().message()).c_str());
     return 2;
   }
+  runtime::log::set_level(config->log_level);
+  say_log_bounds();
   return serve(*config);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  // Before any thread exists, so every reactor inherits the mask.
+  runtime::block_process_signals();
+  const int status = run(argc, argv);
+  // What the cores queued last, and the summary of every rate-limit window still open.
+  runtime::log::finish_logging();
+  return status;
 }

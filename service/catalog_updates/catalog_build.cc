@@ -73,4 +73,10 @@ std::string refusal_summary(const BuiltCatalog& built) {
   return absl::StrCat("refused with ", built.errors.size(), " error(s), the first: ", built.errors.front().to_string());
 }
 
+std::string listed_errors(const BuiltCatalog& built) {
+  std::string listed;
+  for (const decision::catalog::CatalogError& error : built.errors) absl::StrAppend(&listed, "\n  ", error.to_string());
+  return listed;
+}
+
 }  // namespace service

@@ -37,4 +37,8 @@ BuiltCatalog build_empty_catalog(std::string source, decision::endpoint::Placeme
 // decisiond-catalog status): "refused with N error(s), the first: <path>: <message>".
 std::string refusal_summary(const BuiltCatalog& built);
 
+// Every error of a refused catalog, each after "\n  ": the tail of the refusal's one log
+// line, which an operator reads back as the list it always was.
+std::string listed_errors(const BuiltCatalog& built);
+
 }  // namespace service

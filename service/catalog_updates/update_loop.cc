@@ -8,12 +8,14 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 
 #include "absl/strings/str_cat.h"
 #include "http/error_body.h"
 #include "http/error_codes.h"
 #include "http/json_writer.h"
 #include "runtime/clock.h"
+#include "runtime/log/logger.h"
 #include "runtime/signals.h"
 #include "service/catalog_updates/catalog_upload_handler.h"
 #include "service/catalog_updates/memory_release.h"
@@ -23,6 +25,12 @@
 
 namespace service {
 namespace {
+
+constexpr runtime::log::Logger kLog("main");
+constexpr runtime::log::Logger kCatalogLog("catalog");
+constexpr runtime::log::Logger kGeoLog("geo");
+constexpr runtime::log::Logger kTlsLog("tls");
+constexpr runtime::log::Logger kKeysLog("keys");
 
 int64_t wall_now_s() {
   return std::chrono::duration_cast<std::chrono::seconds>(std::chrono::system_clock::now().time_since_epoch())
@@ -87,8 +95,7 @@ UpdateLoop::UpdateLoop(const ServiceConfig& config, runtime::CoreGroup& group, P
       nats_(nats),
       done_fd_(::eventfd(0, EFD_CLOEXEC)) {
   if (done_fd_ < 0) {
-    std::perror("decisiond: eventfd");
-    std::abort();
+    kLog.error_then_abort("eventfd: %s", std::strerror(errno));
   }
 }
 
@@ -102,7 +109,7 @@ void UpdateLoop::run() {
                      {nats_ != nullptr ? nats_->wake_fd() : -1, POLLIN, 0}};
     if (::poll(fds, 3, -1) < 0) {
       if (errno == EINTR) continue;
-      std::perror("decisiond: poll");
+      kLog.error("poll: %s", std::strerror(errno));
       return;
     }
     if (fds[0].revents != 0) {
@@ -123,11 +130,10 @@ void UpdateLoop::run() {
 void UpdateLoop::reload_from_files() {
   if (nats_ != nullptr) {
     // The catalog follows its published revisions; there is no file to read again.
-    std::fprintf(stderr, "decisiond: SIGHUP: the catalog comes from %s (not reloaded); reloading %sthe tracking keys\n",
-                 nats_->describe().c_str(), config_.geoip_db_path.empty() ? "" : "GeoIP and ");
+    kLog.info("SIGHUP: the catalog comes from %s (not reloaded); reloading %sthe tracking keys",
+              nats_->describe().c_str(), config_.geoip_db_path.empty() ? "" : "GeoIP and ");
   } else {
-    std::fprintf(stderr, "decisiond: SIGHUP: reloading the catalog%s and the tracking keys\n",
-                 config_.geoip_db_path.empty() ? "" : ", GeoIP");
+    kLog.info("SIGHUP: reloading the catalog%s and the tracking keys", config_.geoip_db_path.empty() ? "" : ", GeoIP");
   }
   BuiltCatalog built;
   if (nats_ == nullptr) built = build_catalog_from_file(config_.catalog_path, *view_.placement_labels);
@@ -140,20 +146,20 @@ void UpdateLoop::reload_from_files() {
       geoip_changed = true;
     } else {
       view_.updates.geoip_refusals.store(view_.updates.geoip_refusals.load() + 1);
-      std::fprintf(stderr, "decisiond: --geoip-db %s refused, the database in force stays: %s\n",
-                   config_.geoip_db_path.c_str(), std::string(opened.status().message()).c_str());
+      kGeoLog.warn("--geoip-db %s refused, the database in force stays: %s", config_.geoip_db_path.c_str(),
+                   std::string(opened.status().message()).c_str());
     }
   }
   if (!built.ok() && nats_ == nullptr) refused(built);
   const bool catalog_changed = built.ok();
   if (catalog_changed || geoip_changed) publish(built.served, std::move(geoip), geoip_changed);
   if (catalog_changed) {
-    std::fprintf(stderr, "decisiond: catalog %s published: revision %s, %zu ads, built in %lld ms\n", built.source.c_str(),
-                 std::string(catalog_->snapshot->revision()).c_str(), catalog_->snapshot->ads().size(),
-                 static_cast<long long>(built.duration_ms));
+    kCatalogLog.info("catalog %s published: revision %s, %zu ads, built in %lld ms", built.source.c_str(),
+                     std::string(catalog_->snapshot->revision()).c_str(), catalog_->snapshot->ads().size(),
+                     static_cast<long long>(built.duration_ms));
     view_.updates.catalog_load_ms.store(built.duration_ms);
   }
-  if (geoip_changed) std::fprintf(stderr, "decisiond: --geoip-db %s re-opened\n", config_.geoip_db_path.c_str());
+  if (geoip_changed) kGeoLog.info("--geoip-db %s re-opened", config_.geoip_db_path.c_str());
   // Last: what was published above is in force on every core by now, whatever becomes of
   // the keys.
   reload_keys();
@@ -166,8 +172,7 @@ void UpdateLoop::reload_tls() {
   auto loaded = load_core_tls_contexts(config_.tls, config_.state_dir, group_.cores(), /*first_start=*/false);
   if (!loaded.ok()) {
     view_.tls_certificates.reloads_refused.fetch_add(1);
-    std::fprintf(stderr, "decisiond: TLS certificates refused, the ones in force stay: %s\n",
-                 std::string(loaded.status().message()).c_str());
+    kTlsLog.warn("TLS certificates refused, the ones in force stay: %s", std::string(loaded.status().message()).c_str());
     return;
   }
   Publication publication;
@@ -176,7 +181,7 @@ void UpdateLoop::reload_tls() {
   deliver(publication);
   view_.tls_certificates.set(std::move(facts));
   view_.tls_certificates.reloads_applied.fetch_add(1);
-  std::fprintf(stderr, "decisiond: TLS certificates reloaded on every core; open connections keep theirs\n");
+  kTlsLog.info("TLS certificates reloaded on every core; open connections keep theirs");
 }
 
 void UpdateLoop::reload_keys() {
@@ -186,13 +191,12 @@ void UpdateLoop::reload_keys() {
   switch (reload.result) {
     case tracking::KeyReloadResult::kRefused:
       stats.keys_refused.store(stats.keys_refused.load() + 1);
-      std::fprintf(stderr, "decisiond: tracking keys refused, the keys in force stay (%s): %s\n",
-                   tracking::describe_keys(keys_).c_str(), reload.refusal.c_str());
+      kKeysLog.warn("tracking keys refused, the keys in force stay (%s): %s", tracking::describe_keys(keys_).c_str(),
+                    reload.refusal.c_str());
       return;
     case tracking::KeyReloadResult::kUnchanged:
       stats.keys_unchanged.store(stats.keys_unchanged.load() + 1);
-      std::fprintf(stderr, "decisiond: tracking keys %s unchanged (%s)\n", file.c_str(),
-                   tracking::describe_keys(keys_).c_str());
+      kKeysLog.info("tracking keys %s unchanged (%s)", file.c_str(), tracking::describe_keys(keys_).c_str());
       return;
     case tracking::KeyReloadResult::kApplied:
       break;
@@ -202,9 +206,9 @@ void UpdateLoop::reload_keys() {
   publish_keys(*reload.ring);
   keys_ = *std::move(reload.ring);
   stats.keys_applied.store(stats.keys_applied.load() + 1);
-  std::fprintf(stderr, "decisiond: tracking keys %s applied on every core%s: %s\n", file.c_str(),
-               reload.opening_first ? " (the new keys opened first, then the new signing key)" : "",
-               tracking::describe_keys(keys_).c_str());
+  kKeysLog.info("tracking keys %s applied on every core%s: %s", file.c_str(),
+                reload.opening_first ? " (the new keys opened first, then the new signing key)" : "",
+                tracking::describe_keys(keys_).c_str());
 }
 
 void UpdateLoop::publish_keys(const tracking::KeyRing& ring) {
@@ -232,16 +236,15 @@ void UpdateLoop::handle_upload(CatalogUpload* upload) {
   view_.updates.catalog_load_ms.store(built.duration_ms);
   view_.updates.catalog_revision.store(0);
   if (nats_ != nullptr) {
-    std::fprintf(stderr, "decisiond: POST /admin/catalog replaces the catalog of %s until its next revision\n",
-                 nats_->describe().c_str());
+    kCatalogLog.info("POST /admin/catalog replaces the catalog of %s until its next revision", nats_->describe().c_str());
     nats_->replaced_by_upload(std::string(catalog_->snapshot->revision()), catalog_->snapshot->ads().size(),
                               runtime::SystemClock::instance().wall_ms());
   }
   upload->status = 200;
   upload->reply_body = accepted_body(*catalog_, built.duration_ms);
-  std::fprintf(stderr, "decisiond: catalog from POST /admin/catalog published: revision %s, %zu ads, built in %lld ms\n",
-               std::string(catalog_->snapshot->revision()).c_str(), catalog_->snapshot->ads().size(),
-               static_cast<long long>(built.duration_ms));
+  kCatalogLog.info("catalog from POST /admin/catalog published: revision %s, %zu ads, built in %lld ms",
+                   std::string(catalog_->snapshot->revision()).c_str(), catalog_->snapshot->ads().size(),
+                   static_cast<long long>(built.duration_ms));
   answer(upload);
 }
 
@@ -258,9 +261,9 @@ void UpdateLoop::handle_revision(std::unique_ptr<FetchedRevision> fetched) {
   publish(built.served, nullptr, false);
   view_.updates.catalog_load_ms.store(built.duration_ms);
   view_.updates.catalog_revision.store(record.revision);
-  std::fprintf(stderr, "decisiond: catalog %s published: revision %s, %zu ads, built in %lld ms\n", built.source.c_str(),
-               std::string(catalog_->snapshot->revision()).c_str(), catalog_->snapshot->ads().size(),
-               static_cast<long long>(built.duration_ms));
+  kCatalogLog.info("catalog %s published: revision %s, %zu ads, built in %lld ms", built.source.c_str(),
+                   std::string(catalog_->snapshot->revision()).c_str(), catalog_->snapshot->ads().size(),
+                   static_cast<long long>(built.duration_ms));
   nats_->served(record, std::string(catalog_->snapshot->revision()), catalog_->snapshot->ads().size(),
                 runtime::SystemClock::instance().wall_ms());
 }
@@ -270,11 +273,8 @@ void UpdateLoop::refused(const BuiltCatalog& built) {
   stats.catalogs_refused.store(stats.catalogs_refused.load() + 1);
   stats.last_refusal_wall_s.store(wall_now_s());
   stats.last_refusal_errors.store(built.errors.size());
-  std::fprintf(stderr, "decisiond: catalog %s refused with %zu error(s), the catalog in force stays:\n",
-               built.source.c_str(), built.errors.size());
-  for (const decision::catalog::CatalogError& error : built.errors) {
-    std::fprintf(stderr, "  %s\n", error.to_string().c_str());
-  }
+  kCatalogLog.warn("catalog %s refused with %zu error(s), the catalog in force stays:%s", built.source.c_str(),
+                   built.errors.size(), listed_errors(built).c_str());
 }
 
 void UpdateLoop::publish(std::shared_ptr<const decision::endpoint::ServedCatalog> catalog,

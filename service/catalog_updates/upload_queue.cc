@@ -3,15 +3,17 @@
 #include <sys/eventfd.h>
 #include <unistd.h>
 
-#include <cstdio>
-#include <cstdlib>
+#include <cerrno>
+#include <cstring>
+
+#include "runtime/log/logger.h"
 
 namespace service {
 
 UploadQueue::UploadQueue() : wake_fd_(::eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK)) {
   if (wake_fd_ < 0) {
-    std::perror("decisiond: eventfd");
-    std::abort();
+    constexpr runtime::log::Logger kLog("catalog");
+    kLog.error_then_abort("eventfd: %s", std::strerror(errno));
   }
 }
 

@@ -3,11 +3,10 @@
 #include "caps/redis_store/redis_cap_metrics.h"
 #include <xxhash.h>
 
-#include <cstdio>
-
 #include "absl/strings/str_cat.h"
 
 #include "redis_cluster/cluster_metrics.h"
+#include "runtime/log/logger.h"
 #include "tracking/shared_impressions/unapplied_scan.h"
 #include "tracking/shared_impressions/shared_impression_metrics.h"
 
@@ -68,10 +67,12 @@ void ClusterCaps::start(const ServiceConfig& config, uint32_t core, int64_t now_
                                                    now_s - grace_s - absl::ToInt64Seconds(config.tracking_ttl));
   for (const tracking::impressions::ImpressionNotice& notice : scan.unapplied) impressions_.keep(notice);
   if (!scan.unapplied.empty() || scan.expired > 0) {
-    std::fprintf(stderr,
-                 "decisiond: core %u: %zu unapplied impression(s) from the event log to apply again to the cap "
-                 "store; %llu too old to apply exactly once, left out\n",
-                 core, scan.unapplied.size(), static_cast<unsigned long long>(scan.expired));
+    constexpr runtime::log::Logger kLog("caps");
+    // Impressions left out are counted against no cap: worth a warning, not just a note.
+    kLog.say(scan.expired > 0 ? runtime::log::Level::kWarn : runtime::log::Level::kInfo,
+             "%zu unapplied impression(s) from the event log to apply again to the cap store; %llu too old to apply "
+             "exactly once, left out",
+             scan.unapplied.size(), static_cast<unsigned long long>(scan.expired));
   }
   kept_across_cores_.start();
   client_.start();

@@ -179,7 +179,7 @@ function startServer(binary, dir, ports, catalogPath, certificates) {
   const serving = new Promise((resolve, reject) => {
     child.stderr.on('data', (chunk) => {
       stderr += chunk;
-      if (stderr.includes('decisiond: serving ')) resolve();
+      if (stderr.includes(' msg="serving ')) resolve();
     });
     child.on('exit', (code) => reject(new Error(`decisiond exited ${code}: ${stderr}`)));
     setTimeout(() => reject(new Error(`decisiond did not serve within 20 s: ${stderr}`)), 20000);

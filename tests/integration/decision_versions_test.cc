@@ -141,7 +141,8 @@ TEST(Versions, AnActiveVersionWithASunsetDueCarriesTheSunsetNoticeButIsNotDeprec
   EXPECT_EQ(decision.warnings[0].details["sunset_date"], utc_date(45));
   EXPECT_NE(reply.body.find(R"("days_left":60)"), std::string::npos) << reply.body;
   // The schedule gives it no deprecated phase: served as given, said once at start.
-  EXPECT_NE(server.stderr_text().find("decisiond: warning: --versions: version 2025-01-01 is deprecated for 0 days"),
+  EXPECT_NE(server.stderr_text().find(
+                "level=warn component=versions msg=\"--versions: version 2025-01-01 is deprecated for 0 days"),
             std::string::npos)
       << server.stderr_text();
 }

@@ -39,7 +39,7 @@ TEST_P(BadFlagTest, ExitsTwoWithOneStderrLine) {
   const FinishedRun run = run_to_exit(standard_flags(bad.args), bad.env);
   ASSERT_TRUE(run.exit) << "it started serving; stderr: " << run.stderr_text;
   EXPECT_EQ(run.exit->code, 2) << run.exit->describe() << "; stderr: " << run.stderr_text;
-  EXPECT_EQ(run.stderr_text.rfind("decisiond: ", 0), 0u) << run.stderr_text;
+  EXPECT_NE(run.stderr_text.find(" level=error component=flags msg="), std::string::npos) << run.stderr_text;
   EXPECT_EQ(std::count(run.stderr_text.begin(), run.stderr_text.end(), '\n'), 1) << run.stderr_text;
   EXPECT_TRUE(run.stderr_text.ends_with("\n")) << run.stderr_text;
   EXPECT_NE(run.stderr_text.find(bad.named_flag), std::string::npos) << "should name " << bad.named_flag << ": " << run.stderr_text;
@@ -63,6 +63,8 @@ INSTANTIATE_TEST_SUITE_P(
                       BadFlag{"PacingIntervalZero", {"--pacing-interval=0s"}, {}, "--pacing-interval"},
                       BadFlag{"PacingIntervalNotWholeSeconds", {"--pacing-interval=1500ms"}, {}, "--pacing-interval"},
                       BadFlag{"PacingIntervalPastAnHour", {"--pacing-interval=2h"}, {}, "--pacing-interval"},
+                      BadFlag{"LogLevelUnknown", {"--log-level=verbose"}, {}, "--log-level"},
+                      BadFlag{"LogLevelInCapitals", {}, {{"DECISIOND_LOG_LEVEL", "INFO"}}, "--log-level"},
                       BadFlag{"CoresNotANumberFromEnvironment", {}, {{"DECISIOND_CORES", "abc"}}, "--cores"}),
     [](const ::testing::TestParamInfo<BadFlag>& info) { return info.param.name; });
 
@@ -131,7 +133,7 @@ TEST(Flags, HelpExitsZeroWithoutServing) {
   const FinishedRun run = run_to_exit({"--help"});
   ASSERT_TRUE(run.exit) << "it started serving; stderr: " << run.stderr_text;
   EXPECT_EQ(run.exit->code, 0) << run.exit->describe();
-  EXPECT_EQ(run.stderr_text.find("decisiond: serving"), std::string::npos);
+  EXPECT_EQ(run.stderr_text.find("msg=\"serving "), std::string::npos);
 }
 
 }  // namespace

@@ -155,8 +155,8 @@ ServerProcess::~ServerProcess() {
 
 void ServerProcess::read_stderr(std::chrono::steady_clock::time_point deadline, bool until_serving) {
   while (stderr_fd_ >= 0) {
-    if (until_serving && stderr_.find("decisiond: serving ") != std::string::npos &&
-        stderr_.find('\n', stderr_.find("decisiond: serving ")) != std::string::npos) {
+    if (until_serving && stderr_.find(" msg=\"serving ") != std::string::npos &&
+        stderr_.find('\n', stderr_.find(" msg=\"serving ")) != std::string::npos) {
       return;
     }
     const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
@@ -177,9 +177,10 @@ void ServerProcess::read_stderr(std::chrono::steady_clock::time_point deadline, 
 }
 
 bool ServerProcess::parse_serving_line() {
-  // public=none with --listen=none; " tls=host:port" at the end with --tls-listen.
+  // The serving log line's message (docs/operations.md "Logs"): public=none with
+  // --listen=none; " tls=host:port" at the end with --tls-listen.
   static const std::regex kServing(
-      R"(decisiond: serving public=(none|([0-9.]+):([0-9]+)) admin=([0-9.]+):([0-9]+) cores=[0-9]+ io_uring=\S+([^\n]*)\n)");
+      R"( msg="serving public=(none|([0-9.]+):([0-9]+)) admin=([0-9.]+):([0-9]+) cores=[0-9]+ io_uring=\S+([^\n]*)\n)");
   static const std::regex kTls(R"( tls=([0-9.]+):([0-9]+))");
   std::smatch match;
   if (!std::regex_search(stderr_, match, kServing)) return false;

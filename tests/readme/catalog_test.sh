@@ -29,7 +29,7 @@ decide() {  # decide PLACEMENT_JSON: the body of the decision reply, in French i
 }
 
 expect "the server serves the README's catalog ($revision)" \
-  grep -q "^decisiond: serving .* catalog=$revision\$" "$decisiond_stderr"
+  grep -q " msg=\"serving .* catalog=$revision\"\$" "$decisiond_stderr"
 native=$(decide '{"key":"home_top","format":"native","targeting":{"geo":[3017382]}}')
 expect "a request from France gets the native ad" \
   test "$(jq -r '[.data[0].creatives[].metadata.adId] | join(",")' <<<"$native")" = ad_1001

@@ -32,7 +32,7 @@ start_decisiond() {
       >/dev/null 2>"$decisiond_stderr" &
     decisiond_pid=$!
     for _ in $(seq 100); do
-      line=$(grep -m1 '^decisiond: serving ' "$decisiond_stderr" || true)
+      line=$(grep -m1 ' msg="serving ' "$decisiond_stderr" || true)
       [[ -n $line ]] && break
       kill -0 "$decisiond_pid" 2>/dev/null || break
       sleep 0.1

@@ -153,7 +153,7 @@ void EventShipper::discover_logs() {
     std::string problem;
     logs_.push_back(std::make_unique<ShippedLog>(core, events::core_dir(settings_.state_dir, core), settings_.cursor,
                                                  &problem));
-    if (!problem.empty()) say(problem);
+    if (!problem.empty()) say(runtime::log::Level::kWarn, problem);
     if (logs_.back()->needs_read_back()) read_back_ = true;
   }
 }
@@ -171,7 +171,7 @@ void EventShipper::take_answers(int64_t now_ms, std::chrono::milliseconds wait) 
   } else if (answered_ && failing_) {
     failing_ = false;
     retry_ms_ = 0;
-    say("publishing again: the stream acknowledges");
+    say(runtime::log::Level::kInfo, "publishing again: the stream acknowledges");
   }
 }
 
@@ -198,9 +198,9 @@ void EventShipper::fail(int64_t now_ms, const std::string& why) {
   }
   if (failing_) return;
   failing_ = true;
-  say(absl::StrCat("publishing failed (", why,
-                   "); the lines not acknowledged are published again once a read-back of the stream says which it "
-                   "lacks"));
+  say(runtime::log::Level::kWarn, absl::StrCat("publishing failed (", why,
+                         "); the lines not acknowledged are published again once a read-back of the stream says "
+                         "which it lacks"));
 }
 
 void EventShipper::start_again() {

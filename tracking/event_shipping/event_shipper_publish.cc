@@ -27,7 +27,7 @@ void EventShipper::read_back(int64_t now_ms) {
   const absl::StatusOr<ReadBack> back =
       read_back_shipped(link_.jetstream(), link_.stream_name(), settings_.node_id, floor);
   if (!back.ok()) {
-    said_read_back_.say_if_new(absl::StrCat("cannot read the stream back (", back.status().message(),
+    said_read_back_.say_if_new(runtime::log::Level::kWarn, absl::StrCat("cannot read the stream back (", back.status().message(),
                                             "); nothing is published until it can"));
     retry_at_ms_ = now_ms + kReadBackRetryMs;
     return;
@@ -44,7 +44,7 @@ void EventShipper::read_back(int64_t now_ms) {
   counters_.read_back_lines.add(found);
   read_back_ = false;
   if (found > 0) {
-    say(absl::StrCat("read the stream back from sequence ", floor + 1, ": ", found,
+    say(runtime::log::Level::kInfo, absl::StrCat("read the stream back from sequence ", floor + 1, ": ", found,
                      " line(s) not yet checkpointed are there already, and are not published again"));
   }
 }
@@ -73,7 +73,8 @@ uint32_t EventShipper::publish_log(size_t index, uint32_t budget, const RunBound
   if (!log.has_checkpoint()) {  // on disk before the first publish: none means none published
     if (absl::Status saved = log.save_checkpoint(floor_now_); !saved.ok()) {
       counters_.checkpoint_errors.add();
-      said_checkpoint_.say_if_new(absl::StrCat(saved.message(), "; this log is not shipped until it can be written"));
+      said_checkpoint_.say_if_new(runtime::log::Level::kError,
+                                    absl::StrCat(saved.message(), "; this log is not shipped until it can be written"));
       return 0;
     }
   }
@@ -82,7 +83,7 @@ uint32_t EventShipper::publish_log(size_t index, uint32_t budget, const RunBound
     if (ShipWindow::Run* again = log.window().next_to_publish()) {
       if (!log.read_run(again->extent, run_again_)) {
         counters_.log_errors.add();
-        said_log_.say_if_new(absl::StrCat("cannot read lines ", again->extent.first_seq, "-", again->extent.last_seq,
+        said_log_.say_if_new(runtime::log::Level::kError, absl::StrCat("cannot read lines ", again->extent.first_seq, "-", again->extent.last_seq,
                                           " of ", log.directory(), " again"));
         return taken;
       }
@@ -107,7 +108,7 @@ uint32_t EventShipper::publish_log(size_t index, uint32_t budget, const RunBound
     if (run_.empty()) {
       if (!log.cursor().error().empty()) {
         counters_.log_errors.add();
-        said_log_.say_if_new(log.cursor().error());
+        said_log_.say_if_new(runtime::log::Level::kError, log.cursor().error());
       }
       return taken;
     }

@@ -18,7 +18,7 @@ void EventShipper::save_checkpoints(int64_t now_ms) {
     if (!log->has_checkpoint() || log->needs_read_back()) continue;
     if (absl::Status saved = log->save_checkpoint(floor_now_); !saved.ok()) {
       counters_.checkpoint_errors.add();
-      said_checkpoint_.say_if_new(absl::StrCat(saved.message(), "; the previous checkpoint stays"));
+      said_checkpoint_.say_if_new(runtime::log::Level::kWarn, absl::StrCat(saved.message(), "; the previous checkpoint stays"));
     }
   }
 }
@@ -59,7 +59,7 @@ void EventShipper::remove_shipped_files(int64_t now_ms) {
       if (::unlink(path.c_str()) == 0) {
         counters_of(*log).files_removed.add();
       } else {
-        said_removal_.say_if_new(absl::StrCat("cannot remove shipped file ", path, ": ", std::strerror(errno)));
+        said_removal_.say_if_new(runtime::log::Level::kWarn, absl::StrCat("cannot remove shipped file ", path, ": ", std::strerror(errno)));
       }
     }
   }

@@ -42,7 +42,7 @@ bool SinkLink::ready(int64_t now_ms) {
     absl::StatusOr<std::unique_ptr<nats_jetstream::AsyncPublisher>> made =
         nats_jetstream::AsyncPublisher::create(*connection_, {settings_.max_pending}, listener_);
     if (!made.ok()) {
-      say(absl::StrCat("cannot publish: ", made.status().message()));
+      say(runtime::log::Level::kWarn, absl::StrCat("cannot publish: ", made.status().message()));
       return false;
     }
     publisher_ = *std::move(made);
@@ -154,26 +154,28 @@ void SinkLink::set_connection_state(SinkConnectionState state, const std::string
   said_state_ = state;
   said_detail_ = detail;
   switch (state) {
-    case SinkConnectionState::kConnecting: say(absl::StrCat("connecting to ", detail)); return;
-    case SinkConnectionState::kConnected: say(absl::StrCat("connected to ", detail)); return;
+    case SinkConnectionState::kConnecting: say(runtime::log::Level::kInfo, absl::StrCat("connecting to ", detail)); return;
+    case SinkConnectionState::kConnected: say(runtime::log::Level::kInfo, absl::StrCat("connected to ", detail)); return;
     case SinkConnectionState::kDisconnected:
-      say(absl::StrCat("disconnected (", detail.empty() ? "no reason given" : detail,
-                       "); reconnecting, lines stay on disk meanwhile"));
+      say(runtime::log::Level::kWarn, absl::StrCat("disconnected (", detail.empty() ? "no reason given" : detail,
+                             "); reconnecting, lines stay on disk meanwhile"));
       return;
     case SinkConnectionState::kClosed:
-      say(absl::StrCat("connection closed (", detail, "); opened again every ", settings_.reopen_ms / 1000,
-                       "s, lines stay on disk meanwhile"));
+      say(runtime::log::Level::kWarn, absl::StrCat("connection closed (", detail, "); opened again every ", settings_.reopen_ms / 1000,
+                             "s, lines stay on disk meanwhile"));
       return;
     case SinkConnectionState::kCredentialsRefused:
-      say(absl::StrCat("credentials refused by the servers (", detail, "); tried again every ",
-                       settings_.reopen_ms / 1000, "s, lines stay on disk meanwhile"));
+      say(runtime::log::Level::kError, absl::StrCat("credentials refused by the servers (", detail, "); tried again every ",
+                             settings_.reopen_ms / 1000, "s, lines stay on disk meanwhile"));
       return;
   }
 }
 
 void SinkLink::set_stream_state(SinkStreamState state, const std::string& detail) {
   counters_.stream_state.set(static_cast<uint64_t>(state));
-  said_stream_.say_if_new(detail);
+  // A stream made or found as wanted is news; one with other settings, or none, is not right.
+  const bool as_wanted = state == SinkStreamState::kCreated || state == SinkStreamState::kUsedAsIs;
+  said_stream_.say_if_new(as_wanted ? runtime::log::Level::kInfo : runtime::log::Level::kWarn, detail);
 }
 
 }  // namespace tracking::event_shipping

@@ -1,17 +1,21 @@
 #include "tracking/event_shipping/sink_log.h"
 
-#include <cstdio>
+#include "runtime/log/logger.h"
 
 namespace tracking::event_shipping {
 
-void say(std::string_view text) {
-  std::fprintf(stderr, "decisiond: events sink: %.*s\n", static_cast<int>(text.size()), text.data());
+namespace {
+constexpr runtime::log::Logger kLog("events_sink");
+}  // namespace
+
+void say(runtime::log::Level level, std::string_view text) {
+  kLog.say(level, "events sink: %.*s", static_cast<int>(text.size()), text.data());
 }
 
-void SaidOnce::say_if_new(std::string_view text) {
+void SaidOnce::say_if_new(runtime::log::Level level, std::string_view text) {
   if (text == last_) return;
   last_ = text;
-  say(text);
+  say(level, text);
 }
 
 }  // namespace tracking::event_shipping

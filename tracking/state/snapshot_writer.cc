@@ -5,10 +5,10 @@
 #include <xxhash.h>
 
 #include <cerrno>
-#include <cstdio>
 #include <cstring>
 #include <filesystem>
 
+#include "runtime/log/logger.h"
 #include "tracking/state/snapshot_format.h"
 
 namespace tracking::state {
@@ -166,9 +166,9 @@ void SnapshotWriter::on_file_complete(uint8_t tag, int result) {
 void SnapshotWriter::fail(const char* step, int result) {
   counters_.failed.add();
   // Once per interval at most: the operator learns why start-up will replay more of the log.
-  std::fprintf(stderr, "decisiond: core %u: snapshot not written (%s %s: %s); %s kept, tried again in %lld ms\n",
-               channel_.core(), step, temporary_path_.c_str(), std::strerror(result < 0 ? -result : EIO),
-               path_.c_str(), static_cast<long long>(interval_ms_));
+  constexpr runtime::log::Logger kLog("state");
+  kLog.warn("snapshot not written (%s %s: %s); %s kept, tried again in %lld ms", step, temporary_path_.c_str(),
+            std::strerror(result < 0 ? -result : EIO), path_.c_str(), static_cast<long long>(interval_ms_));
   if (fd_ >= 0) io_.close(fd_, *this, kClose);
   fd_ = -1;
   // What was written of it would hold space a full disk needs for the event log until the

@@ -4,16 +4,15 @@
 // so they end the process with OpenSSL's reason instead of limping on.
 #include <openssl/err.h>
 
-#include <cstdio>
-#include <cstdlib>
+#include "runtime/log/logger.h"
 
 namespace tracking {
 
 [[noreturn]] inline void abort_on_crypto_failure(const char* what) {
   char reason[256];
   ERR_error_string_n(ERR_get_error(), reason, sizeof(reason));
-  std::fprintf(stderr, "decisiond: %s failed: %s\n", what, reason);
-  std::abort();
+  constexpr runtime::log::Logger kLog("crypto");
+  kLog.error_then_abort("%s failed: %s", what, reason);
 }
 
 }  // namespace tracking
