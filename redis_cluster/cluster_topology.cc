@@ -13,7 +13,7 @@
 namespace redis_cluster {
 
 namespace {
-constexpr runtime::log::Logger kLog("redis");
+constexpr runtime::log::Logger kTopologyLog("redis");
 }  // namespace
 
 std::string_view state_name(ClusterState state) {
@@ -201,7 +201,7 @@ void ClusterClient::on_handshake_reply(NodeConnection& node, const ExpectedReply
       break;
     case ExpectedReply::Kind::kLibraryLoad:
       if (reply.is_error()) {
-        kLog.error("redis %s: FUNCTION LOAD failed: %.*s", node.host_port().c_str(),
+        kTopologyLog.error("redis %s: FUNCTION LOAD failed: %.*s", node.host_port().c_str(),
                    static_cast<int>(reply.text().size()), reply.text().data());
       }
       break;
@@ -222,7 +222,7 @@ void ClusterClient::on_coverage_setting(NodeConnection& node, const Reply& reply
   if (reply.kind() != Reply::Kind::kArray || reply.size() != 2) return;
   const bool full_coverage = reply.at(1).text() == "yes";
   if (full_coverage && !node.requires_full_coverage && reactor_.index() == 0) {
-    kLog.warn("redis %s: cluster-require-full-coverage is yes: while any primary is down, every primary refuses "
+    kTopologyLog.warn("redis %s: cluster-require-full-coverage is yes: while any primary is down, every primary refuses "
               "every key and every user's capped ads are held back; set it to no (docs/cluster.md)",
               node.host_port().c_str());
   }
@@ -255,7 +255,7 @@ void ClusterClient::on_node_lost(NodeConnection& node, std::string_view why) {
     if (e.kind == ExpectedReply::Kind::kClusterShards) refresh_in_flight_ = false;
   });
   if (node.ever_connected && node.failed_attempts == 0) {
-    kLog.warn("redis %s: connection lost: %.*s", node.host_port().c_str(), static_cast<int>(why.size()), why.data());
+    kTopologyLog.warn("redis %s: connection lost: %.*s", node.host_port().c_str(), static_cast<int>(why.size()), why.data());
   }
   if (stopped_) return;
   if (wanted(node)) schedule_reconnect(node);
@@ -313,7 +313,7 @@ void ClusterClient::update_state(std::string_view reason) {
   const runtime::log::Level level = next == ClusterState::kUp ? runtime::log::Level::kInfo : runtime::log::Level::kWarn;
   const std::string_view from = state_name(state_);
   const std::string_view to = state_name(next);
-  kLog.say(level, "redis cluster %.*s -> %.*s (%.*s)", static_cast<int>(from.size()), from.data(),
+  kTopologyLog.say(level, "redis cluster %.*s -> %.*s (%.*s)", static_cast<int>(from.size()), from.data(),
            static_cast<int>(to.size()), to.data(), static_cast<int>(reason.size()), reason.data());
   state_ = next;
   counters_.state.set(static_cast<uint64_t>(next));

@@ -16,7 +16,7 @@ namespace service {
 
 namespace {
 
-constexpr runtime::log::Logger kLog("catalog");
+constexpr runtime::log::Logger kNatsCatalogLog("catalog");
 
 using Clock = std::chrono::steady_clock;
 using std::chrono::milliseconds;
@@ -74,7 +74,7 @@ NatsCatalogSource::NatsCatalogSource(NatsCatalogSettings settings, nats_jetstrea
       connection_(std::move(connection)),
       wake_fd_(::eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK)) {
   if (wake_fd_ < 0) {
-    kLog.error_then_abort("eventfd: %s", std::strerror(errno));
+    kNatsCatalogLog.error_then_abort("eventfd: %s", std::strerror(errno));
   }
   report_.node_id = settings_.node_id;
   report_.waiting = "starting";
@@ -239,7 +239,7 @@ bool NatsCatalogSource::ready_to_watch() {
     watch_ = std::make_unique<nats_jetstream::KeyWatch>(*std::move(watch));
     poll_at_ = Clock::now();
     if (!last_note_.empty()) {
-      kLog.info("catalog %s: watching %s", described_.c_str(), name().c_str());
+      kNatsCatalogLog.info("catalog %s: watching %s", described_.c_str(), name().c_str());
       last_note_.clear();
     }
   }
@@ -306,7 +306,7 @@ bool NatsCatalogSource::fetch(const RevisionRecord& record) {
     // and said once per revision and reason, not at every attempt.
     if (record.revision != failed_revision_) count(counters_.fetch_failures);
     if (why != last_fetch_error_) {
-      kLog.warn("catalog %s: %s; the catalog in force stays", described_.c_str(), why.c_str());
+      kNatsCatalogLog.warn("catalog %s: %s; the catalog in force stays", described_.c_str(), why.c_str());
       last_fetch_error_ = why;
       failed(record, why);
     }
@@ -316,7 +316,7 @@ bool NatsCatalogSource::fetch(const RevisionRecord& record) {
   }
   count(counters_.fetched);
   counters_.fetch_ms.store(static_cast<uint64_t>(took_ms));
-  kLog.info("catalog %s: revision %llu fetched: %llu bytes in %u chunks in %lld ms", described_.c_str(),
+  kNatsCatalogLog.info("catalog %s: revision %llu fetched: %llu bytes in %u chunks in %lld ms", described_.c_str(),
             static_cast<unsigned long long>(record.revision), static_cast<unsigned long long>(record.blob.bytes),
             record.blob.chunks, static_cast<long long>(took_ms));
   handed_revision_ = record.revision;
@@ -361,7 +361,7 @@ void NatsCatalogSource::report_if_due() {
   if (!written.ok()) {
     // A bucket just created has no leader for a moment: said once, retried quietly.
     const std::string why = absl::StrCat("the node report could not be written: ", written.status().message());
-    if (why != last_report_error_) kLog.warn("catalog %s: %s", described_.c_str(), why.c_str());
+    if (why != last_report_error_) kNatsCatalogLog.warn("catalog %s: %s", described_.c_str(), why.c_str());
     last_report_error_ = why;
     nodes_.reset();
     return again();
@@ -385,7 +385,7 @@ void NatsCatalogSource::note(CatalogWait wait, const std::string& why) {
   }
   if (why != last_note_) {
     last_note_ = why;
-    kLog.warn("catalog %s: %s", described_.c_str(), why.c_str());
+    kNatsCatalogLog.warn("catalog %s: %s", described_.c_str(), why.c_str());
   }
   changed_.notify_all();  // after the line: wait_first's caller logs what follows from it
 }

@@ -26,11 +26,11 @@
 namespace service {
 namespace {
 
-constexpr runtime::log::Logger kLog("main");
-constexpr runtime::log::Logger kCatalogLog("catalog");
-constexpr runtime::log::Logger kGeoLog("geo");
-constexpr runtime::log::Logger kTlsLog("tls");
-constexpr runtime::log::Logger kKeysLog("keys");
+constexpr runtime::log::Logger kUpdateLoopLog("main");
+constexpr runtime::log::Logger kUpdateCatalogLog("catalog");
+constexpr runtime::log::Logger kUpdateGeoLog("geo");
+constexpr runtime::log::Logger kUpdateTlsLog("tls");
+constexpr runtime::log::Logger kUpdateKeysLog("keys");
 
 int64_t wall_now_s() {
   return std::chrono::duration_cast<std::chrono::seconds>(std::chrono::system_clock::now().time_since_epoch())
@@ -95,7 +95,7 @@ UpdateLoop::UpdateLoop(const ServiceConfig& config, runtime::CoreGroup& group, P
       nats_(nats),
       done_fd_(::eventfd(0, EFD_CLOEXEC)) {
   if (done_fd_ < 0) {
-    kLog.error_then_abort("eventfd: %s", std::strerror(errno));
+    kUpdateLoopLog.error_then_abort("eventfd: %s", std::strerror(errno));
   }
 }
 
@@ -109,7 +109,7 @@ void UpdateLoop::run() {
                      {nats_ != nullptr ? nats_->wake_fd() : -1, POLLIN, 0}};
     if (::poll(fds, 3, -1) < 0) {
       if (errno == EINTR) continue;
-      kLog.error("poll: %s", std::strerror(errno));
+      kUpdateLoopLog.error("poll: %s", std::strerror(errno));
       return;
     }
     if (fds[0].revents != 0) {
@@ -130,10 +130,10 @@ void UpdateLoop::run() {
 void UpdateLoop::reload_from_files() {
   if (nats_ != nullptr) {
     // The catalog follows its published revisions; there is no file to read again.
-    kLog.info("SIGHUP: the catalog comes from %s (not reloaded); reloading %sthe tracking keys",
+    kUpdateLoopLog.info("SIGHUP: the catalog comes from %s (not reloaded); reloading %sthe tracking keys",
               nats_->describe().c_str(), config_.geoip_db_path.empty() ? "" : "GeoIP and ");
   } else {
-    kLog.info("SIGHUP: reloading the catalog%s and the tracking keys", config_.geoip_db_path.empty() ? "" : ", GeoIP");
+    kUpdateLoopLog.info("SIGHUP: reloading the catalog%s and the tracking keys", config_.geoip_db_path.empty() ? "" : ", GeoIP");
   }
   BuiltCatalog built;
   if (nats_ == nullptr) built = build_catalog_from_file(config_.catalog_path, *view_.placement_labels);
@@ -146,7 +146,7 @@ void UpdateLoop::reload_from_files() {
       geoip_changed = true;
     } else {
       view_.updates.geoip_refusals.store(view_.updates.geoip_refusals.load() + 1);
-      kGeoLog.warn("--geoip-db %s refused, the database in force stays: %s", config_.geoip_db_path.c_str(),
+      kUpdateGeoLog.warn("--geoip-db %s refused, the database in force stays: %s", config_.geoip_db_path.c_str(),
                    std::string(opened.status().message()).c_str());
     }
   }
@@ -154,12 +154,12 @@ void UpdateLoop::reload_from_files() {
   const bool catalog_changed = built.ok();
   if (catalog_changed || geoip_changed) publish(built.served, std::move(geoip), geoip_changed);
   if (catalog_changed) {
-    kCatalogLog.info("catalog %s published: revision %s, %zu ads, built in %lld ms", built.source.c_str(),
+    kUpdateCatalogLog.info("catalog %s published: revision %s, %zu ads, built in %lld ms", built.source.c_str(),
                      std::string(catalog_->snapshot->revision()).c_str(), catalog_->snapshot->ads().size(),
                      static_cast<long long>(built.duration_ms));
     view_.updates.catalog_load_ms.store(built.duration_ms);
   }
-  if (geoip_changed) kGeoLog.info("--geoip-db %s re-opened", config_.geoip_db_path.c_str());
+  if (geoip_changed) kUpdateGeoLog.info("--geoip-db %s re-opened", config_.geoip_db_path.c_str());
   // Last: what was published above is in force on every core by now, whatever becomes of
   // the keys.
   reload_keys();
@@ -172,7 +172,7 @@ void UpdateLoop::reload_tls() {
   auto loaded = load_core_tls_contexts(config_.tls, config_.state_dir, group_.cores(), /*first_start=*/false);
   if (!loaded.ok()) {
     view_.tls_certificates.reloads_refused.fetch_add(1);
-    kTlsLog.warn("TLS certificates refused, the ones in force stay: %s", std::string(loaded.status().message()).c_str());
+    kUpdateTlsLog.warn("TLS certificates refused, the ones in force stay: %s", std::string(loaded.status().message()).c_str());
     return;
   }
   Publication publication;
@@ -181,7 +181,7 @@ void UpdateLoop::reload_tls() {
   deliver(publication);
   view_.tls_certificates.set(std::move(facts));
   view_.tls_certificates.reloads_applied.fetch_add(1);
-  kTlsLog.info("TLS certificates reloaded on every core; open connections keep theirs");
+  kUpdateTlsLog.info("TLS certificates reloaded on every core; open connections keep theirs");
 }
 
 void UpdateLoop::reload_keys() {
@@ -191,12 +191,12 @@ void UpdateLoop::reload_keys() {
   switch (reload.result) {
     case tracking::KeyReloadResult::kRefused:
       stats.keys_refused.store(stats.keys_refused.load() + 1);
-      kKeysLog.warn("tracking keys refused, the keys in force stay (%s): %s", tracking::describe_keys(keys_).c_str(),
+      kUpdateKeysLog.warn("tracking keys refused, the keys in force stay (%s): %s", tracking::describe_keys(keys_).c_str(),
                     reload.refusal.c_str());
       return;
     case tracking::KeyReloadResult::kUnchanged:
       stats.keys_unchanged.store(stats.keys_unchanged.load() + 1);
-      kKeysLog.info("tracking keys %s unchanged (%s)", file.c_str(), tracking::describe_keys(keys_).c_str());
+      kUpdateKeysLog.info("tracking keys %s unchanged (%s)", file.c_str(), tracking::describe_keys(keys_).c_str());
       return;
     case tracking::KeyReloadResult::kApplied:
       break;
@@ -206,7 +206,7 @@ void UpdateLoop::reload_keys() {
   publish_keys(*reload.ring);
   keys_ = *std::move(reload.ring);
   stats.keys_applied.store(stats.keys_applied.load() + 1);
-  kKeysLog.info("tracking keys %s applied on every core%s: %s", file.c_str(),
+  kUpdateKeysLog.info("tracking keys %s applied on every core%s: %s", file.c_str(),
                 reload.opening_first ? " (the new keys opened first, then the new signing key)" : "",
                 tracking::describe_keys(keys_).c_str());
 }
@@ -236,13 +236,13 @@ void UpdateLoop::handle_upload(CatalogUpload* upload) {
   view_.updates.catalog_load_ms.store(built.duration_ms);
   view_.updates.catalog_revision.store(0);
   if (nats_ != nullptr) {
-    kCatalogLog.info("POST /admin/catalog replaces the catalog of %s until its next revision", nats_->describe().c_str());
+    kUpdateCatalogLog.info("POST /admin/catalog replaces the catalog of %s until its next revision", nats_->describe().c_str());
     nats_->replaced_by_upload(std::string(catalog_->snapshot->revision()), catalog_->snapshot->ads().size(),
                               runtime::SystemClock::instance().wall_ms());
   }
   upload->status = 200;
   upload->reply_body = accepted_body(*catalog_, built.duration_ms);
-  kCatalogLog.info("catalog from POST /admin/catalog published: revision %s, %zu ads, built in %lld ms",
+  kUpdateCatalogLog.info("catalog from POST /admin/catalog published: revision %s, %zu ads, built in %lld ms",
                    std::string(catalog_->snapshot->revision()).c_str(), catalog_->snapshot->ads().size(),
                    static_cast<long long>(built.duration_ms));
   answer(upload);
@@ -261,7 +261,7 @@ void UpdateLoop::handle_revision(std::unique_ptr<FetchedRevision> fetched) {
   publish(built.served, nullptr, false);
   view_.updates.catalog_load_ms.store(built.duration_ms);
   view_.updates.catalog_revision.store(record.revision);
-  kCatalogLog.info("catalog %s published: revision %s, %zu ads, built in %lld ms", built.source.c_str(),
+  kUpdateCatalogLog.info("catalog %s published: revision %s, %zu ads, built in %lld ms", built.source.c_str(),
                    std::string(catalog_->snapshot->revision()).c_str(), catalog_->snapshot->ads().size(),
                    static_cast<long long>(built.duration_ms));
   nats_->served(record, std::string(catalog_->snapshot->revision()), catalog_->snapshot->ads().size(),
@@ -273,7 +273,7 @@ void UpdateLoop::refused(const BuiltCatalog& built) {
   stats.catalogs_refused.store(stats.catalogs_refused.load() + 1);
   stats.last_refusal_wall_s.store(wall_now_s());
   stats.last_refusal_errors.store(built.errors.size());
-  kCatalogLog.warn("catalog %s refused with %zu error(s), the catalog in force stays:%s", built.source.c_str(),
+  kUpdateCatalogLog.warn("catalog %s refused with %zu error(s), the catalog in force stays:%s", built.source.c_str(),
                    built.errors.size(), listed_errors(built).c_str());
 }
 

@@ -5,11 +5,11 @@
 namespace tracking::event_shipping {
 
 namespace {
-constexpr runtime::log::Logger kLog("events_sink");
+constexpr runtime::log::Logger kShipperLog("events_sink");
 }  // namespace
 
 void say(runtime::log::Level level, std::string_view text) {
-  kLog.say(level, "events sink: %.*s", static_cast<int>(text.size()), text.data());
+  kShipperLog.say(level, "events sink: %.*s", static_cast<int>(text.size()), text.data());
 }
 
 void SaidOnce::say_if_new(runtime::log::Level level, std::string_view text) {
